@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The interface between the ugpu core (ugpu.ko) and the family drivers
+ * (ugpu_mali.ko, ugpu_vivante.ko, ugpu_adreno.ko).
+ *
+ * The core owns the DRM device, GEM objects, the per-file GPU virtual
+ * address allocator, contexts, the drm_sched queues, fences, user signals,
+ * soft commands and recovery bookkeeping. A family driver owns the
+ * hardware: identity, page tables, turning a command into hardware work,
+ * interrupts, reset.
+ */
+#ifndef _UGPU_CORE_H_
+#define _UGPU_CORE_H_
+
+#include <linux/dma-fence.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/regmap.h>
+#include <linux/scatterlist.h>
+#include <linux/xarray.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_mm.h>
+#include <drm/gpu_scheduler.h>
+
+#include <uapi/drm/ugpu_drm.h>
+
+#define UGPU_MAX_QUEUES		4
+#define UGPU_MAX_FEATURE_WORDS	16
+#define UGPU_MAX_CMDS		64
+
+/* Page protection bits handed to &ugpu_family_ops.vm_map. */
+#define UGPU_PROT_READ		BIT(0)
+#define UGPU_PROT_WRITE		BIT(1)
+#define UGPU_PROT_EXEC		BIT(2)
+
+struct ugpu_device;
+struct ugpu_job;
+struct ugpu_vm;
+
+/**
+ * struct ugpu_platform_data - what a device's origin hands its driver.
+ * @regs: register accessor. On a board the driver maps its MMIO window
+ *	with devm_regmap_init_mmio() and there is no platform data; the
+ *	simulator passes the regmap of its simulated register file here.
+ */
+struct ugpu_platform_data {
+	struct regmap *regs;
+};
+
+/**
+ * struct ugpu_queue - one hardware queue (Mali job slot, Vivante pipe,
+ * Adreno ring) and the scheduler feeding it.
+ */
+struct ugpu_queue {
+	/** @sched: the scheduler of this queue. */
+	struct drm_gpu_scheduler sched;
+	/** @udev: owning device. */
+	struct ugpu_device *udev;
+	/** @index: queue number, as the uapi counts queues. */
+	unsigned int index;
+	/** @caps: DRM_UGPU_QUEUE_CAP_* bits, set by the family before register. */
+	u32 caps;
+	/** @name: engine name for fdinfo (drm-engine-<name>), set by the family. */
+	char name[16];
+	/** @fence_context: dma_fence context of this queue's hardware fences. */
+	u64 fence_context;
+	/** @fence_seqno: last seqno handed out; under @fence_lock. */
+	u64 fence_seqno;
+	/** @fence_lock: lock of the hardware fences of this queue. */
+	spinlock_t fence_lock;
+};
+
+/**
+ * struct ugpu_vm - a GPU virtual address space (one per open file).
+ */
+struct ugpu_vm {
+	/** @refcount: the file and every job using the VM hold a reference. */
+	struct kref refcount;
+	/** @udev: owning device. */
+	struct ugpu_device *udev;
+	/** @lock: protects @mm. */
+	struct mutex lock;
+	/** @mm: allocator of the VA range [va_start, va_start + va_size). */
+	struct drm_mm mm;
+	/** @priv: the family's page tables and address-space state. */
+	void *priv;
+};
+
+/**
+ * struct ugpu_family_ops - what a family driver provides to the core.
+ *
+ * Every hook is called in process context unless its text says otherwise.
+ */
+struct ugpu_family_ops {
+	/**
+	 * @get_param: family-specific GET_PARAM (param >= 0x100). Return 0
+	 * and fill @value, or -EINVAL for an unknown param or index.
+	 */
+	int (*get_param)(struct ugpu_device *udev, u32 param, u32 index,
+			 u64 *value);
+	/** @read_timestamp: the GPU timestamp counter. */
+	u64 (*read_timestamp)(struct ugpu_device *udev);
+
+	/** @vm_init: create the page tables of a new VM in @vm->priv. */
+	int (*vm_init)(struct ugpu_vm *vm);
+	/** @vm_fini: free what @vm_init created; the VM is unused. */
+	void (*vm_fini)(struct ugpu_vm *vm);
+	/**
+	 * @vm_map: map @size bytes of @sgt at @va with UGPU_PROT_* bits and
+	 * make the mapping visible to the GPU (TLB maintenance).
+	 */
+	int (*vm_map)(struct ugpu_vm *vm, u64 va, struct sg_table *sgt,
+		      u64 size, u32 prot);
+	/** @vm_unmap: unmap [@va, @va + @size) and flush the GPU TLB. */
+	void (*vm_unmap)(struct ugpu_vm *vm, u64 va, u64 size);
+
+	/**
+	 * @job_prepare: at submit time, check a %DRM_UGPU_CMD_HW command
+	 * (@job->cmd) and choose its queue: set @job->queue (the core has
+	 * checked that @job->cmd.queue is %DRM_UGPU_QUEUE_AUTO or a valid
+	 * queue). May set @job->priv. Return -EINVAL for a bad command.
+	 */
+	int (*job_prepare)(struct ugpu_job *job);
+	/**
+	 * @job_run: start @job on the hardware, or queue it behind the
+	 * running job. @job->hw_fence is allocated and unsignalled; the
+	 * family signals it with ugpu_job_done() when the hardware is done.
+	 * Called from the scheduler, and from ugpu_recover() to run an
+	 * innocent job again after a reset. A negative return fails the job.
+	 */
+	int (*job_run)(struct ugpu_job *job);
+	/**
+	 * @job_timedout: @job ran past its timeout. The family tries to stop
+	 * it and otherwise calls ugpu_recover().
+	 */
+	enum drm_gpu_sched_stat (*job_timedout)(struct ugpu_job *job);
+	/** @job_cleanup: free what @job_prepare put in @job->priv. */
+	void (*job_cleanup)(struct ugpu_job *job);
+	/**
+	 * @reset: reset the GPU and bring it back to the state after probe.
+	 * Called by ugpu_recover() with every queue stopped.
+	 */
+	void (*reset)(struct ugpu_device *udev);
+	/** @file_close: a file goes away: release hardware state of its VM. */
+	void (*file_close)(struct ugpu_device *udev, struct ugpu_vm *vm);
+};
+
+/**
+ * struct ugpu_device - a ugpu GPU. Family drivers embed it.
+ */
+struct ugpu_device {
+	/** @drm: the DRM device. */
+	struct drm_device drm;
+	/** @dev: the platform device's struct device. */
+	struct device *dev;
+	/** @ops: family hooks. */
+	const struct ugpu_family_ops *ops;
+	/** @regs: register accessor from ugpu_io_init(). */
+	struct regmap *regs;
+
+	/* Identity, filled by the family before ugpu_device_register(). */
+	/** @family: &enum drm_ugpu_family. */
+	u32 family;
+	/** @chip_model: see %DRM_UGPU_PARAM_CHIP_MODEL. */
+	u32 chip_model;
+	/** @chip_revision: see %DRM_UGPU_PARAM_CHIP_REVISION. */
+	u32 chip_revision;
+	/** @chip_id: see %DRM_UGPU_PARAM_CHIP_ID. */
+	u64 chip_id;
+	/** @num_features: valid words in @features. */
+	u32 num_features;
+	/** @features: see %DRM_UGPU_PARAM_FEATURES. */
+	u32 features[UGPU_MAX_FEATURE_WORDS];
+	/** @timestamp_frequency: Hz of &ugpu_family_ops.read_timestamp. */
+	u64 timestamp_frequency;
+	/** @va_start: first GPU VA handed out. */
+	u64 va_start;
+	/** @va_size: size of the GPU VA range. */
+	u64 va_size;
+	/** @job_timeout_ms: scheduler timeout of every queue. */
+	unsigned int job_timeout_ms;
+	/** @ban_threshold: hangs or faults after which a context is banned. */
+	unsigned int ban_threshold;
+	/** @num_queues: number of valid entries in @queues. */
+	unsigned int num_queues;
+	/** @queues: hardware queues; caps and names set by the family. */
+	struct ugpu_queue queues[UGPU_MAX_QUEUES];
+
+	/** @core: core-private state (pool, soft queue, ...). */
+	struct ugpu_core_private *core;
+};
+
+#define to_ugpu_device(d) container_of(d, struct ugpu_device, drm)
+
+/**
+ * struct ugpu_job - one command of a submit, as the scheduler sees it.
+ */
+struct ugpu_job {
+	/** @base: the scheduler job. */
+	struct drm_sched_job base;
+	/** @refcount: the scheduler and the family (while on hardware). */
+	struct kref refcount;
+	/** @udev: the device. */
+	struct ugpu_device *udev;
+	/** @vm: address space the job runs in (referenced). */
+	struct ugpu_vm *vm;
+	/** @ctx: submitting context (referenced). */
+	struct ugpu_ctx *ctx;
+	/** @queue: index into &ugpu_device.queues. */
+	unsigned int queue;
+	/** @cmd: copy of the uapi command. */
+	struct drm_ugpu_cmd cmd;
+	/** @hw_fence: signalled by the family through ugpu_job_done(). */
+	struct dma_fence *hw_fence;
+	/** @bos: GEM objects of the submit (referenced). */
+	struct drm_gem_object **bos;
+	/** @bo_count: entries in @bos. */
+	u32 bo_count;
+	/** @priv: family data from &ugpu_family_ops.job_prepare. */
+	void *priv;
+	/* core-private fields follow in the core's own definition */
+};
+
+#define to_ugpu_job(j) container_of(j, struct ugpu_job, base)
+
+struct ugpu_device *__ugpu_device_alloc(struct device *parent,
+					const struct ugpu_family_ops *ops,
+					size_t size, size_t offset);
+/* Allocate a family device @type embedding &struct ugpu_device at @member. */
+#define ugpu_device_alloc(parent, ops, type, member)			\
+	((type *)__ugpu_device_alloc(parent, ops, sizeof(type),		\
+				     offsetof(type, member)))
+
+struct regmap *ugpu_io_init(struct platform_device *pdev);
+int ugpu_device_register(struct ugpu_device *udev);
+void ugpu_device_unregister(struct ugpu_device *udev);
+
+void ugpu_job_done(struct ugpu_job *job, int error);
+void ugpu_job_get(struct ugpu_job *job);
+void ugpu_job_put(struct ugpu_job *job);
+void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
+
+static inline u32 ugpu_read(struct ugpu_device *udev, u32 reg)
+{
+	unsigned int val = 0;
+
+	regmap_read(udev->regs, reg, &val);
+	return val;
+}
+
+static inline void ugpu_write(struct ugpu_device *udev, u32 reg, u32 val)
+{
+	regmap_write(udev->regs, reg, val);
+}
+
+#endif /* _UGPU_CORE_H_ */
