@@ -35,6 +35,7 @@
 #define UGPU_PROT_WRITE		BIT(1)
 #define UGPU_PROT_EXEC		BIT(2)
 
+struct platform_device;
 struct ugpu_device;
 struct ugpu_job;
 struct ugpu_vm;
@@ -140,7 +141,10 @@ struct ugpu_family_ops {
 	void (*job_cleanup)(struct ugpu_job *job);
 	/**
 	 * @reset: reset the GPU and bring it back to the state after probe.
-	 * Called by ugpu_recover() with every queue stopped.
+	 * Called by ugpu_recover() with every queue stopped, and by
+	 * ugpu_device_unregister(). On return the family has forgotten every
+	 * job it had (dropped its references) and will not complete any of
+	 * them: the core fails or re-runs them.
 	 */
 	void (*reset)(struct ugpu_device *udev);
 	/** @file_close: a file goes away: release hardware state of its VM. */
@@ -237,10 +241,30 @@ struct regmap *ugpu_io_init(struct platform_device *pdev);
 int ugpu_device_register(struct ugpu_device *udev);
 void ugpu_device_unregister(struct ugpu_device *udev);
 
+/*
+ * ugpu_job_done(): any context; an @error other than -ECANCELED and
+ * -ENODEV counts against the job's context (once per job). The caller of
+ * ugpu_recover() holds a reference to @bad unless it is the job of the
+ * job_timedout hook; the core never calls a family hook once
+ * ugpu_device_unregister() has returned.
+ */
 void ugpu_job_done(struct ugpu_job *job, int error);
 void ugpu_job_get(struct ugpu_job *job);
 void ugpu_job_put(struct ugpu_job *job);
 void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
+
+/**
+ * ugpu_job_guilty() - charge a hang or fault of @job to its context.
+ * @job: a job that faulted on the GPU or was stopped after its timeout.
+ *
+ * Counted once per job; the context is banned once its count reaches
+ * &ugpu_device.ban_threshold. For the cases ugpu_recover() does not see:
+ * a job fault reported by the hardware, a hang the family stopped without
+ * a reset. Safe from any context.
+ */
+void ugpu_job_guilty(struct ugpu_job *job);
+u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
+int ugpu_job_bo_lookup(struct ugpu_job *job, u32 handle);
 
 static inline u32 ugpu_read(struct ugpu_device *udev, u32 reg)
 {

@@ -318,18 +318,46 @@ enum drm_ugpu_cmd_type {
 #define DRM_UGPU_QUEUE_AUTO		0xffffffff
 
 /**
+ * struct drm_ugpu_reloc - an address the kernel writes into a command buffer.
+ * @cmdbuf_offset: byte offset, from the start of the command buffer, of
+ *	the 32-bit word to patch; 4-byte aligned.
+ * @bo_index: index into the submit's BO list of the BO addressed.
+ * @bo_offset: byte offset inside that BO; must lie inside it.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ *
+ * On GPUs whose command streams hold addresses that userspace cannot know
+ * (Vivante MMUv1, where all clients share one address space), the kernel
+ * writes the BO's GPU address plus @bo_offset at @cmdbuf_offset before the
+ * buffer runs.
+ */
+struct drm_ugpu_reloc {
+	__u32 cmdbuf_offset;
+	__u32 bo_index;
+	__u64 bo_offset;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
  * struct drm_ugpu_cmd_buf - a command buffer of a hardware command.
  * @handle: GEM handle of the BO holding the commands.
  * @flags: must be zero.
  * @offset: byte offset of the first command in the BO; 8-byte aligned.
  * @size: size in bytes (Vivante) or dwords (Adreno, as its IB packets
  *	count them) of the commands.
+ * @relocs: pointer to @reloc_count &struct drm_ugpu_reloc.
+ * @reloc_count: number of relocations; 0 where the family needs none.
+ * @pad: must be zero.
  */
 struct drm_ugpu_cmd_buf {
 	__u32 handle;
 	__u32 flags;
 	__u64 offset;
 	__u64 size;
+	__u64 relocs;
+	__u32 reloc_count;
+	__u32 pad;
 };
 
 /**

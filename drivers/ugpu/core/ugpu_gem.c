@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Buffer objects: shmem-backed ones through the GEM shmem helpers, and
+ * contiguous ones carved from the device's pool. Both are a struct
+ * ugpu_bo and both get a GPU address in every file that holds a handle.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_utils.h>
+
+#include "ugpu_priv.h"
+
+static void ugpu_bo_init_common(struct ugpu_bo *bo)
+{
+	mutex_init(&bo->lock);
+	INIT_LIST_HEAD(&bo->mappings);
+}
+
+static enum drm_gem_object_status ugpu_shmem_status(struct drm_gem_object *obj)
+{
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
+
+	return shmem->pages || obj->import_attach ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+
+static size_t ugpu_shmem_rss(struct drm_gem_object *obj)
+{
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
+
+	return shmem->pages ? obj->size : 0;
+}
+
+static void ugpu_shmem_free(struct drm_gem_object *obj)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+
+	WARN_ON(!list_empty(&bo->mappings));
+	mutex_destroy(&bo->lock);
+	drm_gem_shmem_free(&bo->base);
+}
+
+static const struct drm_gem_object_funcs ugpu_shmem_funcs = {
+	.free = ugpu_shmem_free,
+	.open = ugpu_vm_bo_open,
+	.close = ugpu_vm_bo_close,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.status = ugpu_shmem_status,
+	.rss = ugpu_shmem_rss,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/* drm_driver.gem_create_object: shmem BOs, created or imported. */
+struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
+					      size_t size)
+{
+	struct ugpu_bo *bo;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	ugpu_bo_init_common(bo);
+	/* The GPU does not snoop CPU caches: map write-combined. */
+	bo->base.map_wc = true;
+	bo->base.base.funcs = &ugpu_shmem_funcs;
+	return &bo->base.base;
+}
+
+static void ugpu_contig_free(struct drm_gem_object *obj)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+
+	WARN_ON(!list_empty(&bo->mappings));
+	if (bo->sgt) {
+		sg_free_table(bo->sgt);
+		kfree(bo->sgt);
+	}
+	ugpu_pool_free(bo->pool, bo->vaddr, obj->size);
+	drm_gem_object_release(obj);
+	mutex_destroy(&bo->lock);
+	kfree(bo);
+}
+
+static struct sg_table *ugpu_contig_get_sg_table(struct drm_gem_object *obj)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	struct sg_table *sgt;
+	int ret;
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	if (!sgt)
+		return ERR_PTR(-ENOMEM);
+	ret = dma_get_sgtable(bo->pool->dev, sgt, bo->vaddr, bo->dma,
+			      obj->size);
+	if (ret) {
+		kfree(sgt);
+		return ERR_PTR(ret);
+	}
+	return sgt;
+}
+
+static int ugpu_contig_vmap(struct drm_gem_object *obj, struct iosys_map *map)
+{
+	iosys_map_set_vaddr(map, to_ugpu_bo(obj)->vaddr);
+	return 0;
+}
+
+static int ugpu_contig_mmap(struct drm_gem_object *obj,
+			    struct vm_area_struct *vma)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+
+	/* The fake offset only selected the object. */
+	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return dma_mmap_coherent(bo->pool->dev, vma, bo->vaddr, bo->dma,
+				 obj->size);
+}
+
+static enum drm_gem_object_status ugpu_contig_status(struct drm_gem_object *obj)
+{
+	return DRM_GEM_OBJECT_RESIDENT;
+}
+
+static size_t ugpu_contig_rss(struct drm_gem_object *obj)
+{
+	return obj->size;
+}
+
+/*
+ * Pages are inserted at mmap time; this only runs when they were zapped
+ * since, as drm_dev_unplug() does for every mapping of the device. The
+ * memory stays valid (the BO holds the pool), so map it again.
+ */
+static vm_fault_t ugpu_contig_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct ugpu_bo *bo = to_ugpu_bo(vma->vm_private_data);
+	void *vaddr;
+	struct page *page;
+
+	if (vmf->pgoff >= bo->base.base.size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	vaddr = bo->vaddr + (vmf->pgoff << PAGE_SHIFT);
+	page = is_vmalloc_addr(vaddr) ? vmalloc_to_page(vaddr) :
+					virt_to_page(vaddr);
+	return vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
+				   vma->vm_page_prot);
+}
+
+static const struct vm_operations_struct ugpu_contig_vm_ops = {
+	.fault = ugpu_contig_fault,
+	.open = drm_gem_vm_open,
+	.close = drm_gem_vm_close,
+};
+
+static const struct drm_gem_object_funcs ugpu_contig_funcs = {
+	.free = ugpu_contig_free,
+	.open = ugpu_vm_bo_open,
+	.close = ugpu_vm_bo_close,
+	.get_sg_table = ugpu_contig_get_sg_table,
+	.vmap = ugpu_contig_vmap,
+	.mmap = ugpu_contig_mmap,
+	.status = ugpu_contig_status,
+	.rss = ugpu_contig_rss,
+	.vm_ops = &ugpu_contig_vm_ops,
+};
+
+static struct ugpu_bo *ugpu_contig_create(struct ugpu_device *udev,
+					  size_t size)
+{
+	struct ugpu_pool *pool = udev->core->pool;
+	struct ugpu_bo *bo;
+	int ret;
+
+	if (!pool || size > pool->size)
+		return ERR_PTR(-ENOMEM);
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	ugpu_bo_init_common(bo);
+
+	bo->vaddr = ugpu_pool_alloc(pool, size, &bo->dma);
+	if (!bo->vaddr) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	bo->pool = pool;
+	/* Recycled pool memory must not leak a previous owner's data. */
+	memset(bo->vaddr, 0, size);
+
+	/* The device's own view: one DMA segment covering the BO. */
+	bo->sgt = kzalloc(sizeof(*bo->sgt), GFP_KERNEL);
+	if (!bo->sgt) {
+		ret = -ENOMEM;
+		goto err_pool;
+	}
+	ret = sg_alloc_table(bo->sgt, 1, GFP_KERNEL);
+	if (ret)
+		goto err_sgt;
+	sg_set_buf(bo->sgt->sgl, bo->vaddr, size);
+	sg_dma_address(bo->sgt->sgl) = bo->dma;
+	sg_dma_len(bo->sgt->sgl) = size;
+	bo->sgt->nents = 1;
+
+	bo->base.base.funcs = &ugpu_contig_funcs;
+	drm_gem_private_object_init(&udev->drm, &bo->base.base, size);
+	ret = drm_gem_create_mmap_offset(&bo->base.base);
+	if (ret) {
+		/* The free hook unwinds everything from here on. */
+		drm_gem_object_put(&bo->base.base);
+		return ERR_PTR(ret);
+	}
+	return bo;
+
+err_sgt:
+	kfree(bo->sgt);
+err_pool:
+	ugpu_pool_free(pool, bo->vaddr, size);
+err_free:
+	mutex_destroy(&bo->lock);
+	kfree(bo);
+	return ERR_PTR(ret);
+}
+
+/* The sg table the GPU maps for @obj, valid while @obj lives. */
+struct sg_table *ugpu_bo_sgt(struct drm_gem_object *obj)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+
+	if (bo->sgt)
+		return bo->sgt;
+	return drm_gem_shmem_get_pages_sgt(&bo->base);
+}
+
+u32 ugpu_bo_prot(struct drm_gem_object *obj)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	u32 prot = UGPU_PROT_READ;
+
+	if (!(bo->flags & DRM_UGPU_BO_GPU_READONLY))
+		prot |= UGPU_PROT_WRITE;
+	if (!(bo->flags & DRM_UGPU_BO_NOEXEC))
+		prot |= UGPU_PROT_EXEC;
+	return prot;
+}
+
+static int ugpu_bo_va(struct drm_gem_object *obj, struct drm_file *file,
+		      u64 *va)
+{
+	struct ugpu_file *ufile = file->driver_priv;
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	struct ugpu_mapping *map;
+	int ret = -ENOENT;
+
+	mutex_lock(&bo->lock);
+	map = ugpu_vm_bo_find(bo, ufile->vm);
+	if (map) {
+		*va = map->va.start;
+		ret = 0;
+	}
+	mutex_unlock(&bo->lock);
+	return ret;
+}
+
+int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
+			 struct drm_file *file)
+{
+	struct ugpu_device *udev = to_ugpu_device(dev);
+	struct drm_ugpu_bo_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct drm_gem_object *obj;
+	struct ugpu_bo *bo;
+	u32 handle;
+	size_t size;
+	int ret;
+
+	if (args->flags & ~DRM_UGPU_BO_FLAGS)
+		return -EINVAL;
+	if (!args->size)
+		return -EINVAL;
+	if (args->size > UGPU_MAX_BO_SIZE || args->size > udev->va_size)
+		return -E2BIG;
+	size = PAGE_ALIGN(args->size);
+
+	if (args->flags & DRM_UGPU_BO_CONTIGUOUS) {
+		bo = ugpu_contig_create(udev, size);
+		if (IS_ERR(bo))
+			return PTR_ERR(bo);
+	} else {
+		shmem = drm_gem_shmem_create(dev, size);
+		if (IS_ERR(shmem))
+			return PTR_ERR(shmem);
+		bo = container_of(shmem, struct ugpu_bo, base);
+	}
+	bo->flags = args->flags;
+	obj = &bo->base.base;
+
+	/* Creating the handle maps the BO in this file's VM. */
+	ret = drm_gem_handle_create(file, obj, &handle);
+	drm_gem_object_put(obj);
+	if (ret)
+		return ret;
+
+	ret = ugpu_bo_va(obj, file, &args->va);
+	if (ret)
+		goto err_handle;
+	args->handle = handle;
+	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	if (!args->mmap_offset) {
+		ret = drm_gem_create_mmap_offset(obj);
+		if (ret)
+			goto err_handle;
+		args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	}
+	return 0;
+
+err_handle:
+	drm_gem_handle_delete(file, handle);
+	return ret;
+}
+
+int ugpu_ioctl_bo_info(struct drm_device *dev, void *data,
+		       struct drm_file *file)
+{
+	struct drm_ugpu_bo_info *args = data;
+	struct drm_gem_object *obj;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = ugpu_bo_va(obj, file, &args->va);
+	if (ret)
+		goto out;
+	ret = drm_gem_create_mmap_offset(obj);
+	if (ret)
+		goto out;
+	args->flags = obj->import_attach ? 0 : to_ugpu_bo(obj)->flags;
+	args->size = obj->size;
+	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+out:
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+int ugpu_ioctl_bo_wait(struct drm_device *dev, void *data,
+		       struct drm_file *file)
+{
+	struct drm_ugpu_bo_wait *args = data;
+	enum dma_resv_usage usage;
+	struct drm_gem_object *obj;
+	long timeout, ret;
+
+	if (args->flags & ~DRM_UGPU_BO_WAIT_WRITERS)
+		return -EINVAL;
+
+	/* Waiting for the writers only needs the fences of WRITE usage. */
+	usage = args->flags & DRM_UGPU_BO_WAIT_WRITERS ?
+		DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ;
+	timeout = drm_timeout_abs_to_jiffies(args->timeout_ns);
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = dma_resv_wait_timeout(obj->resv, usage, true, timeout);
+	drm_gem_object_put(obj);
+	if (!ret)
+		return -ETIMEDOUT;
+	return ret < 0 ? ret : 0;
+}

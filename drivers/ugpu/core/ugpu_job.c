@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Jobs, the schedulers that run them, hardware fences and recovery.
+ *
+ * Every command of a submit is one job. Hardware commands go to the
+ * drm_sched of their queue; soft commands to the device's soft
+ * scheduler, which executes them synchronously in run_job().
+ *
+ * drm_sched does not fail a job whose dependency failed, so run_job()
+ * checks: a job runs only if its finished fence carries no error, its
+ * context is not banned, the device is present and no dependency fence
+ * that has signalled carries an error. Finished fences are marked
+ * DRM_SCHED_FENCE_DONT_PIPELINE so that a dependency on another
+ * context's job on the same queue waits for completion, not just for the
+ * start; only jobs of the same context on the same queue are pipelined
+ * (the queue runs them in order).
+ */
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <drm/drm_drv.h>
+
+#include "ugpu_priv.h"
+#include "ugpu_trace.h"
+
+static const char *ugpu_hw_fence_driver_name(struct dma_fence *fence)
+{
+	return "ugpu";
+}
+
+static const char *ugpu_hw_fence_timeline_name(struct dma_fence *fence)
+{
+	struct ugpu_queue *queue = container_of(fence->lock, struct ugpu_queue,
+						fence_lock);
+
+	return queue->name;
+}
+
+static const struct dma_fence_ops ugpu_hw_fence_ops = {
+	.get_driver_name = ugpu_hw_fence_driver_name,
+	.get_timeline_name = ugpu_hw_fence_timeline_name,
+};
+
+static u32 ugpu_job_ctx_handle(struct ugpu_job *job)
+{
+	return job->ctx ? job->ctx->handle : 0;
+}
+
+/* Charge a failed job to its context once; ban past the threshold. */
+static void ugpu_job_charge(struct ugpu_job *job)
+{
+	struct ugpu_core_job *cjob = to_core_job(job);
+
+	if (atomic_xchg(&cjob->guilty_counted, 1))
+		return;
+	ugpu_ctx_guilty(job->ctx);
+}
+
+/* Signal the hardware fence with @error unless it is signalled already. */
+static bool ugpu_hw_fence_signal(struct ugpu_job *job, int error)
+{
+	struct dma_fence *fence = job->hw_fence;
+	struct ugpu_core_job *cjob = to_core_job(job);
+	struct ugpu_file *ufile = job->ctx->ufile;
+	unsigned long flags;
+	bool done = false;
+	u64 now;
+
+	spin_lock_irqsave(fence->lock, flags);
+	if (!test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags)) {
+		if (error)
+			dma_fence_set_error(fence, error);
+		dma_fence_signal_locked(fence);
+		done = true;
+	}
+	spin_unlock_irqrestore(fence->lock, flags);
+
+	if (done && cjob->start_ns) {
+		now = ktime_get_ns();
+		spin_lock_irqsave(&ufile->stats_lock, flags);
+		ufile->engine_ns[job->queue] += now - cjob->start_ns;
+		spin_unlock_irqrestore(&ufile->stats_lock, flags);
+		cjob->start_ns = 0;
+	}
+	if (done)
+		trace_ugpu_job_done(dev_name(job->udev->dev), job->queue,
+				    ugpu_job_ctx_handle(job), fence->seqno,
+				    error);
+	return done;
+}
+
+/**
+ * ugpu_job_done - the hardware finished a job
+ * @job: the job
+ * @error: 0, or why the job failed
+ *
+ * Safe from any context. Calls for a job that already completed (for
+ * instance failed by recovery or unplug) are ignored. An error other than
+ * -ECANCELED or -ENODEV makes the job guilty: it counts towards banning
+ * its context, once per job (also when ugpu_recover() names it as @bad).
+ */
+void ugpu_job_done(struct ugpu_job *job, int error)
+{
+	if (WARN_ON(!job->hw_fence))
+		return;
+	if (error && error != -ECANCELED && error != -ENODEV &&
+	    !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &job->hw_fence->flags))
+		ugpu_job_charge(job);
+	ugpu_hw_fence_signal(job, error);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_done);
+
+/**
+ * ugpu_job_guilty - charge a hang or fault of a job to its context
+ * @job: the job
+ *
+ * Counted once per job, shared with ugpu_job_done() and ugpu_recover();
+ * the context is banned when its count reaches the device's
+ * ban_threshold (0: never). Safe from any context.
+ */
+void ugpu_job_guilty(struct ugpu_job *job)
+{
+	ugpu_job_charge(job);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_guilty);
+
+/**
+ * ugpu_job_bo_va - GPU virtual address of a BO of a job's submit
+ * @job: a hardware job, from &ugpu_family_ops.job_prepare on
+ * @index: index into @job->bos
+ *
+ * The address the BO has in @job->vm; the job keeps that mapping alive
+ * until it is freed.
+ *
+ * Return: the address, or 0 for an index out of range.
+ */
+u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index)
+{
+	struct ugpu_core_job *cjob = to_core_job(job);
+
+	if (index >= cjob->map_count)
+		return 0;
+	return cjob->maps[index]->va.start;
+}
+EXPORT_SYMBOL_GPL(ugpu_job_bo_va);
+
+static void ugpu_job_free_work(struct work_struct *work)
+{
+	struct ugpu_core_job *cjob = container_of(work, struct ugpu_core_job,
+						  free_work);
+	struct ugpu_job *job = &cjob->job;
+	struct ugpu_device *udev = job->udev;
+	struct ugpu_core_private *core = udev->core;
+	u32 i;
+
+	if (cjob->sched_inited)
+		drm_sched_job_cleanup(&job->base);
+
+	if (cjob->prepared) {
+		mutex_lock(&core->ops_lock);
+		if (!list_empty(&cjob->live)) {
+			list_del_init(&cjob->live);
+			if (!core->gone && udev->ops->job_cleanup)
+				udev->ops->job_cleanup(job);
+		}
+		mutex_unlock(&core->ops_lock);
+	}
+
+	/* Mappings before BOs: unmapping needs the pages still pinned. */
+	for (i = 0; i < cjob->map_count; i++)
+		ugpu_mapping_put(cjob->maps[i]);
+	kvfree(cjob->maps);
+	for (i = 0; i < job->bo_count; i++)
+		drm_gem_object_put(job->bos[i]);
+	kvfree(job->bos);
+
+	/* Still set only if the submit failed before arming. */
+	kfree(cjob->dep_fences);
+	kfree(cjob->dep_array);
+	ugpu_signal_put(cjob->signal);
+	if (cjob->target) {
+		if (!iosys_map_is_null(&cjob->target_map))
+			drm_gem_vunmap_unlocked(cjob->target,
+						&cjob->target_map);
+		drm_gem_object_put(cjob->target);
+	}
+	if (cjob->ufile)
+		ugpu_file_put(cjob->ufile);
+	if (job->hw_fence)
+		dma_fence_put(job->hw_fence);
+	else
+		kfree(cjob->hw_fence_mem);
+	ugpu_vm_put(job->vm);
+	if (job->ctx)
+		ugpu_ctx_put(job->ctx);
+	kfree(cjob);
+	drm_dev_put(&udev->drm);
+}
+
+static void ugpu_job_release(struct kref *kref)
+{
+	struct ugpu_job *job = container_of(kref, struct ugpu_job, refcount);
+
+	/* The last reference may go in IRQ context; freeing sleeps. */
+	queue_work(ugpu_free_wq, &to_core_job(job)->free_work);
+}
+
+/**
+ * ugpu_job_get - take a reference to a job
+ * @job: the job
+ *
+ * A family holds one while the job is on the hardware or otherwise known
+ * to it (for instance across ugpu_recover() on a fault).
+ */
+void ugpu_job_get(struct ugpu_job *job)
+{
+	kref_get(&job->refcount);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_get);
+
+/**
+ * ugpu_job_put - drop a reference to a job
+ * @job: the job
+ *
+ * Safe from any context; the job is freed from a worker.
+ */
+void ugpu_job_put(struct ugpu_job *job)
+{
+	kref_put(&job->refcount, ugpu_job_release);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_put);
+
+struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev)
+{
+	struct ugpu_core_job *cjob;
+
+	cjob = kzalloc(sizeof(*cjob), GFP_KERNEL);
+	if (!cjob)
+		return NULL;
+	kref_init(&cjob->job.refcount);
+	cjob->job.udev = udev;
+	INIT_LIST_HEAD(&cjob->live);
+	INIT_WORK(&cjob->free_work, ugpu_job_free_work);
+	drm_dev_get(&udev->drm);
+	return cjob;
+}
+
+/* Free a job that was never pushed to a scheduler. */
+void ugpu_job_free_unarmed(struct ugpu_core_job *cjob)
+{
+	ugpu_job_free_work(&cjob->free_work);
+}
+
+/* Why @job must not run, or 0. */
+static int ugpu_job_check(struct ugpu_job *job)
+{
+	struct dma_fence *fence;
+	unsigned long index;
+	int err;
+
+	err = job->base.s_fence->finished.error;
+	if (err)
+		return err;
+	if (drm_dev_is_unplugged(&job->udev->drm))
+		return -ENODEV;
+	if (READ_ONCE(job->ctx->banned))
+		return -ECANCELED;
+	/*
+	 * Explicit dependencies (in-syncs, earlier commands, user signals)
+	 * pass failures on; implicit ones only order accesses to BOs.
+	 */
+	if (!to_core_job(job)->explicit_deps)
+		return 0;
+	xa_for_each_range(&job->base.dependencies, index, fence, 0,
+			  to_core_job(job)->explicit_deps - 1) {
+		if (dma_fence_is_signaled(fence) && fence->error)
+			return -ECANCELED;
+	}
+	return 0;
+}
+
+static struct dma_fence *ugpu_hw_run_job(struct drm_sched_job *sched_job)
+{
+	struct ugpu_job *job = to_ugpu_job(sched_job);
+	struct ugpu_core_job *cjob = to_core_job(job);
+	struct ugpu_device *udev = job->udev;
+	struct ugpu_queue *queue = &udev->queues[job->queue];
+	unsigned long flags;
+	int ret, idx;
+
+	ret = ugpu_job_check(job);
+	if (ret)
+		goto fail;
+
+	if (!job->hw_fence) {
+		spin_lock_irqsave(&queue->fence_lock, flags);
+		dma_fence_init(cjob->hw_fence_mem, &ugpu_hw_fence_ops,
+			       &queue->fence_lock, queue->fence_context,
+			       ++queue->fence_seqno);
+		spin_unlock_irqrestore(&queue->fence_lock, flags);
+		job->hw_fence = cjob->hw_fence_mem;
+		cjob->hw_fence_mem = NULL;
+	}
+
+	if (!drm_dev_enter(&udev->drm, &idx)) {
+		ret = -ENODEV;
+		goto fail;
+	}
+	cjob->start_ns = ktime_get_ns();
+	trace_ugpu_job_run(dev_name(udev->dev), job->queue,
+			   ugpu_job_ctx_handle(job), job->hw_fence->seqno, 0);
+	ret = udev->ops->job_run(job);
+	drm_dev_exit(idx);
+	if (ret)
+		ugpu_hw_fence_signal(job, ret);
+	return dma_fence_get(job->hw_fence);
+
+fail:
+	trace_ugpu_job_done(dev_name(udev->dev), job->queue,
+			    ugpu_job_ctx_handle(job), 0, ret);
+	return ERR_PTR(ret);
+}
+
+static enum drm_gpu_sched_stat
+ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct ugpu_job *job = to_ugpu_job(sched_job);
+	struct ugpu_core_job *cjob = to_core_job(job);
+	struct ugpu_device *udev = job->udev;
+	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	int idx;
+
+	/* The scheduler took the job off its list: recovery puts it back. */
+	cjob->in_timeout = true;
+	if (!drm_dev_enter(&udev->drm, &idx)) {
+		ugpu_recover(udev, job, -ENODEV);
+		stat = DRM_GPU_SCHED_STAT_ENODEV;
+	} else {
+		if (udev->ops->job_timedout)
+			stat = udev->ops->job_timedout(job);
+		else
+			ugpu_recover(udev, job, -ETIMEDOUT);
+		drm_dev_exit(idx);
+	}
+	cjob->in_timeout = false;
+
+	/*
+	 * The scheduler only puts the job back on its list through
+	 * drm_sched_stop(). If nobody recovered (the family stopped the job,
+	 * or it completed meanwhile), the job is done: drop the scheduler's
+	 * reference as free_job would; if it still runs, put it back.
+	 */
+	if (list_empty(&sched_job->list) && !sched_job->sched->free_guilty) {
+		if (dma_fence_is_signaled(&sched_job->s_fence->finished)) {
+			ugpu_job_put(job);
+		} else {
+			spin_lock(&sched_job->sched->job_list_lock);
+			list_add(&sched_job->list,
+				 &sched_job->sched->pending_list);
+			spin_unlock(&sched_job->sched->job_list_lock);
+		}
+	}
+	return stat;
+}
+
+static void ugpu_free_job(struct drm_sched_job *sched_job)
+{
+	ugpu_job_put(to_ugpu_job(sched_job));
+}
+
+static const struct drm_sched_backend_ops ugpu_hw_sched_ops = {
+	.run_job = ugpu_hw_run_job,
+	.timedout_job = ugpu_hw_timedout_job,
+	.free_job = ugpu_free_job,
+};
+
+static struct dma_fence *ugpu_soft_run_job(struct drm_sched_job *sched_job)
+{
+	struct ugpu_job *job = to_ugpu_job(sched_job);
+	struct ugpu_device *udev = job->udev;
+	int ret;
+
+	ret = ugpu_job_check(job);
+	if (!ret)
+		ret = ugpu_soft_run(to_core_job(job));
+	trace_ugpu_job_done(dev_name(udev->dev), UGPU_MAX_QUEUES,
+			    ugpu_job_ctx_handle(job),
+			    sched_job->s_fence->finished.seqno, ret);
+	/* Done synchronously: no fence, or the error. */
+	return ret ? ERR_PTR(ret) : NULL;
+}
+
+static enum drm_gpu_sched_stat
+ugpu_soft_timedout_job(struct drm_sched_job *sched_job)
+{
+	/* Soft jobs complete in run_job and have no timeout. */
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static const struct drm_sched_backend_ops ugpu_soft_sched_ops = {
+	.run_job = ugpu_soft_run_job,
+	.timedout_job = ugpu_soft_timedout_job,
+	.free_job = ugpu_free_job,
+};
+
+/*
+ * Stop every queue, reset (when @reset), then re-run or fail the jobs that
+ * were on the hardware and restart the queues. Called with reset_lock.
+ */
+static void ugpu_recover_locked(struct ugpu_device *udev,
+				struct ugpu_job *bad, int error,
+				bool reset, bool alive)
+{
+	struct drm_sched_job *s_job;
+	struct ugpu_job *job;
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&udev->core->reset_lock);
+
+	for (i = 0; i < udev->num_queues; i++)
+		drm_sched_stop(&udev->queues[i].sched,
+			       bad && to_core_job(bad)->in_timeout ?
+			       &bad->base : NULL);
+
+	if (bad)
+		ugpu_job_charge(bad);
+
+	if (reset && udev->ops->reset)
+		udev->ops->reset(udev);
+
+	for (i = 0; i < udev->num_queues; i++) {
+		struct drm_gpu_scheduler *sched = &udev->queues[i].sched;
+
+		/* The scheduler is stopped: the list is stable. */
+		list_for_each_entry(s_job, &sched->pending_list, list) {
+			job = to_ugpu_job(s_job);
+			if (!job->hw_fence)
+				continue;
+			if (job == bad)
+				err = error;
+			else if (!alive)
+				err = -ENODEV;
+			else if (READ_ONCE(job->ctx->banned))
+				err = error;
+			else
+				err = 0;
+
+			if (!err &&
+			    !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT,
+				      &job->hw_fence->flags)) {
+				to_core_job(job)->start_ns = ktime_get_ns();
+				err = udev->ops->job_run(job);
+			}
+			if (err)
+				ugpu_hw_fence_signal(job, err);
+			/* drm_sched_start() cancels jobs without a parent. */
+			if (!s_job->s_fence->parent)
+				s_job->s_fence->parent =
+					dma_fence_get(job->hw_fence);
+		}
+	}
+
+	for (i = 0; i < udev->num_queues; i++)
+		drm_sched_start(&udev->queues[i].sched);
+}
+
+/**
+ * ugpu_recover - reset the GPU and recover the queues
+ * @udev: the device
+ * @bad: the job that hung or faulted, or NULL; the caller holds a
+ *	reference to it unless called from &ugpu_family_ops.job_timedout
+ *	for that very job
+ * @error: error @bad completes with (-ETIMEDOUT for a hang, -EFAULT for
+ *	a fault, ...)
+ *
+ * Stops every queue, calls &ugpu_family_ops.reset, completes @bad (and the
+ * jobs of a context that is banned now) with @error, runs the other jobs
+ * that were on the hardware again with &ugpu_family_ops.job_run and
+ * restarts the queues. @bad counts as guilty. Serialised with itself;
+ * process context only.
+ */
+void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error)
+{
+	struct ugpu_core_private *core = udev->core;
+	bool alive;
+	int idx;
+
+	mutex_lock(&core->reset_lock);
+	alive = drm_dev_enter(&udev->drm, &idx);
+	ugpu_recover_locked(udev, bad, error, alive, alive);
+	if (alive)
+		drm_dev_exit(idx);
+	mutex_unlock(&core->reset_lock);
+}
+EXPORT_SYMBOL_GPL(ugpu_recover);
+
+/*
+ * Unregister, after drm_dev_unplug(): reset the GPU, fail everything that
+ * was on the hardware with -ENODEV, release the family state of every job
+ * and VM that still exists and never call the family again. Queued jobs
+ * fail in run_job() from now on.
+ */
+void ugpu_jobs_unplug(struct ugpu_device *udev)
+{
+	struct ugpu_core_private *core = udev->core;
+	struct ugpu_core_job *cjob, *tmp;
+
+	mutex_lock(&core->reset_lock);
+	ugpu_recover_locked(udev, NULL, -ENODEV, true, false);
+	mutex_unlock(&core->reset_lock);
+
+	mutex_lock(&core->ops_lock);
+	list_for_each_entry_safe(cjob, tmp, &core->jobs, live) {
+		list_del_init(&cjob->live);
+		if (udev->ops->job_cleanup)
+			udev->ops->job_cleanup(&cjob->job);
+	}
+	ugpu_vms_unplug(udev);
+	core->gone = true;
+	mutex_unlock(&core->ops_lock);
+}
+
+int ugpu_sched_init(struct ugpu_device *udev)
+{
+	struct ugpu_core_private *core = udev->core;
+	struct drm_sched_init_args args = {
+		.ops = &ugpu_hw_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 2,
+		.hang_limit = 0,
+		.dev = udev->dev,
+	};
+	unsigned int i;
+	int ret;
+
+	core->timeout_wq = alloc_ordered_workqueue("ugpu-tdr-%s", 0,
+						   dev_name(udev->dev));
+	if (!core->timeout_wq)
+		return -ENOMEM;
+
+	args.timeout_wq = core->timeout_wq;
+	args.timeout = msecs_to_jiffies(udev->job_timeout_ms ?: 500);
+	for (i = 0; i < udev->num_queues; i++) {
+		struct ugpu_queue *queue = &udev->queues[i];
+
+		queue->udev = udev;
+		queue->index = i;
+		queue->fence_context = dma_fence_context_alloc(1);
+		queue->fence_seqno = 0;
+		spin_lock_init(&queue->fence_lock);
+		if (!queue->name[0])
+			snprintf(queue->name, sizeof(queue->name), "queue%u", i);
+		args.name = queue->name;
+		ret = drm_sched_init(&queue->sched, &args);
+		if (ret)
+			goto err;
+		core->num_scheds++;
+	}
+
+	args.ops = &ugpu_soft_sched_ops;
+	args.credit_limit = 64;
+	args.timeout = MAX_SCHEDULE_TIMEOUT;
+	args.name = "soft";
+	ret = drm_sched_init(&core->soft_sched, &args);
+	if (ret)
+		goto err;
+	core->soft_ready = true;
+	return 0;
+
+err:
+	ugpu_sched_fini(udev);
+	return ret;
+}
+
+void ugpu_sched_fini(struct ugpu_device *udev)
+{
+	struct ugpu_core_private *core = udev->core;
+
+	if (core->soft_ready)
+		drm_sched_fini(&core->soft_sched);
+	core->soft_ready = false;
+	while (core->num_scheds)
+		drm_sched_fini(&udev->queues[--core->num_scheds].sched);
+	if (core->timeout_wq)
+		destroy_workqueue(core->timeout_wq);
+	core->timeout_wq = NULL;
+}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Core-private definitions of ugpu.ko. Family drivers never see these.
+ */
+#ifndef _UGPU_PRIV_H_
+#define _UGPU_PRIV_H_
+
+#include <linux/dma-fence.h>
+#include <linux/dma-fence-array.h>
+#include <linux/genalloc.h>
+#include <linux/iosys-map.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <drm/drm_gem.h>
+
+#include <ugpu/ugpu_core.h>
+
+/* Largest BO: bigger requests fail with -E2BIG. */
+#define UGPU_MAX_BO_SIZE	SZ_2G
+/* Largest BO list and sync arrays of one submit. */
+#define UGPU_MAX_SUBMIT_BOS	4096
+#define UGPU_MAX_SUBMIT_SYNCS	256
+/* Unmapped page left after every BO in a VM to catch overruns. */
+#define UGPU_VA_GUARD		PAGE_SIZE
+
+/**
+ * struct ugpu_pool - the physically contiguous memory pool of a device.
+ *
+ * Reference counted: the device and every contiguous BO hold a reference,
+ * so the memory outlives an unplug while BOs are still mmapped or shared.
+ */
+struct ugpu_pool {
+	/** @refcount: device and BOs. */
+	struct kref refcount;
+	/** @dev: the device the memory was allocated for (referenced). */
+	struct device *dev;
+	/** @gp: sub-allocator; internally locked. */
+	struct gen_pool *gp;
+	/** @vaddr: kernel address of the whole pool. */
+	void *vaddr;
+	/** @dma: device address of the whole pool. */
+	dma_addr_t dma;
+	/** @size: bytes in the pool. */
+	size_t size;
+	/** @reserved_mem: a DT memory-region backs the pool. */
+	bool reserved_mem;
+};
+
+/**
+ * struct ugpu_core_private - core state of a device.
+ */
+struct ugpu_core_private {
+	/** @udev: owning device. */
+	struct ugpu_device *udev;
+	/** @timeout_wq: ordered: timeouts of all queues run one at a time. */
+	struct workqueue_struct *timeout_wq;
+	/** @soft_sched: runs soft commands of every context. */
+	struct drm_gpu_scheduler soft_sched;
+	/** @num_scheds: HW schedulers initialised (teardown bound). */
+	unsigned int num_scheds;
+	/** @soft_ready: @soft_sched is initialised. */
+	bool soft_ready;
+	/** @pool: contiguous pool, NULL when disabled. */
+	struct ugpu_pool *pool;
+	/** @reset_lock: serialises ugpu_recover() and unregister. */
+	struct mutex reset_lock;
+	/** @files_lock: protects @files. */
+	struct mutex files_lock;
+	/** @files: open &struct ugpu_file of the device. */
+	struct list_head files;
+	/**
+	 * @ops_lock: protects @gone, @vms and @jobs. The family hooks that
+	 * release state (vm_unmap, vm_fini, job_cleanup, file_close) are
+	 * called under it and only while !@gone; unregister releases all
+	 * remaining state under it and sets @gone, after which the family
+	 * (possibly unloaded) is never called again. The other hooks run
+	 * inside drm_dev_enter(), which the unplug waits for.
+	 */
+	struct mutex ops_lock;
+	/** @gone: unregister has released all family state. */
+	bool gone;
+	/** @vms: every &struct ugpu_core_vm of the device. */
+	struct list_head vms;
+	/** @jobs: HW jobs holding family state (&ugpu_job.priv). */
+	struct list_head jobs;
+};
+
+/**
+ * struct ugpu_core_vm - core wrapper of a VM.
+ */
+struct ugpu_core_vm {
+	/** @vm: the VM the family sees. */
+	struct ugpu_vm vm;
+	/** @node: entry in &ugpu_core_private.vms; under ops_lock. */
+	struct list_head node;
+	/** @file_open: the owning file is open; under ops_lock. */
+	bool file_open;
+};
+
+/**
+ * struct ugpu_file - per-open-file state, reference counted so soft
+ * commands can outlive the file.
+ */
+struct ugpu_file {
+	/** @refcount: the drm_file and every context. */
+	struct kref refcount;
+	/** @udev: the device. */
+	struct ugpu_device *udev;
+	/** @lock: protects @file and @alive. */
+	struct mutex lock;
+	/** @file: the DRM file; only valid while @alive. */
+	struct drm_file *file;
+	/** @alive: cleared when the file starts closing. */
+	bool alive;
+	/** @node: entry in &ugpu_core_private.files. */
+	struct list_head node;
+	/** @vm: the address space of this file (referenced). */
+	struct ugpu_vm *vm;
+	/** @ctxs: contexts by handle; xarray-internal locking. */
+	struct xarray ctxs;
+	/** @signals: user signals by handle; xarray-internal locking. */
+	struct xarray signals;
+	/** @stats_lock: protects @engine_ns; taken from IRQ context. */
+	spinlock_t stats_lock;
+	/** @engine_ns: GPU busy time of this file's jobs per queue. */
+	u64 engine_ns[UGPU_MAX_QUEUES];
+};
+
+/**
+ * struct ugpu_ctx - a scheduling context.
+ */
+struct ugpu_ctx {
+	/** @refcount: the handle and every job. */
+	struct kref refcount;
+	/** @ufile: owning file (referenced). */
+	struct ugpu_file *ufile;
+	/** @udev: the device. */
+	struct ugpu_device *udev;
+	/** @handle: handle in the file. */
+	u32 handle;
+	/** @lock: makes arm + push of one submit atomic over all entities. */
+	struct mutex lock;
+	/** @entity: one entity per HW queue. */
+	struct drm_sched_entity entity[UGPU_MAX_QUEUES];
+	/** @scheds: one-entry scheduler lists of the entities. */
+	struct drm_gpu_scheduler *scheds[UGPU_MAX_QUEUES + 1];
+	/** @soft_entity: entity on the soft scheduler. */
+	struct drm_sched_entity soft_entity;
+	/** @guilty: jobs of this context that hung or faulted. */
+	atomic_t guilty;
+	/** @banned: set once @guilty reaches the ban threshold. */
+	bool banned;
+};
+
+/**
+ * struct ugpu_mapping - a BO mapped in one VM.
+ *
+ * Created when a file gets a handle to the BO; the handles and the jobs
+ * that use the BO reference it, so closing the handle while a job runs
+ * defers the unmap until that job is freed.
+ */
+struct ugpu_mapping {
+	/** @refcount: handles (one for all of them) and jobs. */
+	struct kref refcount;
+	/** @node: entry in &ugpu_bo.mappings, while handles exist. */
+	struct list_head node;
+	/** @vm: the address space (referenced). */
+	struct ugpu_vm *vm;
+	/** @va: the allocated range; its size includes the guard page. */
+	struct drm_mm_node va;
+	/** @size: mapped bytes. */
+	u64 size;
+	/** @handle_count: handles of the file to this BO; under BO lock. */
+	unsigned int handle_count;
+	/** @mapped: the family mapping exists. */
+	bool mapped;
+};
+
+/**
+ * struct ugpu_bo - a ugpu buffer object, shmem-backed or contiguous.
+ *
+ * Contiguous BOs embed the same shmem object but never use the shmem
+ * helpers: their functions come from the contiguous object funcs.
+ */
+struct ugpu_bo {
+	/** @base: GEM shmem object. */
+	struct drm_gem_shmem_object base;
+	/** @flags: DRM_UGPU_BO_* of the BO. */
+	u32 flags;
+	/** @lock: protects @mappings. */
+	struct mutex lock;
+	/** @mappings: &struct ugpu_mapping of the files with a handle. */
+	struct list_head mappings;
+	/** @pool: contiguous BOs: the pool (referenced). */
+	struct ugpu_pool *pool;
+	/** @vaddr: contiguous BOs: kernel address. */
+	void *vaddr;
+	/** @dma: contiguous BOs: device address. */
+	dma_addr_t dma;
+	/** @sgt: contiguous BOs: one-entry table for the device. */
+	struct sg_table *sgt;
+};
+
+static inline struct ugpu_bo *to_ugpu_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct ugpu_bo, base.base);
+}
+
+/**
+ * struct ugpu_signal - a user signal.
+ *
+ * @fence is the fence of the current "generation": it exists only while
+ * the signal is not set and is signalled (and dropped) by the next set.
+ */
+struct ugpu_signal {
+	/** @refcount: the handle and soft commands. */
+	struct kref refcount;
+	/** @udev: the device. */
+	struct ugpu_device *udev;
+	/** @lock: protects @set and @fence. */
+	spinlock_t lock;
+	/** @manual_reset: stays set until reset explicitly. */
+	bool manual_reset;
+	/** @set: the signal is set. */
+	bool set;
+	/** @fence: unsignalled fence of the next setting, or NULL. */
+	struct dma_fence *fence;
+	/** @wq: waiters of SIGNAL_WAIT. */
+	wait_queue_head_t wq;
+	/** @context: dma_fence context of @fence. */
+	u64 context;
+	/** @seqno: last seqno used; under @lock. */
+	u64 seqno;
+};
+
+/**
+ * struct ugpu_core_job - the core's view of a job.
+ */
+struct ugpu_core_job {
+	/** @job: the part the family sees. */
+	struct ugpu_job job;
+	/** @soft: the job runs on the soft scheduler. */
+	bool soft;
+	/** @sched_inited: drm_sched_job_init() succeeded. */
+	bool sched_inited;
+	/** @prepared: the family's job_prepare succeeded. */
+	bool prepared;
+	/** @in_timeout: the scheduler took the job off its list to time it out. */
+	bool in_timeout;
+	/** @guilty_counted: the job's guilt was charged to its context. */
+	atomic_t guilty_counted;
+	/** @live: entry in &ugpu_core_private.jobs while @prepared. */
+	struct list_head live;
+	/** @free_work: final release runs in process context. */
+	struct work_struct free_work;
+	/** @hw_fence_mem: HW jobs: the hardware fence, until run_job inits it. */
+	struct dma_fence *hw_fence_mem;
+	/** @start_ns: when the family was asked to run the job. */
+	u64 start_ns;
+	/** @maps: mappings of the BO list in the job's VM (referenced). */
+	struct ugpu_mapping **maps;
+	/** @map_count: entries in @maps. */
+	u32 map_count;
+	/** @explicit_deps: dependencies below this index are explicit. */
+	unsigned long explicit_deps;
+	/** @dep_slot: index of the intra-submit dependency in the xarray. */
+	u32 dep_slot;
+	/** @dep_array: preallocated fence array of intra-submit deps. */
+	struct dma_fence_array *dep_array;
+	/** @dep_fences: fences for @dep_array. */
+	struct dma_fence **dep_fences;
+	/** @signal: soft signal commands: the signal (referenced). */
+	struct ugpu_signal *signal;
+	/** @target: soft write commands: the BO (referenced). */
+	struct drm_gem_object *target;
+	/** @target_map: kernel mapping of @target. */
+	struct iosys_map target_map;
+	/** @ufile: BO_RELEASE: the file whose handle goes (referenced). */
+	struct ugpu_file *ufile;
+};
+
+static inline struct ugpu_core_job *to_core_job(struct ugpu_job *job)
+{
+	return container_of(job, struct ugpu_core_job, job);
+}
+
+/* ugpu_drv.c */
+/* Frees jobs; module exit drains it. */
+extern struct workqueue_struct *ugpu_free_wq;
+
+/* ugpu_pool.c */
+int ugpu_pool_init(struct ugpu_device *udev, size_t size);
+void ugpu_pool_put(struct ugpu_pool *pool);
+void *ugpu_pool_alloc(struct ugpu_pool *pool, size_t size, dma_addr_t *dma);
+void ugpu_pool_free(struct ugpu_pool *pool, void *vaddr, size_t size);
+size_t ugpu_pool_avail(struct ugpu_pool *pool);
+void ugpu_pool_debugfs_init(struct ugpu_device *udev);
+
+/* ugpu_gem.c */
+struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
+					      size_t size);
+struct sg_table *ugpu_bo_sgt(struct drm_gem_object *obj);
+u32 ugpu_bo_prot(struct drm_gem_object *obj);
+int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+int ugpu_ioctl_bo_info(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+int ugpu_ioctl_bo_wait(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+
+/* ugpu_vm.c */
+struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev);
+void ugpu_vm_put(struct ugpu_vm *vm);
+int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file);
+void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file);
+struct ugpu_mapping *ugpu_vm_bo_find(struct ugpu_bo *bo, struct ugpu_vm *vm);
+void ugpu_mapping_put(struct ugpu_mapping *map);
+void ugpu_vm_file_close(struct ugpu_vm *vm);
+void ugpu_vms_unplug(struct ugpu_device *udev);
+
+/* ugpu_job.c */
+int ugpu_sched_init(struct ugpu_device *udev);
+void ugpu_sched_fini(struct ugpu_device *udev);
+void ugpu_jobs_unplug(struct ugpu_device *udev);
+struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev);
+void ugpu_job_free_unarmed(struct ugpu_core_job *cjob);
+
+/* ugpu_submit.c */
+int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+int ugpu_ioctl_ctx_destroy(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int ugpu_ioctl_submit(struct drm_device *dev, void *data,
+		      struct drm_file *file);
+void ugpu_ctx_put(struct ugpu_ctx *ctx);
+void ugpu_ctx_guilty(struct ugpu_ctx *ctx);
+void ugpu_file_put(struct ugpu_file *ufile);
+
+/* ugpu_signal.c */
+int ugpu_ioctl_signal_create(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+int ugpu_ioctl_signal_destroy(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int ugpu_ioctl_signal_set(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+int ugpu_ioctl_signal_wait(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+struct ugpu_signal *ugpu_signal_lookup(struct ugpu_file *ufile, u32 handle);
+void ugpu_signal_put(struct ugpu_signal *sig);
+void ugpu_signal_update(struct ugpu_signal *sig, bool set);
+void ugpu_signal_consume(struct ugpu_signal *sig);
+struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig);
+void ugpu_signal_cancel(struct ugpu_signal *sig, int error);
+
+/* ugpu_soft.c */
+int ugpu_soft_prepare(struct ugpu_core_job *cjob, struct ugpu_file *ufile);
+int ugpu_soft_add_deps(struct ugpu_core_job *cjob);
+int ugpu_soft_run(struct ugpu_core_job *cjob);
+
+#endif /* _UGPU_PRIV_H_ */

@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Contexts and SUBMIT.
+ *
+ * A submit is checked and prepared completely (arrays copied, handles
+ * looked up, jobs initialised, every dependency added, fences and syncobj
+ * chain nodes allocated, BO reservations locked) before the first job is
+ * armed; from then on nothing can fail, so the commands of a submit are
+ * queued together or not at all.
+ */
+#include <linux/capability.h>
+#include <linux/dma-fence-array.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_exec.h>
+#include <drm/drm_file.h>
+#include <drm/drm_syncobj.h>
+
+#include "ugpu_priv.h"
+#include "ugpu_trace.h"
+
+static void ugpu_file_release(struct kref *kref)
+{
+	struct ugpu_file *ufile = container_of(kref, struct ugpu_file,
+					       refcount);
+
+	xa_destroy(&ufile->ctxs);
+	xa_destroy(&ufile->signals);
+	mutex_destroy(&ufile->lock);
+	kfree(ufile);
+}
+
+void ugpu_file_put(struct ugpu_file *ufile)
+{
+	kref_put(&ufile->refcount, ugpu_file_release);
+}
+
+static void ugpu_ctx_release(struct kref *kref)
+{
+	struct ugpu_ctx *ctx = container_of(kref, struct ugpu_ctx, refcount);
+	unsigned int i;
+
+	/* Every job of the context is gone: the entities are idle. */
+	for (i = 0; i < ctx->udev->num_queues; i++)
+		drm_sched_entity_destroy(&ctx->entity[i]);
+	drm_sched_entity_destroy(&ctx->soft_entity);
+	ugpu_file_put(ctx->ufile);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+}
+
+void ugpu_ctx_put(struct ugpu_ctx *ctx)
+{
+	kref_put(&ctx->refcount, ugpu_ctx_release);
+}
+
+/* A job of @ctx hung or faulted. Any context. */
+void ugpu_ctx_guilty(struct ugpu_ctx *ctx)
+{
+	unsigned int threshold = ctx->udev->ban_threshold;
+
+	if (atomic_inc_return(&ctx->guilty) >= threshold && threshold)
+		WRITE_ONCE(ctx->banned, true);
+}
+
+static struct ugpu_ctx *ugpu_ctx_lookup(struct ugpu_file *ufile, u32 handle)
+{
+	struct ugpu_ctx *ctx;
+
+	xa_lock(&ufile->ctxs);
+	ctx = xa_load(&ufile->ctxs, handle);
+	if (ctx)
+		kref_get(&ctx->refcount);
+	xa_unlock(&ufile->ctxs);
+	return ctx;
+}
+
+int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
+			  struct drm_file *file)
+{
+	struct ugpu_device *udev = to_ugpu_device(dev);
+	struct ugpu_core_private *core = udev->core;
+	struct drm_ugpu_ctx_create *args = data;
+	struct ugpu_file *ufile = file->driver_priv;
+	enum drm_sched_priority prio;
+	struct ugpu_ctx *ctx;
+	unsigned int i, n = 0;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	switch (args->priority) {
+	case DRM_UGPU_CTX_PRIORITY_LOW:
+		prio = DRM_SCHED_PRIORITY_LOW;
+		break;
+	case DRM_UGPU_CTX_PRIORITY_MEDIUM:
+		prio = DRM_SCHED_PRIORITY_NORMAL;
+		break;
+	case DRM_UGPU_CTX_PRIORITY_HIGH:
+		if (!capable(CAP_SYS_NICE))
+			return -EPERM;
+		prio = DRM_SCHED_PRIORITY_HIGH;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	kref_init(&ctx->refcount);
+	mutex_init(&ctx->lock);
+	ctx->udev = udev;
+
+	for (n = 0; n < udev->num_queues; n++) {
+		ctx->scheds[n] = &udev->queues[n].sched;
+		ret = drm_sched_entity_init(&ctx->entity[n], prio,
+					    &ctx->scheds[n], 1, NULL);
+		if (ret)
+			goto err_entities;
+	}
+	ctx->scheds[UGPU_MAX_QUEUES] = &core->soft_sched;
+	ret = drm_sched_entity_init(&ctx->soft_entity, prio,
+				    &ctx->scheds[UGPU_MAX_QUEUES], 1, NULL);
+	if (ret)
+		goto err_entities;
+
+	kref_get(&ufile->refcount);
+	ctx->ufile = ufile;
+	ret = xa_alloc(&ufile->ctxs, &ctx->handle, ctx, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret) {
+		ugpu_ctx_put(ctx);
+		return ret;
+	}
+	args->handle = ctx->handle;
+	return 0;
+
+err_entities:
+	for (i = 0; i < n; i++)
+		drm_sched_entity_destroy(&ctx->entity[i]);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	return ret;
+}
+
+int ugpu_ioctl_ctx_destroy(struct drm_device *dev, void *data,
+			   struct drm_file *file)
+{
+	struct drm_ugpu_ctx_destroy *args = data;
+	struct ugpu_file *ufile = file->driver_priv;
+	struct ugpu_ctx *ctx;
+
+	if (args->pad)
+		return -EINVAL;
+	ctx = xa_erase(&ufile->ctxs, args->handle);
+	if (!ctx)
+		return -ENOENT;
+	/* Jobs hold the context: submitted work still runs. */
+	ugpu_ctx_put(ctx);
+	return 0;
+}
+
+/* Everything a submit owns while it is being built. */
+struct ugpu_submit {
+	struct drm_ugpu_submit *args;
+	struct drm_file *file;
+	struct ugpu_file *ufile;
+	struct ugpu_device *udev;
+	struct ugpu_ctx *ctx;
+	struct drm_ugpu_cmd *cmds;
+	struct drm_ugpu_submit_bo *bos;
+	struct drm_ugpu_sync *in_syncs;
+	struct drm_ugpu_sync *out_syncs;
+	struct drm_gem_object **objs;
+	struct ugpu_core_job **jobs;
+	struct drm_syncobj **syncobjs;
+	struct dma_fence_chain **chains;
+	struct dma_fence **fences;
+	struct dma_fence_array *done_array;
+};
+
+static void *ugpu_copy_array(u64 uptr, u32 count, size_t size)
+{
+	void *data;
+
+	if (!count)
+		return NULL;
+	data = kvmalloc_array(count, size, GFP_KERNEL);
+	if (!data)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(data, u64_to_user_ptr(uptr), count * size)) {
+		kvfree(data);
+		return ERR_PTR(-EFAULT);
+	}
+	return data;
+}
+
+static int ugpu_submit_copy(struct ugpu_submit *s)
+{
+	struct drm_ugpu_submit *args = s->args;
+	void *data;
+	u32 i;
+
+	data = ugpu_copy_array(args->cmds, args->cmd_count, sizeof(*s->cmds));
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	s->cmds = data;
+	data = ugpu_copy_array(args->bos, args->bo_count, sizeof(*s->bos));
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	s->bos = data;
+	data = ugpu_copy_array(args->in_syncs, args->in_sync_count,
+			       sizeof(*s->in_syncs));
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	s->in_syncs = data;
+	data = ugpu_copy_array(args->out_syncs, args->out_sync_count,
+			       sizeof(*s->out_syncs));
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	s->out_syncs = data;
+
+	for (i = 0; i < args->in_sync_count; i++)
+		if (s->in_syncs[i].flags)
+			return -EINVAL;
+	for (i = 0; i < args->out_sync_count; i++)
+		if (s->out_syncs[i].flags)
+			return -EINVAL;
+	for (i = 0; i < args->bo_count; i++) {
+		u32 flags = s->bos[i].flags;
+
+		if (!flags || flags & ~(DRM_UGPU_SUBMIT_BO_READ |
+					DRM_UGPU_SUBMIT_BO_WRITE))
+			return -EINVAL;
+	}
+	for (i = 0; i < args->cmd_count; i++) {
+		const struct drm_ugpu_cmd *cmd = &s->cmds[i];
+
+		if (cmd->type > DRM_UGPU_CMD_BO_RELEASE || cmd->pad)
+			return -EINVAL;
+		/* Only earlier commands: bits i and up must be clear. */
+		if (cmd->deps & ~(BIT_ULL(i) - 1))
+			return -EINVAL;
+		if (cmd->type == DRM_UGPU_CMD_HW &&
+		    cmd->queue != DRM_UGPU_QUEUE_AUTO &&
+		    cmd->queue >= s->udev->num_queues)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
+{
+	u32 i;
+
+	if (!s->args->bo_count)
+		return 0;
+	s->objs = kvcalloc(s->args->bo_count, sizeof(*s->objs), GFP_KERNEL);
+	if (!s->objs)
+		return -ENOMEM;
+	for (i = 0; i < s->args->bo_count; i++) {
+		s->objs[i] = drm_gem_object_lookup(s->file, s->bos[i].handle);
+		if (!s->objs[i])
+			return -ENOENT;
+	}
+	return 0;
+}
+
+/* Give a HW job its BO references and the BOs' mappings in its VM. */
+static int ugpu_submit_job_bos(struct ugpu_submit *s,
+			       struct ugpu_core_job *cjob)
+{
+	struct ugpu_job *job = &cjob->job;
+	u32 i, n = s->args->bo_count;
+
+	if (!n)
+		return 0;
+	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL);
+	cjob->maps = kvcalloc(n, sizeof(*cjob->maps), GFP_KERNEL);
+	if (!job->bos || !cjob->maps)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		struct ugpu_bo *bo = to_ugpu_bo(s->objs[i]);
+		struct ugpu_mapping *map;
+
+		drm_gem_object_get(s->objs[i]);
+		job->bos[job->bo_count++] = s->objs[i];
+
+		mutex_lock(&bo->lock);
+		map = ugpu_vm_bo_find(bo, s->ufile->vm);
+		if (map)
+			kref_get(&map->refcount);
+		mutex_unlock(&bo->lock);
+		/* The handle was closed under us. */
+		if (!map)
+			return -ENOENT;
+		cjob->maps[cjob->map_count++] = map;
+	}
+	return 0;
+}
+
+/**
+ * ugpu_job_bo_lookup - find a GEM handle of the submitting file in the
+ * BO list of a job
+ * @job: a hardware job, in &ugpu_family_ops.job_prepare
+ * @handle: GEM handle of the file that submits @job
+ *
+ * For families whose commands name BOs by handle (command buffers): the
+ * BO must also be in the submit's BO list, which keeps it alive and mapped
+ * while the job exists. Only valid during job_prepare, inside the submit
+ * ioctl.
+ *
+ * Return: the index in @job->bos, or -ENOENT.
+ */
+int ugpu_job_bo_lookup(struct ugpu_job *job, u32 handle)
+{
+	struct drm_gem_object *obj;
+	struct drm_file *file;
+	int ret = -ENOENT;
+	u32 i;
+
+	mutex_lock(&job->ctx->ufile->lock);
+	file = job->ctx->ufile->alive ? job->ctx->ufile->file : NULL;
+	obj = file ? drm_gem_object_lookup(file, handle) : NULL;
+	mutex_unlock(&job->ctx->ufile->lock);
+	if (!obj)
+		return -ENOENT;
+	for (i = 0; i < job->bo_count; i++) {
+		if (job->bos[i] == obj) {
+			ret = i;
+			break;
+		}
+	}
+	drm_gem_object_put(obj);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ugpu_job_bo_lookup);
+
+static int ugpu_submit_job_deps(struct ugpu_submit *s,
+				struct ugpu_core_job *cjob, u32 index)
+{
+	struct ugpu_job *job = &cjob->job;
+	u64 deps = s->cmds[index].deps;
+	struct dma_fence *fence;
+	unsigned long slot;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < s->args->in_sync_count; i++) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, s->file,
+							   s->in_syncs[i].handle,
+							   s->in_syncs[i].point);
+		if (ret)
+			return ret;
+	}
+
+	if (!deps)
+		goto out;
+
+	/*
+	 * Earlier commands' finished fences exist only once they are armed;
+	 * reserve a dependency slot now and fill it with a fence array then.
+	 * The array also hides same-entity fences from the scheduler, so the
+	 * job waits for their completion and sees their errors.
+	 */
+	cjob->dep_fences = kcalloc(hweight64(deps), sizeof(*cjob->dep_fences),
+				   GFP_KERNEL);
+	cjob->dep_array = dma_fence_array_alloc(hweight64(deps));
+	if (!cjob->dep_fences || !cjob->dep_array)
+		return -ENOMEM;
+	ret = xa_alloc(&job->base.dependencies, &cjob->dep_slot,
+		       dma_fence_get_stub(), xa_limit_32b, GFP_KERNEL);
+	if (ret)
+		return ret;
+out:
+	/* Implicit dependencies come after: their errors do not propagate. */
+	xa_for_each(&job->base.dependencies, slot, fence)
+		cjob->explicit_deps = slot + 1;
+	return 0;
+}
+
+static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
+{
+	struct ugpu_device *udev = s->udev;
+	struct ugpu_core_private *core = udev->core;
+	struct drm_sched_entity *entity;
+	struct ugpu_core_job *cjob;
+	struct ugpu_job *job;
+	int ret, idx;
+
+	cjob = ugpu_job_alloc(udev);
+	if (!cjob)
+		return -ENOMEM;
+	s->jobs[index] = cjob;
+	job = &cjob->job;
+	job->cmd = s->cmds[index];
+	kref_get(&s->ctx->refcount);
+	job->ctx = s->ctx;
+	kref_get(&s->ufile->vm->refcount);
+	job->vm = s->ufile->vm;
+
+	if (job->cmd.type == DRM_UGPU_CMD_HW) {
+		if (!udev->num_queues || !udev->ops->job_prepare ||
+		    !udev->ops->job_run)
+			return -EINVAL;
+		ret = ugpu_submit_job_bos(s, cjob);
+		if (ret)
+			return ret;
+		cjob->hw_fence_mem = kzalloc(sizeof(*cjob->hw_fence_mem),
+					     GFP_KERNEL);
+		if (!cjob->hw_fence_mem)
+			return -ENOMEM;
+
+		if (!drm_dev_enter(&udev->drm, &idx))
+			return -ENODEV;
+		ret = udev->ops->job_prepare(job);
+		if (!ret) {
+			mutex_lock(&core->ops_lock);
+			list_add_tail(&cjob->live, &core->jobs);
+			mutex_unlock(&core->ops_lock);
+			cjob->prepared = true;
+		}
+		drm_dev_exit(idx);
+		if (ret)
+			return ret;
+		if (WARN_ON(job->queue >= udev->num_queues))
+			return -EINVAL;
+		entity = &s->ctx->entity[job->queue];
+	} else {
+		cjob->soft = true;
+		ret = ugpu_soft_prepare(cjob, s->ufile);
+		if (ret)
+			return ret;
+		entity = &s->ctx->soft_entity;
+	}
+
+	ret = drm_sched_job_init(&job->base, entity, 1, NULL,
+				 s->file->client_id);
+	if (ret)
+		return ret;
+	cjob->sched_inited = true;
+
+	if (cjob->soft) {
+		ret = ugpu_soft_add_deps(cjob);
+		if (ret)
+			return ret;
+	}
+	return ugpu_submit_job_deps(s, cjob, index);
+}
+
+static int ugpu_submit_prepare_out(struct ugpu_submit *s)
+{
+	struct drm_ugpu_submit *args = s->args;
+	u32 i;
+
+	s->fences = kcalloc(args->cmd_count, sizeof(*s->fences), GFP_KERNEL);
+	if (!s->fences)
+		return -ENOMEM;
+	if (args->cmd_count > 1) {
+		s->done_array = dma_fence_array_alloc(args->cmd_count);
+		if (!s->done_array)
+			return -ENOMEM;
+	}
+
+	if (!args->out_sync_count)
+		return 0;
+	s->syncobjs = kcalloc(args->out_sync_count, sizeof(*s->syncobjs),
+			      GFP_KERNEL);
+	s->chains = kcalloc(args->out_sync_count, sizeof(*s->chains),
+			    GFP_KERNEL);
+	if (!s->syncobjs || !s->chains)
+		return -ENOMEM;
+	for (i = 0; i < args->out_sync_count; i++) {
+		s->syncobjs[i] = drm_syncobj_find(s->file,
+						  s->out_syncs[i].handle);
+		if (!s->syncobjs[i])
+			return -ENOENT;
+		if (s->out_syncs[i].point) {
+			s->chains[i] = dma_fence_chain_alloc();
+			if (!s->chains[i])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int ugpu_submit_implicit(struct ugpu_submit *s)
+{
+	u32 i, j;
+	int ret;
+
+	for (i = 0; i < s->args->cmd_count; i++) {
+		for (j = 0; j < s->args->bo_count; j++) {
+			/* Readers wait for writers, writers for everyone. */
+			enum dma_resv_usage usage =
+				s->bos[j].flags & DRM_UGPU_SUBMIT_BO_WRITE ?
+				DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE;
+
+			ret = drm_sched_job_add_resv_dependencies(&s->jobs[i]->job.base,
+								  s->objs[j]->resv,
+								  usage);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Past the point of no return: arm and queue every job in order. */
+static struct dma_fence *ugpu_submit_push(struct ugpu_submit *s)
+{
+	struct drm_ugpu_submit *args = s->args;
+	struct dma_fence *done;
+	u32 i, j, n;
+
+	mutex_lock(&s->ctx->lock);
+	for (i = 0; i < args->cmd_count; i++) {
+		struct ugpu_core_job *cjob = s->jobs[i];
+		struct ugpu_job *job = &cjob->job;
+		u64 deps = s->cmds[i].deps;
+
+		if (cjob->dep_array) {
+			struct dma_fence *old;
+
+			for (j = 0, n = 0; j < i; j++)
+				if (deps & BIT_ULL(j))
+					cjob->dep_fences[n++] =
+						dma_fence_get(s->fences[j]);
+			dma_fence_array_init(cjob->dep_array, n,
+					     cjob->dep_fences,
+					     dma_fence_context_alloc(1), 1,
+					     false);
+			/* Replacing an entry allocates nothing. */
+			old = xa_store(&job->base.dependencies, cjob->dep_slot,
+				       &cjob->dep_array->base, GFP_KERNEL);
+			dma_fence_put(old);
+			cjob->dep_array = NULL;
+			cjob->dep_fences = NULL;
+		}
+
+		drm_sched_job_arm(&job->base);
+		set_bit(DRM_SCHED_FENCE_DONT_PIPELINE,
+			&job->base.s_fence->finished.flags);
+		s->fences[i] = dma_fence_get(&job->base.s_fence->finished);
+		trace_ugpu_job_submit(dev_name(s->udev->dev),
+				      cjob->soft ? UGPU_MAX_QUEUES : job->queue,
+				      s->ctx->handle, s->fences[i]->seqno, 0);
+		drm_sched_entity_push_job(&job->base);
+		/* The scheduler owns the job now. */
+		s->jobs[i] = NULL;
+	}
+	mutex_unlock(&s->ctx->lock);
+
+	/* A reservation object takes no containers: one fence per command. */
+	for (i = 0; i < args->bo_count; i++)
+		for (j = 0; j < args->cmd_count; j++)
+			dma_resv_add_fence(s->objs[i]->resv, s->fences[j],
+					   s->bos[i].flags &
+					   DRM_UGPU_SUBMIT_BO_WRITE ?
+					   DMA_RESV_USAGE_WRITE :
+					   DMA_RESV_USAGE_READ);
+
+	if (args->cmd_count == 1) {
+		done = s->fences[0];
+		s->fences[0] = NULL;
+	} else {
+		dma_fence_array_init(s->done_array, args->cmd_count, s->fences,
+				     dma_fence_context_alloc(1), 1, false);
+		done = &s->done_array->base;
+		s->done_array = NULL;
+		s->fences = NULL;
+	}
+	return done;
+}
+
+static void ugpu_submit_attach_out(struct ugpu_submit *s,
+				   struct dma_fence *done)
+{
+	struct drm_ugpu_submit *args = s->args;
+	u32 i;
+
+	for (i = 0; i < args->out_sync_count; i++) {
+		if (s->chains[i]) {
+			drm_syncobj_add_point(s->syncobjs[i], s->chains[i],
+					      done, s->out_syncs[i].point);
+			s->chains[i] = NULL;
+		} else {
+			drm_syncobj_replace_fence(s->syncobjs[i], done);
+		}
+	}
+}
+
+static void ugpu_submit_cleanup(struct ugpu_submit *s)
+{
+	struct drm_ugpu_submit *args = s->args;
+	u32 i;
+
+	if (s->jobs) {
+		for (i = 0; i < args->cmd_count; i++)
+			if (s->jobs[i])
+				ugpu_job_free_unarmed(s->jobs[i]);
+		kfree(s->jobs);
+	}
+	if (s->fences) {
+		for (i = 0; i < args->cmd_count; i++)
+			dma_fence_put(s->fences[i]);
+		kfree(s->fences);
+	}
+	kfree(s->done_array);
+	if (s->syncobjs) {
+		for (i = 0; i < args->out_sync_count; i++) {
+			if (s->syncobjs[i])
+				drm_syncobj_put(s->syncobjs[i]);
+			dma_fence_chain_free(s->chains[i]);
+		}
+	}
+	kfree(s->syncobjs);
+	kfree(s->chains);
+	if (s->objs) {
+		for (i = 0; i < args->bo_count; i++)
+			drm_gem_object_put(s->objs[i]);
+		kvfree(s->objs);
+	}
+	kvfree(s->cmds);
+	kvfree(s->bos);
+	kvfree(s->in_syncs);
+	kvfree(s->out_syncs);
+	if (s->ctx)
+		ugpu_ctx_put(s->ctx);
+}
+
+int ugpu_ioctl_submit(struct drm_device *dev, void *data,
+		      struct drm_file *file)
+{
+	struct drm_ugpu_submit *args = data;
+	struct ugpu_submit s = {
+		.args = args,
+		.file = file,
+		.ufile = file->driver_priv,
+		.udev = to_ugpu_device(dev),
+	};
+	struct dma_fence *done;
+	struct drm_exec exec;
+	int ret, idx;
+	u32 i;
+
+	if (args->flags & ~DRM_UGPU_SUBMIT_FLAGS)
+		return -EINVAL;
+	if (!args->cmd_count || args->cmd_count > UGPU_MAX_CMDS)
+		return -EINVAL;
+	if (args->bo_count > UGPU_MAX_SUBMIT_BOS ||
+	    args->in_sync_count > UGPU_MAX_SUBMIT_SYNCS ||
+	    args->out_sync_count > UGPU_MAX_SUBMIT_SYNCS)
+		return -EINVAL;
+
+	/* Unplug waits for submits in flight. */
+	if (!drm_dev_enter(dev, &idx))
+		return -ENODEV;
+
+	s.ctx = ugpu_ctx_lookup(s.ufile, args->ctx);
+	if (!s.ctx) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (READ_ONCE(s.ctx->banned)) {
+		ret = -EIO;
+		goto out;
+	}
+
+	ret = ugpu_submit_copy(&s);
+	if (ret)
+		goto out;
+	ret = ugpu_submit_lookup_bos(&s);
+	if (ret)
+		goto out;
+
+	s.jobs = kcalloc(args->cmd_count, sizeof(*s.jobs), GFP_KERNEL);
+	if (!s.jobs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < args->cmd_count; i++) {
+		ret = ugpu_submit_create_job(&s, i);
+		if (ret)
+			goto out;
+	}
+	ret = ugpu_submit_prepare_out(&s);
+	if (ret)
+		goto out;
+
+	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+		      DRM_EXEC_IGNORE_DUPLICATES, args->bo_count);
+	drm_exec_until_all_locked(&exec) {
+		for (i = 0; i < args->bo_count; i++) {
+			ret = drm_exec_prepare_obj(&exec, s.objs[i],
+						   args->cmd_count);
+			drm_exec_retry_on_contention(&exec);
+			if (ret)
+				goto out_exec;
+		}
+	}
+
+	if (!(args->flags & DRM_UGPU_SUBMIT_NO_IMPLICIT)) {
+		ret = ugpu_submit_implicit(&s);
+		if (ret)
+			goto out_exec;
+	}
+
+	done = ugpu_submit_push(&s);
+	ugpu_submit_attach_out(&s, done);
+	dma_fence_put(done);
+
+out_exec:
+	drm_exec_fini(&exec);
+out:
+	ugpu_submit_cleanup(&s);
+	drm_dev_exit(idx);
+	return ret;
+}
