@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Simulated GPU framework: what sim_core.c offers the per-model files.
+ *
+ * A simulated device is a register file (reached by its driver through a
+ * regmap), a few level-triggered interrupt lines (a private irq_domain),
+ * and a device thread that plays the part of the hardware's own clock:
+ * everything a register write starts runs later, on that thread.
+ */
+#ifndef _UGPU_SIM_CORE_H_
+#define _UGPU_SIM_CORE_H_
+
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/ktime.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#define SIM_MAX_IRQS		8
+#define SIM_MAX_PROPS		7
+
+struct dentry;
+struct irq_domain;
+struct platform_device;
+struct property_entry;
+struct regmap;
+struct sim_device;
+struct task_struct;
+
+/**
+ * enum sim_access - kind of a simulated bus access.
+ * @SIM_ACCESS_READ: data read.
+ * @SIM_ACCESS_WRITE: data write.
+ * @SIM_ACCESS_EXEC: instruction fetch.
+ */
+enum sim_access {
+	SIM_ACCESS_READ,
+	SIM_ACCESS_WRITE,
+	SIM_ACCESS_EXEC,
+};
+
+/*
+ * Returned by the memory helpers when a translated address is not backed
+ * by RAM (an external bus error). Translation hooks return their own
+ * positive fault codes, which the helpers pass through unchanged.
+ */
+#define SIM_FAULT_BUS		0x100
+
+/**
+ * struct sim_model - a simulated GPU model.
+ * @name: name used in the ``gpus`` module parameter.
+ * @pdev_name: platform device name the driver matches.
+ * @timestamp_frequency: Hz of the GPU timestamp counter, published as the
+ *	"timestamp-frequency" device property.
+ * @max_register: highest register offset.
+ * @num_irqs: number of interrupt lines.
+ * @irq_names: names of the IORESOURCE_IRQ resources, one per line.
+ * @props: further device properties (at most %SIM_MAX_PROPS), or NULL.
+ * @init: allocate and reset the model state in &sim_device.priv.
+ * @fini: free what @init allocated. The device thread has stopped.
+ * @reg_read: read a register; called with &sim_device.lock held.
+ * @reg_write: write a register; called with &sim_device.lock held.
+ * @process: run whatever hardware activity is due, on the device thread.
+ *	Returns the absolute time of the next event, or KTIME_MAX.
+ * @translate: translate a GPU address of address space @space for
+ *	@access. Returns 0 and the physical address, or a positive
+ *	model-specific fault code. Called without &sim_device.lock held.
+ * @debugfs_init: add model files to the device's debugfs directory.
+ */
+struct sim_model {
+	const char *name;
+	const char *pdev_name;
+	u32 timestamp_frequency;
+	unsigned int max_register;
+	unsigned int num_irqs;
+	const char * const *irq_names;
+	const struct property_entry *props;
+	int (*init)(struct sim_device *sdev);
+	void (*fini)(struct sim_device *sdev);
+	u32 (*reg_read)(struct sim_device *sdev, unsigned int reg);
+	void (*reg_write)(struct sim_device *sdev, unsigned int reg, u32 val);
+	ktime_t (*process)(struct sim_device *sdev);
+	int (*translate)(struct sim_device *sdev, unsigned int space, u64 va,
+			 enum sim_access access, phys_addr_t *pa);
+	void (*debugfs_init)(struct sim_device *sdev, struct dentry *dir);
+};
+
+/**
+ * struct sim_device - one simulated GPU.
+ * @model: what it simulates.
+ * @index: position in the ``gpus`` list.
+ * @lock: protects the model's register file and internal state (the
+ *	model documents which fields). Taken with interrupts disabled: the
+ *	driver reads registers from its interrupt handlers.
+ * @regmap: register accessor handed to the driver; lives as long as the
+ *	simulated device, across driver bind/unbind.
+ * @pdev: the platform device, NULL until registered.
+ * @domain: irq_domain of the interrupt lines.
+ * @virq: Linux interrupt number of each line.
+ * @irq_level: bit n set while line n is asserted (atomic bitops).
+ * @irq_masked: bit n set while line n is masked at the irq_chip (atomic).
+ * @irq_work: delivers asserted, unmasked lines.
+ * @dead: set on teardown; no more deliveries.
+ * @thread: the device thread.
+ * @wq: the device thread waits here.
+ * @kicked: set to wake the device thread for new work.
+ * @dir: debugfs directory of the device.
+ * @priv: model state.
+ */
+struct sim_device {
+	const struct sim_model *model;
+	unsigned int index;
+	spinlock_t lock;	/* see @lock above */
+	struct regmap *regmap;
+	struct platform_device *pdev;
+	struct irq_domain *domain;
+	unsigned int virq[SIM_MAX_IRQS];
+	unsigned long irq_level;
+	unsigned long irq_masked;
+	struct irq_work irq_work;
+	bool dead;
+	struct task_struct *thread;
+	wait_queue_head_t wq;
+	atomic_t kicked;
+	struct dentry *dir;
+	void *priv;
+};
+
+void sim_irq_set_level(struct sim_device *sdev, unsigned int line, bool level);
+void sim_kick(struct sim_device *sdev);
+
+int sim_mem_read(struct sim_device *sdev, unsigned int space, u64 va,
+		 void *buf, size_t len, enum sim_access access, u64 *fault_va);
+int sim_mem_write(struct sim_device *sdev, unsigned int space, u64 va,
+		  const void *buf, size_t len, u64 *fault_va);
+int sim_mem_fill32(struct sim_device *sdev, unsigned int space, u64 va,
+		   u32 pattern, size_t len, u64 *fault_va);
+phys_addr_t sim_dma_to_phys(struct sim_device *sdev, dma_addr_t addr);
+int sim_phys_read64(struct sim_device *sdev, dma_addr_t addr, u64 *val);
+
+extern const struct sim_model sim_mali_t860;
+extern const struct sim_model sim_mali_g52;
+
+#endif /* _UGPU_SIM_CORE_H_ */
