@@ -91,6 +91,12 @@
 #define   MALI_JOB_INT_DONE(js)		BIT(js)
 #define   MALI_JOB_INT_FAILED(js)	BIT(16 + (js))
 #define MALI_JOB_INT_JS_STATE		0x1010
+/*
+ * JOB_INT_JS_STATE: bit js is set while slot js runs a job from JS_HEAD,
+ * bit 16 + js while a started job waits in the slot's _NEXT registers.
+ */
+#define   MALI_JOB_INT_JS_STATE_ACTIVE(js)	BIT(js)
+#define   MALI_JOB_INT_JS_STATE_NEXT(js)	BIT(16 + (js))
 
 #define MALI_NUM_JOB_SLOTS		3
 #define MALI_JS_BASE			0x1800
@@ -113,6 +119,18 @@
 #define MALI_JS_COMMAND_NEXT		0x60
 #define MALI_JS_FLUSH_ID_NEXT		0x70
 
+/*
+ * Writing START to JS_COMMAND_NEXT queues the job described by the _NEXT
+ * registers; JS_COMMAND_NEXT reads back START until the job moves to
+ * JS_HEAD (at once if the slot is idle, else when the running job
+ * completes successfully), then NOP; writing NOP cancels a queued job.
+ * When the running job fails or is stopped, the queued job does not
+ * start: it is dropped (JS_COMMAND_NEXT reads NOP) with the _NEXT
+ * registers unchanged, and writing START again re-queues it.
+ * JS_COMMAND SOFT_STOP stops the job in JS_HEAD at a job boundary
+ * (JS_STATUS STOPPED, JS_TAIL the next job of the chain), HARD_STOP at
+ * once (TERMINATED); both raise FAILED.
+ */
 #define MALI_JS_COMMAND_NOP		0x00
 #define MALI_JS_COMMAND_START		0x01
 #define MALI_JS_COMMAND_SOFT_STOP	0x02

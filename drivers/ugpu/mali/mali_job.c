@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Mali job slots: checking and routing job chains, queueing them through
+ * the _NEXT registers, the job interrupt, timeouts and stopping.
+ *
+ * Each slot holds up to two jobs: the one in JS_HEAD and one waiting in
+ * the _NEXT registers, which the hardware starts by itself when the first
+ * one completes. A failing job stalls the slot until its interrupt is
+ * cleared, so the waiting job is cancelled (JS_COMMAND_NEXT = NOP) before
+ * the clear and started again once the failure is handled.
+ */
+
+#include <linux/device.h>
+#include <linux/dma-fence.h>
+#include <linux/interrupt.h>
+#include <linux/pm_runtime.h>
+#include <linux/regmap.h>
+
+#include <drm/drm_drv.h>
+
+#include "mali.h"
+
+#define MALI_JC_ALIGN		64
+#define MALI_STOP_TIMEOUT_MS	100
+#define MALI_NEXT_TIMEOUT_US	1000
+
+/* A job that left the hardware, finished outside &mali_device.js_lock. */
+struct mali_done {
+	struct ugpu_job *job;
+	int error;
+	bool fault;
+};
+
+#define MALI_MAX_DONE	(MALI_NUM_JOB_SLOTS * MALI_SLOT_DEPTH)
+
+static int mali_req_to_slot(u32 req)
+{
+	if (req & DRM_UGPU_MALI_REQ_FRAGMENT)
+		return req == DRM_UGPU_MALI_REQ_FRAGMENT ? 0 : -EINVAL;
+	if (req & DRM_UGPU_MALI_REQ_COMPUTE_ONLY)
+		return req & (DRM_UGPU_MALI_REQ_VERTEX | DRM_UGPU_MALI_REQ_TILER) ?
+		       -EINVAL : 2;
+	return 1;
+}
+
+/**
+ * mali_job_prepare() - &ugpu_family_ops.job_prepare: check a job chain
+ * and pick its slot from the requirement bits.
+ * @job: the job.
+ *
+ * Return: 0, or -EINVAL for a malformed command.
+ */
+int mali_job_prepare(struct ugpu_job *job)
+{
+	const struct drm_ugpu_cmd *cmd = &job->cmd;
+	int slot;
+
+	if (!cmd->flags || cmd->flags & ~DRM_UGPU_MALI_REQ_FLAGS)
+		return -EINVAL;
+	if (cmd->buf_count || cmd->bufs || cmd->handle || cmd->pad ||
+	    cmd->offset || cmd->value)
+		return -EINVAL;
+	if (!cmd->address || !IS_ALIGNED(cmd->address, MALI_JC_ALIGN))
+		return -EINVAL;
+
+	slot = mali_req_to_slot(cmd->flags);
+	if (slot < 0)
+		return slot;
+	if (cmd->queue != DRM_UGPU_QUEUE_AUTO && cmd->queue != slot)
+		return -EINVAL;
+
+	job->queue = slot;
+	return 0;
+}
+
+/**
+ * mali_job_cleanup() - &ugpu_family_ops.job_cleanup: nothing to free, the
+ * driver keeps no per-job allocation.
+ * @job: the job.
+ */
+void mali_job_cleanup(struct ugpu_job *job)
+{
+}
+
+/* An AS slot for @mvm, or false when all are busy with running jobs. */
+static bool mali_as_try_get(struct mali_device *mdev, struct mali_vm *mvm,
+			    int *as)
+{
+	*as = mali_as_get(mdev, mvm);
+	return *as != -EBUSY;
+}
+
+/**
+ * mali_job_run() - &ugpu_family_ops.job_run: queue @job on its slot.
+ * @job: the job.
+ *
+ * Takes a runtime PM reference, an AS slot for the job's VM (waiting up to
+ * the job timeout if all are used by jobs on the hardware) and a job
+ * reference, all given back when the job leaves the hardware.
+ *
+ * Return: 0, or a negative error that fails the job.
+ */
+int mali_job_run(struct ugpu_job *job)
+{
+	struct mali_device *mdev = to_mali(job->udev);
+	struct mali_vm *mvm = job->vm->priv;
+	struct device *dev = mdev->udev.dev;
+	unsigned int js = job->queue;
+	struct mali_slot *slot = &mdev->slots[js];
+	u32 cfg, next;
+	int as, ret;
+
+	if (READ_ONCE(mdev->gone))
+		return -ENODEV;
+
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret)
+		return ret;
+
+	if (!wait_event_timeout(mdev->as_wq, mali_as_try_get(mdev, mvm, &as),
+				msecs_to_jiffies(mdev->udev.job_timeout_ms))) {
+		dev_err(dev, "js%u: no free address space\n", js);
+		ret = -EBUSY;
+		goto err_pm_put;
+	}
+
+	/* Cache flushes around the job keep the CPU's view coherent. */
+	cfg = MALI_JS_CONFIG_AS(as) | MALI_JS_CONFIG_THREAD_PRI(8) |
+	      MALI_JS_CONFIG_START_FLUSH_CLEAN_INV |
+	      MALI_JS_CONFIG_END_FLUSH_CLEAN_INV;
+
+	ugpu_job_get(job);
+	spin_lock(&mdev->js_lock);
+
+	if (WARN_ON(slot->jobs[MALI_SLOT_DEPTH - 1])) {
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	/* A job just started from _NEXT may not have left it yet. */
+	ret = regmap_read_poll_timeout_atomic(mdev->udev.regs,
+					      MALI_JS(js, MALI_JS_COMMAND_NEXT),
+					      next, next == MALI_JS_COMMAND_NOP,
+					      1, MALI_NEXT_TIMEOUT_US);
+	if (ret) {
+		dev_err(dev, "js%u: _NEXT registers stay busy\n", js);
+		goto err_unlock;
+	}
+
+	mali_write64(mdev, MALI_JS(js, MALI_JS_HEAD_NEXT_LO), job->cmd.address);
+	mali_write64(mdev, MALI_JS(js, MALI_JS_AFFINITY_NEXT_LO),
+		     mdev->shader_present);
+	mali_write(mdev, MALI_JS(js, MALI_JS_CONFIG_NEXT), cfg);
+	mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND_NEXT), MALI_JS_COMMAND_START);
+	slot->jobs[slot->jobs[0] ? 1 : 0] = job;
+
+	spin_unlock(&mdev->js_lock);
+
+	dev_dbg(dev, "js%u: job 0x%llx queued, AS%d\n", js, job->cmd.address, as);
+	return 0;
+
+err_unlock:
+	spin_unlock(&mdev->js_lock);
+	ugpu_job_put(job);
+	mali_as_put(mdev, mvm);
+err_pm_put:
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+	return ret;
+}
+
+/* Give back what mali_job_run() took. */
+static void mali_job_release(struct mali_device *mdev, struct ugpu_job *job)
+{
+	mali_as_put(mdev, job->vm->priv);
+	pm_runtime_mark_last_busy(mdev->udev.dev);
+	pm_runtime_put_autosuspend(mdev->udev.dev);
+	ugpu_job_put(job);
+}
+
+static void mali_job_finish(struct mali_device *mdev, struct mali_done *d)
+{
+	if (d->fault) {
+		mali_dump_coredump(mdev, d->job, d->job->queue, "job fault");
+		ugpu_job_guilty(d->job);
+	}
+	ugpu_job_done(d->job, d->error);
+	mali_job_release(mdev, d->job);
+}
+
+/* Remove the oldest job of @slot and record how it ended. */
+static void mali_slot_pop(struct mali_slot *slot, int error, bool fault,
+			  struct mali_done *done, unsigned int *n)
+{
+	struct ugpu_job *job = slot->jobs[0];
+
+	slot->jobs[0] = slot->jobs[1];
+	slot->jobs[1] = NULL;
+	if (slot->stopping == job)
+		slot->stopping = NULL;
+	if (WARN_ON(*n >= MALI_MAX_DONE))
+		return;
+	done[(*n)++] = (struct mali_done){ .job = job, .error = error,
+					   .fault = fault };
+}
+
+/* The job in JS_HEAD of @js failed or was stopped. */
+static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
+			     struct mali_done *done, unsigned int *n)
+{
+	struct mali_slot *slot = &mdev->slots[js];
+	struct ugpu_job *job = slot->jobs[0];
+	u32 status = mali_read(mdev, MALI_JS(js, MALI_JS_STATUS));
+	u64 head = mali_read64(mdev, MALI_JS(js, MALI_JS_HEAD_LO));
+	u32 code = status & 0xff;
+
+	if (!job) {
+		dev_warn(mdev->udev.dev, "js%u: failure 0x%x without a job\n",
+			 js, status);
+		return;
+	}
+
+	if (job == slot->stopping &&
+	    (code == MALI_EXC_STOPPED || code == MALI_EXC_TERMINATED)) {
+		dev_warn(mdev->udev.dev, "js%u: job 0x%llx %s at 0x%llx after timeout\n",
+			 js, job->cmd.address,
+			 code == MALI_EXC_STOPPED ? "soft-stopped" : "hard-stopped",
+			 head);
+		mali_slot_pop(slot, -ETIMEDOUT, false, done, n);
+		return;
+	}
+
+	/*
+	 * A stop meant for the job before this one, which completed just
+	 * before the command landed, hit this innocent job instead. A soft
+	 * stop left it resumable at JS_TAIL: queue it again from there.
+	 */
+	if (code == MALI_EXC_STOPPED && !slot->jobs[1]) {
+		dev_warn(mdev->udev.dev, "js%u: job 0x%llx stopped by mistake, resuming\n",
+			 js, job->cmd.address);
+		mali_write64(mdev, MALI_JS(js, MALI_JS_HEAD_NEXT_LO),
+			     mali_read64(mdev, MALI_JS(js, MALI_JS_TAIL_LO)));
+		mali_write64(mdev, MALI_JS(js, MALI_JS_AFFINITY_NEXT_LO),
+			     mali_read64(mdev, MALI_JS(js, MALI_JS_AFFINITY_LO)));
+		mali_write(mdev, MALI_JS(js, MALI_JS_CONFIG_NEXT),
+			   mali_read(mdev, MALI_JS(js, MALI_JS_CONFIG)));
+		return;
+	}
+	if (code == MALI_EXC_STOPPED || code == MALI_EXC_TERMINATED) {
+		dev_warn(mdev->udev.dev, "js%u: job 0x%llx stopped by mistake\n",
+			 js, job->cmd.address);
+		mali_slot_pop(slot, -ECANCELED, false, done, n);
+		return;
+	}
+
+	dev_err(mdev->udev.dev, "js%u: job fault 0x%x (%s) at 0x%llx\n",
+		js, status, mali_exception_name(status), head);
+	mdev->last_fault = (struct mali_fault) {
+		.valid = true, .kind = "job fault", .slot = js, .as = -1,
+		.status = status, .address = head,
+	};
+	mali_slot_pop(slot, -EIO, true, done, n);
+}
+
+/*
+ * Handle the DONE/FAILED events @ev of slot @js. @state is JOB_INT_JS_STATE
+ * read after the events were cleared.
+ */
+static void mali_slot_events(struct mali_device *mdev, unsigned int js,
+			     u32 ev, u32 state, struct mali_done *done,
+			     unsigned int *n)
+{
+	struct mali_slot *slot = &mdev->slots[js];
+	bool failed = ev & MALI_JOB_INT_FAILED(js);
+	bool busy = state & (MALI_JOB_INT_JS_STATE_ACTIVE(js) |
+			     MALI_JOB_INT_JS_STATE_NEXT(js));
+
+	if (ev & MALI_JOB_INT_DONE(js)) {
+		/*
+		 * The oldest job completed. Both completed when the slot is
+		 * idle now: the hardware raises one DONE bit for the two.
+		 * When a failure is pending as well, it is the second job's:
+		 * a slot never moves past a failed job by itself.
+		 */
+		if (slot->jobs[0])
+			mali_slot_pop(slot, 0, false, done, n);
+		if (slot->jobs[0] && !busy && !failed)
+			mali_slot_pop(slot, 0, false, done, n);
+	}
+
+	if (!failed)
+		return;
+
+	mali_slot_failed(mdev, js, done, n);
+
+	/*
+	 * Start again what was cancelled from _NEXT (or what is resumed),
+	 * unless it got going.
+	 */
+	if (slot->jobs[0] && !(state & MALI_JOB_INT_JS_STATE_ACTIVE(js)))
+		mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND_NEXT),
+			   MALI_JS_COMMAND_START);
+}
+
+/* Handle every pending job event; returns the number of finished jobs. */
+static unsigned int mali_job_process(struct mali_device *mdev,
+				     struct mali_done *done)
+{
+	u32 mask = GENMASK(MALI_NUM_JOB_SLOTS - 1, 0);
+	unsigned int js, n = 0;
+	u32 status, state;
+
+	mask |= mask << 16;
+	spin_lock(&mdev->js_lock);
+	status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
+	while (status) {
+		/* Keep waiting jobs from starting behind a failure. */
+		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+			if (status & MALI_JOB_INT_FAILED(js))
+				mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND_NEXT),
+					   MALI_JS_COMMAND_NOP);
+		/*
+		 * Clear, then sample which jobs are still in the slots: a
+		 * job completing after the clear raises a new event that the
+		 * next round handles.
+		 */
+		mali_write(mdev, MALI_JOB_INT_CLEAR, status);
+		state = mali_read(mdev, MALI_JOB_INT_JS_STATE);
+
+		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+			u32 ev = status & (MALI_JOB_INT_DONE(js) |
+					   MALI_JOB_INT_FAILED(js));
+
+			if (ev)
+				mali_slot_events(mdev, js, ev, state, done, &n);
+		}
+		status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
+	}
+	spin_unlock(&mdev->js_lock);
+
+	return n;
+}
+
+/**
+ * mali_job_irq() - threaded handler of the "job" interrupt.
+ * @irq: the interrupt.
+ * @data: the &struct mali_device.
+ *
+ * Return: IRQ_HANDLED, or IRQ_NONE when no unmasked source is pending.
+ */
+irqreturn_t mali_job_irq(int irq, void *data)
+{
+	struct mali_device *mdev = data;
+	struct mali_done done[MALI_MAX_DONE];
+	unsigned int i, n;
+
+	if (!mali_read(mdev, MALI_JOB_INT_STAT))
+		return IRQ_NONE;
+
+	n = mali_job_process(mdev, done);
+	for (i = 0; i < n; i++)
+		mali_job_finish(mdev, &done[i]);
+
+	return IRQ_HANDLED;
+}
+
+/*
+ * Ask the hardware to stop @job with @cmd and wait for its interrupt.
+ * Returns true once the job has left the hardware, however it ended.
+ */
+static bool mali_job_stop(struct mali_device *mdev, struct ugpu_job *job,
+			  u32 cmd)
+{
+	unsigned int js = job->queue;
+	struct mali_slot *slot = &mdev->slots[js];
+	u32 pending;
+
+	spin_lock(&mdev->js_lock);
+	/*
+	 * Only stop the job while it is the one in JS_HEAD with no event
+	 * pending: otherwise the command could hit the job behind it.
+	 */
+	pending = mali_read(mdev, MALI_JOB_INT_RAWSTAT) &
+		  (MALI_JOB_INT_DONE(js) | MALI_JOB_INT_FAILED(js));
+	if (slot->jobs[0] == job && !pending) {
+		slot->stopping = job;
+		mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND), cmd);
+	}
+	spin_unlock(&mdev->js_lock);
+
+	return dma_fence_wait_timeout(job->hw_fence, false,
+				      msecs_to_jiffies(MALI_STOP_TIMEOUT_MS)) > 0;
+}
+
+/*
+ * @job left the hardware without a reset (stopped, or completed just as
+ * it timed out). The scheduler took it off its pending list for the
+ * timeout handler; put it back through a stop/start of its queue so it is
+ * freed, keeping the hardware fences of the jobs still running (the
+ * stop drops them, the start would cancel jobs without one).
+ */
+static void mali_job_resync(struct ugpu_job *job)
+{
+	struct drm_gpu_scheduler *sched = job->base.sched;
+	struct drm_sched_job *s_job;
+
+	drm_sched_stop(sched, &job->base);
+	list_for_each_entry(s_job, &sched->pending_list, list)
+		if (!s_job->s_fence->parent)
+			s_job->s_fence->parent =
+				dma_fence_get(to_ugpu_job(s_job)->hw_fence);
+	drm_sched_start(sched);
+}
+
+/**
+ * mali_job_timedout() - &ugpu_family_ops.job_timedout.
+ * @job: the job that ran past the timeout.
+ *
+ * Soft-stops the job, then hard-stops it, then resets the GPU through
+ * ugpu_recover(). A stopped job is guilty: it fails with -ETIMEDOUT and
+ * counts against its context. The job waiting behind it in the slot is
+ * innocent and runs.
+ *
+ * Return: %DRM_GPU_SCHED_STAT_NOMINAL, or %DRM_GPU_SCHED_STAT_ENODEV once
+ * the device is gone.
+ */
+enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job)
+{
+	struct mali_device *mdev = to_mali(job->udev);
+	struct device *dev = mdev->udev.dev;
+	unsigned int js = job->queue;
+	int idx;
+
+	if (!drm_dev_enter(&mdev->udev.drm, &idx))
+		return DRM_GPU_SCHED_STAT_ENODEV;
+
+	if (dma_fence_is_signaled(job->hw_fence)) {
+		mali_job_resync(job);
+		goto out;
+	}
+
+	dev_warn(dev, "js%u: job 0x%llx timed out after %u ms, soft-stopping\n",
+		 js, job->cmd.address, mdev->udev.job_timeout_ms);
+	mali_dump_coredump(mdev, job, js, "hang");
+
+	if (!mali_job_stop(mdev, job, MALI_JS_COMMAND_SOFT_STOP)) {
+		dev_warn(dev, "js%u: soft stop failed, hard-stopping\n", js);
+		if (!mali_job_stop(mdev, job, MALI_JS_COMMAND_HARD_STOP)) {
+			dev_err(dev, "js%u: hard stop failed, resetting the GPU\n",
+				js);
+			ugpu_recover(&mdev->udev, job, -ETIMEDOUT);
+			goto out;
+		}
+	}
+
+	/* Stopped, unless it completed right before the stop. */
+	if (job->hw_fence->error)
+		ugpu_job_guilty(job);
+	mali_job_resync(job);
+out:
+	drm_dev_exit(idx);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+/**
+ * mali_job_reset() - before a GPU reset: complete what the hardware
+ * finished and forget the other jobs.
+ * @mdev: the device, job interrupt masked.
+ *
+ * The forgotten jobs keep unsignalled fences; ugpu_recover() runs the
+ * innocent ones again and fails the guilty one.
+ */
+void mali_job_reset(struct mali_device *mdev)
+{
+	struct ugpu_job *jobs[MALI_MAX_DONE];
+	struct mali_done done[MALI_MAX_DONE];
+	unsigned int i, js, n;
+
+	n = mali_job_process(mdev, done);
+	for (i = 0; i < n; i++)
+		mali_job_finish(mdev, &done[i]);
+
+	n = 0;
+	spin_lock(&mdev->js_lock);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		struct mali_slot *slot = &mdev->slots[js];
+
+		for (i = 0; i < MALI_SLOT_DEPTH; i++) {
+			if (slot->jobs[i])
+				jobs[n++] = slot->jobs[i];
+			slot->jobs[i] = NULL;
+		}
+		slot->stopping = NULL;
+	}
+	spin_unlock(&mdev->js_lock);
+
+	for (i = 0; i < n; i++)
+		mali_job_release(mdev, jobs[i]);
+}
+
+/**
+ * mali_job_kill_all() - fail every job still on the hardware.
+ * @mdev: the device, being removed; slots stopped, interrupts masked.
+ * @error: the fence error.
+ */
+void mali_job_kill_all(struct mali_device *mdev, int error)
+{
+	struct mali_done done[MALI_MAX_DONE];
+	unsigned int i, js, n;
+
+	n = mali_job_process(mdev, done);
+	for (i = 0; i < n; i++)
+		mali_job_finish(mdev, &done[i]);
+
+	n = 0;
+	spin_lock(&mdev->js_lock);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+		while (mdev->slots[js].jobs[0])
+			mali_slot_pop(&mdev->slots[js], error, false, done, &n);
+	spin_unlock(&mdev->js_lock);
+
+	for (i = 0; i < n; i++)
+		mali_job_finish(mdev, &done[i]);
+}
