@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ugpu test helpers; see igt_ugpu.h.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <linux/sync_file.h>
+#include <xf86drm.h>
+
+#include "igt.h"
+#include "igt_ugpu.h"
+
+static const char *const family_names[] = {
+	[DRM_UGPU_FAMILY_VIVANTE] = "vivante",
+	[DRM_UGPU_FAMILY_MALI] = "mali",
+	[DRM_UGPU_FAMILY_ADRENO] = "adreno",
+};
+
+const char *ugpu_family_name(uint32_t family)
+{
+	if (family < ARRAY_SIZE(family_names) && family_names[family])
+		return family_names[family];
+	return "unknown";
+}
+
+int ugpu_fd_minor(int fd)
+{
+	struct stat st;
+
+	igt_assert(fstat(fd, &st) == 0);
+	return minor(st.st_rdev);
+}
+
+/* The last component of the symlink /sys/class/drm/renderD<n>/@link. */
+static bool render_link_name(int fd, const char *link, char *buf,
+			     size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/sys/class/drm/renderD%d/%s",
+		 ugpu_fd_minor(fd), link);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len < 0)
+		return false;
+	target[len] = '\0';
+	base = strrchr(target, '/');
+	snprintf(buf, size, "%s", base ? base + 1 : target);
+	return true;
+}
+
+bool ugpu_device_sysfs_name(int fd, char *buf, size_t size)
+{
+	return render_link_name(fd, "device", buf, size);
+}
+
+bool ugpu_driver_sysfs_name(int fd, char *buf, size_t size)
+{
+	return render_link_name(fd, "device/driver", buf, size);
+}
+
+int ugpu_enumerate(uint32_t family, struct ugpu_device_info *out, int max)
+{
+	int minor, n = 0;
+
+	for (minor = 128; minor < 128 + 64 && n < max; minor++) {
+		struct ugpu_device_info *d = &out[n];
+		uint64_t fam = 0;
+		char *p;
+		int fd;
+
+		fd = __drm_open_render_minor(minor);
+		if (fd < 0)
+			continue;
+		if (__ugpu_get_param(fd, DRM_UGPU_PARAM_FAMILY, 0, &fam) ||
+		    (family && fam != family)) {
+			close(fd);
+			continue;
+		}
+		memset(d, 0, sizeof(*d));
+		d->minor = minor;
+		d->family = fam;
+		if (!ugpu_device_sysfs_name(fd, d->name, sizeof(d->name)))
+			snprintf(d->name, sizeof(d->name), "renderD%d", minor);
+		/* Subtest names keep to [A-Za-z0-9_-]. */
+		snprintf(d->tag, sizeof(d->tag), "%s", d->name);
+		for (p = d->tag; *p; p++)
+			if (!(*p == '-' || *p == '_' ||
+			      (*p >= 'a' && *p <= 'z') ||
+			      (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9')))
+				*p = '-';
+		close(fd);
+		n++;
+	}
+	return n;
+}
+
+int ugpu_open_minor(int minor)
+{
+	int fd = __drm_open_render_minor(minor);
+
+	igt_assert_f(fd >= 0, "cannot open ugpu render node %d\n", minor);
+	return fd;
+}
+
+int drm_open_ugpu(uint32_t family)
+{
+	struct ugpu_device_info d;
+
+	igt_require_f(ugpu_enumerate(family, &d, 1) == 1,
+		      "no ugpu device of family %s\n",
+		      family ? ugpu_family_name(family) : "any");
+	return ugpu_open_minor(d.minor);
+}
+
+int __ugpu_get_param(int fd, uint32_t param, uint32_t index, uint64_t *value)
+{
+	struct drm_ugpu_get_param arg = { .param = param, .index = index };
+
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_GET_PARAM, &arg))
+		return -errno;
+	*value = arg.value;
+	return 0;
+}
+
+uint64_t ugpu_get_param(int fd, uint32_t param, uint32_t index)
+{
+	uint64_t value = 0;
+	int ret = __ugpu_get_param(fd, param, index, &value);
+
+	igt_assert_f(ret == 0, "GET_PARAM %#x[%u] failed: %d\n", param, index,
+		     ret);
+	return value;
+}
+
+int __ugpu_bo_create(int fd, struct drm_ugpu_bo_create *arg)
+{
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_BO_CREATE, arg))
+		return -errno;
+	return 0;
+}
+
+void *ugpu_mmap(int fd, uint64_t mmap_offset, uint64_t size, int prot)
+{
+	void *p = mmap(NULL, size, prot, MAP_SHARED, fd, mmap_offset);
+
+	igt_assert_f(p != MAP_FAILED, "mmap of %#llx bytes at %#llx: %s\n",
+		     (unsigned long long)size,
+		     (unsigned long long)mmap_offset, strerror(errno));
+	return p;
+}
+
+struct ugpu_bo *ugpu_bo_new(int fd, uint64_t size, uint32_t flags)
+{
+	struct drm_ugpu_bo_create arg = { .size = size, .flags = flags };
+	struct ugpu_bo *bo;
+	int ret;
+
+	ret = __ugpu_bo_create(fd, &arg);
+	igt_assert_f(ret == 0, "BO_CREATE size %#llx flags %#x: %d\n",
+		     (unsigned long long)size, flags, ret);
+	bo = calloc(1, sizeof(*bo));
+	igt_assert(bo);
+	bo->fd = fd;
+	bo->handle = arg.handle;
+	bo->flags = flags;
+	/* The kernel rounds up to pages; mmap the rounded size. */
+	bo->size = (size + 4095) & ~4095ull;
+	bo->va = arg.va;
+	bo->mmap_offset = arg.mmap_offset;
+	return bo;
+}
+
+void *ugpu_bo_map(struct ugpu_bo *bo)
+{
+	if (!bo->map)
+		bo->map = ugpu_mmap(bo->fd, bo->mmap_offset, bo->size,
+				    PROT_READ | PROT_WRITE);
+	return bo->map;
+}
+
+void ugpu_bo_free(struct ugpu_bo *bo)
+{
+	if (!bo)
+		return;
+	if (bo->map)
+		munmap(bo->map, bo->size);
+	gem_close(bo->fd, bo->handle);
+	free(bo);
+}
+
+int __ugpu_bo_info(int fd, struct drm_ugpu_bo_info *arg)
+{
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_BO_INFO, arg))
+		return -errno;
+	return 0;
+}
+
+int __ugpu_bo_wait(int fd, uint32_t handle, uint32_t flags,
+		   int64_t timeout_ns)
+{
+	struct drm_ugpu_bo_wait arg = {
+		.handle = handle,
+		.flags = flags,
+		.timeout_ns = timeout_ns,
+	};
+
+	/* Not igt_ioctl: a deadline is absolute, restarting is harmless. */
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_BO_WAIT, &arg))
+		return -errno;
+	return 0;
+}
+
+int __ugpu_ctx_create(int fd, struct drm_ugpu_ctx_create *arg)
+{
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_CTX_CREATE, arg))
+		return -errno;
+	return 0;
+}
+
+uint32_t ugpu_ctx_create(int fd, uint32_t priority)
+{
+	struct drm_ugpu_ctx_create arg = { .priority = priority };
+	int ret = __ugpu_ctx_create(fd, &arg);
+
+	igt_assert_f(ret == 0, "CTX_CREATE priority %u: %d\n", priority, ret);
+	igt_assert_neq_u32(arg.handle, 0);
+	return arg.handle;
+}
+
+int __ugpu_ctx_destroy(int fd, uint32_t handle)
+{
+	struct drm_ugpu_ctx_destroy arg = { .handle = handle };
+
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_CTX_DESTROY, &arg))
+		return -errno;
+	return 0;
+}
+
+void ugpu_ctx_destroy(int fd, uint32_t handle)
+{
+	igt_assert_eq(__ugpu_ctx_destroy(fd, handle), 0);
+}
+
+void ugpu_submit_init(struct ugpu_submit *s, uint32_t ctx)
+{
+	memset(s, 0, sizeof(*s));
+	s->ctx = ctx;
+}
+
+unsigned int ugpu_submit_cmd(struct ugpu_submit *s, uint32_t type,
+			     uint32_t handle, uint64_t offset, uint64_t value,
+			     uint64_t deps)
+{
+	struct drm_ugpu_cmd *c;
+
+	igt_assert(s->cmd_count < UGPU_SUBMIT_MAX_CMDS);
+	c = &s->cmds[s->cmd_count];
+	memset(c, 0, sizeof(*c));
+	c->type = type;
+	c->handle = handle;
+	c->offset = offset;
+	c->value = value;
+	c->deps = deps;
+	return s->cmd_count++;
+}
+
+unsigned int ugpu_submit_mali(struct ugpu_submit *s, uint64_t chain_va,
+			      uint32_t req, uint32_t queue, uint64_t deps)
+{
+	unsigned int i = ugpu_submit_cmd(s, DRM_UGPU_CMD_HW, 0, 0, 0, deps);
+
+	s->cmds[i].address = chain_va;
+	s->cmds[i].flags = req;
+	s->cmds[i].queue = queue;
+	return i;
+}
+
+void ugpu_submit_bo(struct ugpu_submit *s, uint32_t handle, uint32_t flags)
+{
+	igt_assert(s->bo_count < UGPU_SUBMIT_MAX_BOS);
+	s->bos[s->bo_count].handle = handle;
+	s->bos[s->bo_count].flags = flags;
+	s->bo_count++;
+}
+
+void ugpu_submit_in_sync(struct ugpu_submit *s, uint32_t handle,
+			 uint64_t point)
+{
+	igt_assert(s->in_sync_count < UGPU_SUBMIT_MAX_SYNCS);
+	s->in_syncs[s->in_sync_count].handle = handle;
+	s->in_syncs[s->in_sync_count].point = point;
+	s->in_sync_count++;
+}
+
+void ugpu_submit_out_sync(struct ugpu_submit *s, uint32_t handle,
+			  uint64_t point)
+{
+	igt_assert(s->out_sync_count < UGPU_SUBMIT_MAX_SYNCS);
+	s->out_syncs[s->out_sync_count].handle = handle;
+	s->out_syncs[s->out_sync_count].point = point;
+	s->out_sync_count++;
+}
+
+void ugpu_submit_to_uapi(const struct ugpu_submit *s,
+			 struct drm_ugpu_submit *arg)
+{
+	memset(arg, 0, sizeof(*arg));
+	arg->ctx = s->ctx;
+	arg->flags = s->flags;
+	arg->cmds = (uintptr_t)s->cmds;
+	arg->cmd_count = s->cmd_count;
+	arg->bos = s->bo_count ? (uintptr_t)s->bos : 0;
+	arg->bo_count = s->bo_count;
+	arg->in_syncs = s->in_sync_count ? (uintptr_t)s->in_syncs : 0;
+	arg->in_sync_count = s->in_sync_count;
+	arg->out_syncs = s->out_sync_count ? (uintptr_t)s->out_syncs : 0;
+	arg->out_sync_count = s->out_sync_count;
+}
+
+int __ugpu_submit(int fd, const struct ugpu_submit *s)
+{
+	struct drm_ugpu_submit arg;
+
+	ugpu_submit_to_uapi(s, &arg);
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_SUBMIT, &arg))
+		return -errno;
+	return 0;
+}
+
+void ugpu_submit(int fd, const struct ugpu_submit *s)
+{
+	int ret = __ugpu_submit(fd, s);
+
+	igt_assert_f(ret == 0, "SUBMIT failed: %d (%s)\n", ret,
+		     strerror(-ret));
+}
+
+uint32_t ugpu_syncobj_create(int fd, bool signaled)
+{
+	uint32_t handle = 0;
+
+	igt_assert_eq(drmSyncobjCreate(fd, signaled ?
+				       DRM_SYNCOBJ_CREATE_SIGNALED : 0,
+				       &handle), 0);
+	return handle;
+}
+
+void ugpu_syncobj_destroy(int fd, uint32_t handle)
+{
+	igt_assert_eq(drmSyncobjDestroy(fd, handle), 0);
+}
+
+int ugpu_syncobj_wait(int fd, uint32_t handle, unsigned int timeout_ms)
+{
+	int ret;
+
+	ret = drmSyncobjWait(fd, &handle, 1, igt_deadline_ns(timeout_ms),
+			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+	return ret < 0 ? (ret == -1 ? -errno : ret) : 0;
+}
+
+int ugpu_syncobj_timeline_wait(int fd, uint32_t handle, uint64_t point,
+			       unsigned int timeout_ms)
+{
+	int ret;
+
+	ret = drmSyncobjTimelineWait(fd, &handle, &point, 1,
+				     igt_deadline_ns(timeout_ms),
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+				     NULL);
+	return ret < 0 ? (ret == -1 ? -errno : ret) : 0;
+}
+
+int ugpu_sync_file_status(int sync_fd)
+{
+	struct sync_file_info info;
+
+	memset(&info, 0, sizeof(info));
+	igt_assert_f(ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info) == 0,
+		     "SYNC_IOC_FILE_INFO: %s\n", strerror(errno));
+	return info.status;
+}
+
+int ugpu_syncobj_status(int fd, uint32_t handle)
+{
+	int sync_fd = -1, status;
+
+	igt_assert_eq(drmSyncobjExportSyncFile(fd, handle, &sync_fd), 0);
+	status = ugpu_sync_file_status(sync_fd);
+	close(sync_fd);
+	return status;
+}
+
+int __ugpu_syncobj_wait_status(int fd, uint32_t handle, const char *file,
+			       int line)
+{
+	int ret = ugpu_syncobj_wait(fd, handle, UGPU_WAIT_MS);
+
+	igt_assert_f(ret == 0, "%s:%d: syncobj %u not signalled in %d ms: %d\n",
+		     file, line, handle, UGPU_WAIT_MS, ret);
+	return ugpu_syncobj_status(fd, handle);
+}
+
+int __ugpu_signal_create(int fd, uint32_t flags, uint32_t *handle)
+{
+	struct drm_ugpu_signal_create arg = { .flags = flags };
+
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_CREATE, &arg))
+		return -errno;
+	*handle = arg.handle;
+	return 0;
+}
+
+uint32_t ugpu_signal_create(int fd, uint32_t flags)
+{
+	uint32_t handle = 0;
+
+	igt_assert_eq(__ugpu_signal_create(fd, flags, &handle), 0);
+	igt_assert_neq_u32(handle, 0);
+	return handle;
+}
+
+int __ugpu_signal_destroy(int fd, uint32_t handle)
+{
+	struct drm_ugpu_signal_destroy arg = { .handle = handle };
+
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_DESTROY, &arg))
+		return -errno;
+	return 0;
+}
+
+int __ugpu_signal_set(int fd, uint32_t handle, uint32_t state)
+{
+	struct drm_ugpu_signal_set arg = { .handle = handle, .state = state };
+
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_SET, &arg))
+		return -errno;
+	return 0;
+}
+
+void ugpu_signal_set(int fd, uint32_t handle, uint32_t state)
+{
+	igt_assert_eq(__ugpu_signal_set(fd, handle, state), 0);
+}
+
+int __ugpu_signal_wait(int fd, uint32_t handle, uint32_t timeout_ms)
+{
+	struct drm_ugpu_signal_wait arg = {
+		.handle = handle,
+		.timeout_ms = timeout_ms,
+	};
+
+	/*
+	 * No restart on EINTR: a restarted wait would start its timeout
+	 * again, and the caller wants to see the interruption.
+	 */
+	if (ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_WAIT, &arg))
+		return -errno;
+	return 0;
+}
+
+int __ugpu_signal_export(int fd, struct drm_ugpu_signal_export *arg)
+{
+	if (igt_ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_EXPORT, arg))
+		return -errno;
+	return 0;
+}
+
+bool ugpu_sim_debugfs_path(int fd, const char *file, char *buf, size_t size)
+{
+	char name[64];
+
+	if (!ugpu_device_sysfs_name(fd, name, sizeof(name)))
+		return false;
+	snprintf(buf, size, "/sys/kernel/debug/ugpu_sim/%s/%s", name, file);
+	return access(buf, W_OK) == 0;
+}
+
+int ugpu_sim_debugfs_write(int fd, const char *file, const char *value)
+{
+	char path[PATH_MAX];
+
+	if (!ugpu_sim_debugfs_path(fd, file, path, sizeof(path)))
+		return -ENOENT;
+	return igt_sysfs_write(path, value);
+}
+
+unsigned int ugpu_module_param(const char *module, const char *param,
+			       unsigned int def)
+{
+	char path[PATH_MAX], buf[64];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module,
+		 param);
+	if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0)
+		return def;
+	return strtoul(buf, NULL, 0);
+}
+
+void mali_job_header(struct ugpu_bo *bo, uint64_t off, unsigned int type,
+		     uint16_t index, uint16_t dep1, uint16_t dep2, bool is64)
+{
+	igt_assert(bo->map);
+	igt_assert((off & 63) == 0 && off + MALI_JOB_HDR_SIZE <= bo->size);
+	memset((char *)bo->map + off, 0, MALI_JOB_HDR_SIZE);
+	ugpu_bo_write32(bo, off + MALI_JOB_HDR_CONFIG,
+			(is64 ? MALI_JOB_HDR_64BIT : 0) |
+			(type << MALI_JOB_HDR_TYPE_SHIFT) |
+			((uint32_t)index << 16));
+	ugpu_bo_write32(bo, off + MALI_JOB_HDR_DEPS,
+			dep1 | ((uint32_t)dep2 << 16));
+}
+
+void mali_job_set_next(struct ugpu_bo *bo, uint64_t off, uint64_t next)
+{
+	uint32_t config = ugpu_bo_read32(bo, off + MALI_JOB_HDR_CONFIG);
+
+	if (config & MALI_JOB_HDR_64BIT) {
+		ugpu_bo_write64(bo, off + MALI_JOB_HDR_NEXT, next);
+	} else {
+		igt_assert_f(next >> 32 == 0,
+			     "32-bit job chain needs a VA below 4 GiB\n");
+		ugpu_bo_write32(bo, off + MALI_JOB_HDR_NEXT, next);
+		ugpu_bo_write32(bo, off + MALI_JOB_HDR_NEXT + 4, 0);
+	}
+}
+
+uint32_t mali_job_status(struct ugpu_bo *bo, uint64_t off)
+{
+	return ugpu_bo_read32(bo, off + MALI_JOB_HDR_EXCEPTION_STATUS);
+}
+
+void mali_set_value_job(struct ugpu_bo *bo, uint64_t off, uint16_t index,
+			uint64_t target, unsigned int kind, uint64_t imm)
+{
+	mali_job_header(bo, off, MALI_JOB_TYPE_SET_VALUE, index, 0, 0, true);
+	ugpu_bo_write64(bo, off + MALI_SET_VALUE_ADDRESS, target);
+	ugpu_bo_write64(bo, off + MALI_SET_VALUE_KIND, kind);
+	ugpu_bo_write64(bo, off + MALI_SET_VALUE_IMMEDIATE, imm);
+}
+
+void mali_null_job(struct ugpu_bo *bo, uint64_t off, uint16_t index)
+{
+	mali_job_header(bo, off, MALI_JOB_TYPE_NULL, index, 0, 0, true);
+}
+
+void mali_cache_flush_job(struct ugpu_bo *bo, uint64_t off, uint16_t index)
+{
+	mali_job_header(bo, off, MALI_JOB_TYPE_CACHE_FLUSH, index, 0, 0, true);
+	/* A payload of zeroes: no particular flush mode requested. */
+	memset((char *)bo->map + off + MALI_JOB_PAYLOAD, 0, 16);
+}
+
+void mali_fragment_job(struct ugpu_bo *bo, uint64_t off, uint16_t index,
+		       uint32_t min_tile, uint32_t max_tile, uint64_t fbd)
+{
+	mali_job_header(bo, off, MALI_JOB_TYPE_FRAGMENT, index, 0, 0, true);
+	ugpu_bo_write32(bo, off + MALI_FRAGMENT_MIN_TILE, min_tile);
+	ugpu_bo_write32(bo, off + MALI_FRAGMENT_MAX_TILE, max_tile);
+	ugpu_bo_write64(bo, off + MALI_FRAGMENT_FBD, fbd);
+}
+
+void mali_fbd(struct ugpu_bo *bo, uint64_t off, uint32_t format,
+	      uint32_t width, uint32_t height, uint32_t clear,
+	      uint64_t rt, uint32_t stride)
+{
+	igt_assert((off & 63) == 0 && off + MALI_FBD_SIZE_BYTES <= bo->size);
+	memset((char *)bo->map + off, 0, MALI_FBD_SIZE_BYTES);
+	ugpu_bo_write32(bo, off + MALI_FBD_FORMAT, format);
+	ugpu_bo_write32(bo, off + MALI_FBD_SIZE,
+			(width - 1) | ((height - 1) << 16));
+	ugpu_bo_write32(bo, off + MALI_FBD_CLEAR_COLOR, clear);
+	ugpu_bo_write64(bo, off + MALI_FBD_RT_BASE, rt);
+	ugpu_bo_write32(bo, off + MALI_FBD_RT_STRIDE, stride);
+}
+
+void mali_vertex_tiler_job(struct ugpu_bo *bo, uint64_t off, uint16_t index,
+			   uint16_t dep1, const struct mali_vt_desc *d)
+{
+	igt_assert(off + MALI_VT_PAYLOAD_END <= bo->size);
+	mali_job_header(bo, off, d->type, index, dep1, 0, true);
+	memset((char *)bo->map + off + MALI_JOB_PAYLOAD, 0,
+	       MALI_VT_PAYLOAD_END - MALI_JOB_PAYLOAD);
+	if (d->type == MALI_JOB_TYPE_TILER)
+		ugpu_bo_write32(bo, off + MALI_VT_DRAW_MODE, d->draw_mode);
+	ugpu_bo_write32(bo, off + MALI_VT_SHADER_META, d->shader_meta);
+	ugpu_bo_write32(bo, off + MALI_VT_ATTRIBUTES, d->attributes);
+	ugpu_bo_write32(bo, off + MALI_VT_ATTRIBUTE_META, d->attribute_meta);
+	ugpu_bo_write32(bo, off + MALI_VT_FBD, d->fbd);
+}
+
+void mali_chain_init(struct mali_chain *c, struct ugpu_bo *bo, bool is64)
+{
+	c->bo = bo;
+	c->is64 = is64;
+	c->head = 0;
+	c->last = -1;
+}
+
+void mali_chain_append(struct mali_chain *c, uint64_t off)
+{
+	uint32_t config = ugpu_bo_read32(c->bo, off + MALI_JOB_HDR_CONFIG);
+
+	/* Appending the last job again would make the chain a loop. */
+	igt_assert(c->last != (int64_t)off);
+	if (c->is64)
+		config |= MALI_JOB_HDR_64BIT;
+	else
+		config &= ~MALI_JOB_HDR_64BIT;
+	ugpu_bo_write32(c->bo, off + MALI_JOB_HDR_CONFIG, config);
+	mali_job_set_next(c->bo, off, 0);
+
+	if (c->last < 0)
+		c->head = c->bo->va + off;
+	else
+		mali_job_set_next(c->bo, c->last, c->bo->va + off);
+	c->last = off;
+}

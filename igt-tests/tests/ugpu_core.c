@@ -1,0 +1,1784 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ugpu_core: the family-independent part of the ugpu uapi (parameters,
+ * BOs, contexts, submit validation, soft commands, user signals, syncobjs,
+ * implicit sync, PRIME, file isolation, fdinfo). Every subtest runs once
+ * per ugpu device present, as a dynamic subtest named after the device.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <xf86drm.h>
+
+#include "igt.h"
+#include "igt_ugpu.h"
+
+#define BAD_HANDLE	0xdead0001u
+/* A user address nothing is mapped at: the kernel must return -EFAULT. */
+#define BAD_PTR		((uint64_t)8)
+
+static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
+static int num_devs;
+
+#define for_each_device(d)						\
+	for ((d) = devs; (d) < devs + num_devs; (d)++)			\
+		igt_dynamic_f("%s", (d)->tag)
+
+/* A family without a counter refuses DRM_UGPU_PARAM_TIMESTAMP. */
+static bool has_timestamp(int fd)
+{
+	uint64_t v;
+	int ret = __ugpu_get_param(fd, DRM_UGPU_PARAM_TIMESTAMP, 0, &v);
+
+	igt_assert(ret == 0 || ret == -EINVAL);
+	return ret == 0;
+}
+
+/* A submit of one soft WRITE32, the base that bad-input cases modify. */
+static void write32_submit(struct ugpu_submit *s, uint32_t ctx,
+			   uint32_t bo, uint64_t offset, uint32_t value)
+{
+	ugpu_submit_init(s, ctx);
+	ugpu_submit_cmd(s, DRM_UGPU_CMD_WRITE32, bo, offset, value, 0);
+	ugpu_submit_bo(s, bo, DRM_UGPU_SUBMIT_BO_WRITE);
+}
+
+/* Submit @s with a fresh out-syncobj and wait for it; returns its status. */
+static int submit_and_wait(int fd, struct ugpu_submit *s)
+{
+	uint32_t sync = ugpu_syncobj_create(fd, false);
+	int status;
+
+	ugpu_submit_out_sync(s, sync, 0);
+	ugpu_submit(fd, s);
+	status = ugpu_syncobj_wait_status(fd, sync);
+	s->out_sync_count--;
+	ugpu_syncobj_destroy(fd, sync);
+	return status;
+}
+
+/* True when the syncobj's fence has not signalled (polling wait). */
+static bool syncobj_busy(int fd, uint32_t sync)
+{
+	uint32_t h = sync;
+	int ret = drmSyncobjWait(fd, &h, 1, 0,
+				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+
+	return ret == -ETIME || (ret == -1 && errno == ETIME);
+}
+
+/* -------------------------------------------------------------------- */
+
+static const uint32_t scalar_params[] = {
+	DRM_UGPU_PARAM_FAMILY,
+	DRM_UGPU_PARAM_CHIP_MODEL,
+	DRM_UGPU_PARAM_CHIP_REVISION,
+	DRM_UGPU_PARAM_CHIP_ID,
+	DRM_UGPU_PARAM_NUM_FEATURE_WORDS,
+	DRM_UGPU_PARAM_NUM_QUEUES,
+	DRM_UGPU_PARAM_VA_START,
+	DRM_UGPU_PARAM_VA_SIZE,
+	DRM_UGPU_PARAM_CONTIG_POOL_SIZE,
+	DRM_UGPU_PARAM_CONTIG_POOL_FREE,
+	DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY,
+	DRM_UGPU_PARAM_TIMESTAMP,
+	DRM_UGPU_PARAM_MAX_CMDS,
+};
+
+static void test_get_param(struct ugpu_device_info *d)
+{
+	static const uint32_t family_base[] = { 0, 0x100, 0x200, 0x300 };
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t v, nfeat, nq, ts0, ts1;
+	unsigned int i, f;
+
+	/* Every common parameter reads (the timestamp if there is a counter). */
+	for (i = 0; i < ARRAY_SIZE(scalar_params); i++)
+		if (scalar_params[i] != DRM_UGPU_PARAM_TIMESTAMP)
+			igt_assert_eq(__ugpu_get_param(fd, scalar_params[i], 0,
+						       &v), 0);
+
+	v = ugpu_get_param(fd, DRM_UGPU_PARAM_FAMILY, 0);
+	igt_assert(v >= DRM_UGPU_FAMILY_VIVANTE && v <= DRM_UGPU_FAMILY_ADRENO);
+	igt_assert_eq_u64(v, d->family);
+
+	nfeat = ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_FEATURE_WORDS, 0);
+	igt_assert_lte_u64(nfeat, 64);
+	for (i = 0; i < nfeat; i++)
+		igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, i,
+					       &v), 0);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, nfeat, &v),
+		      -EINVAL);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, ~0u, &v),
+		      -EINVAL);
+
+	nq = ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0);
+	igt_assert(nq >= 1 && nq <= 16);
+	for (i = 0; i < nq; i++)
+		igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS,
+						  i), 0);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, nq, &v),
+		      -EINVAL);
+
+	v = ugpu_get_param(fd, DRM_UGPU_PARAM_VA_START, 0);
+	igt_assert_eq_u64(v & 4095, 0);
+	igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0), 0);
+	igt_assert_lte_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE, 0),
+			   ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_SIZE, 0));
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MAX_CMDS, 0), 64);
+
+	/* The timestamp counter, if any, ticks and does not go backwards. */
+	if (has_timestamp(fd)) {
+		igt_assert_neq_u64(ugpu_get_param(fd,
+					DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY, 0), 0);
+		ts0 = ugpu_get_param(fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+		usleep(1000);
+		ts1 = ugpu_get_param(fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+		igt_assert_lte_u64(ts0, ts1);
+	}
+
+	/* A scalar parameter takes no index. */
+	for (i = 0; i < ARRAY_SIZE(scalar_params); i++)
+		igt_assert_eq(__ugpu_get_param(fd, scalar_params[i], 1, &v),
+			      -EINVAL);
+
+	/* Unknown parameters. */
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_MAX_CMDS + 1, 0, &v),
+		      -EINVAL);
+	igt_assert_eq(__ugpu_get_param(fd, 0xff, 0, &v), -EINVAL);
+	igt_assert_eq(__ugpu_get_param(fd, 0x400, 0, &v), -EINVAL);
+	igt_assert_eq(__ugpu_get_param(fd, 0xffffffff, 0, &v), -EINVAL);
+
+	/* Another family's parameters. */
+	for (f = DRM_UGPU_FAMILY_VIVANTE; f <= DRM_UGPU_FAMILY_ADRENO; f++) {
+		if (f == d->family)
+			continue;
+		for (i = 0; i < 16; i++)
+			igt_assert_eq(__ugpu_get_param(fd, family_base[f] + i,
+						       0, &v), -EINVAL);
+	}
+
+	/* A bad argument pointer. */
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_UGPU_GET_PARAM,
+				(void *)(uintptr_t)BAD_PTR), -1);
+	igt_assert_eq(errno, EFAULT);
+
+	close(fd);
+}
+
+static void check_bo_info(int fd, const struct drm_ugpu_bo_create *c,
+			  uint64_t size)
+{
+	struct drm_ugpu_bo_info info = { .handle = c->handle };
+
+	igt_assert_eq(__ugpu_bo_info(fd, &info), 0);
+	igt_assert_eq_u64(info.size, size);
+	igt_assert_eq_u64(info.va, c->va);
+	igt_assert_eq_u64(info.mmap_offset, c->mmap_offset);
+	igt_assert_eq_u32(info.flags, c->flags);
+}
+
+static void test_bo_create(struct ugpu_device_info *d)
+{
+	static const uint64_t sizes[] = { 1, 4095, 4096, 4097, 65536,
+					  1 << 20, (4 << 20) + 4096 };
+	static const uint32_t flags[] = { 0, DRM_UGPU_BO_NOEXEC,
+					  DRM_UGPU_BO_GPU_READONLY,
+					  DRM_UGPU_BO_NOEXEC |
+					  DRM_UGPU_BO_GPU_READONLY,
+					  DRM_UGPU_BO_CONTIGUOUS,
+					  DRM_UGPU_BO_FLAGS };
+	struct drm_ugpu_bo_create c[ARRAY_SIZE(sizes)], arg;
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t va_start, va_end, pool;
+	unsigned int i, j;
+
+	va_start = ugpu_get_param(fd, DRM_UGPU_PARAM_VA_START, 0);
+	va_end = va_start + ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0);
+	pool = ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_SIZE, 0);
+
+	/* Sizes round up to pages; VAs are in range and never overlap. */
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		uint64_t rounded = (sizes[i] + 4095) & ~4095ull;
+
+		memset(&c[i], 0, sizeof(c[i]));
+		c[i].size = sizes[i];
+		igt_assert_eq(__ugpu_bo_create(fd, &c[i]), 0);
+		igt_assert_neq_u32(c[i].handle, 0);
+		igt_assert_eq_u64(c[i].va & 4095, 0);
+		igt_assert_eq_u64(c[i].mmap_offset & 4095, 0);
+		igt_assert(c[i].va >= va_start && c[i].va + rounded <= va_end);
+		check_bo_info(fd, &c[i], rounded);
+		for (j = 0; j < i; j++) {
+			uint64_t rj = (sizes[j] + 4095) & ~4095ull;
+
+			igt_assert_neq_u32(c[i].handle, c[j].handle);
+			igt_assert(c[i].va + rounded <= c[j].va ||
+				   c[j].va + rj <= c[i].va);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		gem_close(fd, c[i].handle);
+
+	/* Every flag combination that the pool allows. */
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		if ((flags[i] & DRM_UGPU_BO_CONTIGUOUS) && pool < 8192)
+			continue;
+		memset(&arg, 0, sizeof(arg));
+		arg.size = 8192;
+		arg.flags = flags[i];
+		igt_assert_eq(__ugpu_bo_create(fd, &arg), 0);
+		check_bo_info(fd, &arg, 8192);
+		gem_close(fd, arg.handle);
+	}
+
+	/* Size 0, unknown flags. */
+	memset(&arg, 0, sizeof(arg));
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -EINVAL);
+	for (i = 3; i < 32; i++) {
+		memset(&arg, 0, sizeof(arg));
+		arg.size = 4096;
+		arg.flags = 1u << i;
+		igt_assert_eq(__ugpu_bo_create(fd, &arg), -EINVAL);
+	}
+
+	/*
+	 * Sizes that overflow the page rounding, exceed 2 GiB or the VA
+	 * range: -E2BIG (Documentation/uapi.rst).
+	 */
+	memset(&arg, 0, sizeof(arg));
+	arg.size = ~0ull;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -E2BIG);
+	arg.size = ~0ull - 4095;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -E2BIG);
+	arg.size = (2ull << 30) + 4096;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -E2BIG);
+	arg.size = va_end - va_start + 4096;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -E2BIG);
+	arg.size = (2ull << 30) + 1;
+	arg.flags = DRM_UGPU_BO_CONTIGUOUS;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -E2BIG);
+
+	/* A contiguous BO larger than the pool: -ENOMEM, as documented. */
+	memset(&arg, 0, sizeof(arg));
+	arg.size = pool + 4096;
+	arg.flags = DRM_UGPU_BO_CONTIGUOUS;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), -ENOMEM);
+
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_UGPU_BO_CREATE,
+				(void *)(uintptr_t)BAD_PTR), -1);
+	igt_assert_eq(errno, EFAULT);
+
+	/* The device still allocates after all of that. */
+	ugpu_bo_free(ugpu_bo_new(fd, 4096, 0));
+	close(fd);
+}
+
+static void test_bo_info(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 12288, DRM_UGPU_BO_NOEXEC);
+	struct drm_ugpu_bo_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.handle = bo->handle;
+	igt_assert_eq(__ugpu_bo_info(fd, &info), 0);
+	igt_assert_eq_u64(info.size, 12288);
+	igt_assert_eq_u64(info.va, bo->va);
+	igt_assert_eq_u64(info.mmap_offset, bo->mmap_offset);
+	igt_assert_eq_u32(info.flags, DRM_UGPU_BO_NOEXEC);
+
+	memset(&info, 0, sizeof(info));
+	info.handle = bo->handle;
+	info.pad = 1;
+	igt_assert_eq(__ugpu_bo_info(fd, &info), -EINVAL);
+
+	memset(&info, 0, sizeof(info));
+	igt_assert_eq(__ugpu_bo_info(fd, &info), -ENOENT);
+	info.handle = BAD_HANDLE;
+	igt_assert_eq(__ugpu_bo_info(fd, &info), -ENOENT);
+
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_UGPU_BO_INFO,
+				(void *)(uintptr_t)BAD_PTR), -1);
+	igt_assert_eq(errno, EFAULT);
+
+	/* A closed handle is gone. */
+	info.handle = bo->handle;
+	gem_close(fd, bo->handle);
+	igt_assert_eq(__ugpu_bo_info(fd, &info), -ENOENT);
+	free(bo);
+	close(fd);
+}
+
+static void test_bo_mmap(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 65536, 0);
+	uint32_t *a, *b;
+	unsigned int i;
+	void *p;
+
+	a = ugpu_bo_map(bo);
+	/* A new BO reads as zeroes: no data leaks from earlier users. */
+	for (i = 0; i < 65536 / 4; i++)
+		igt_assert_eq_u32(a[i], 0);
+	for (i = 0; i < 65536 / 4; i++)
+		a[i] = i * 0x9e3779b9u;
+
+	/* A second mapping sees the same pages. */
+	b = ugpu_mmap(fd, bo->mmap_offset, 65536, PROT_READ);
+	for (i = 0; i < 65536 / 4; i++)
+		igt_assert_eq_u32(b[i], i * 0x9e3779b9u);
+	munmap(b, 65536);
+
+	/* And a mapping made after the first one went away. */
+	munmap(bo->map, bo->size);
+	bo->map = NULL;
+	a = ugpu_bo_map(bo);
+	for (i = 0; i < 65536 / 4; i++)
+		igt_assert_eq_u32(a[i], i * 0x9e3779b9u);
+
+	/* An offset no BO has cannot be mapped. */
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd,
+		 bo->mmap_offset + (1ull << 40));
+	igt_assert(p == MAP_FAILED);
+
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+static void test_bo_contiguous(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t pool, free0, chunk, prev, now;
+	struct drm_ugpu_bo_create arg;
+	uint32_t handles[64];
+	unsigned int n = 0, i, refill;
+	int ret;
+
+	pool = ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_SIZE, 0);
+	igt_require_f(pool >= 8 * 4096, "no contiguous pool\n");
+	free0 = ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE, 0);
+	chunk = (pool / 8) & ~4095ull;
+
+	/* Fill the pool until it says -ENOMEM. */
+	prev = free0;
+	for (;;) {
+		memset(&arg, 0, sizeof(arg));
+		arg.size = chunk;
+		arg.flags = DRM_UGPU_BO_CONTIGUOUS;
+		ret = __ugpu_bo_create(fd, &arg);
+		if (ret) {
+			igt_assert_eq(ret, -ENOMEM);
+			break;
+		}
+		igt_assert(n < ARRAY_SIZE(handles));
+		handles[n++] = arg.handle;
+		now = ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE, 0);
+		igt_assert_lte_u64(now + chunk, prev);
+		prev = now;
+	}
+	igt_info("%u BOs of %#llx bytes fill the pool of %#llx\n", n,
+		 (unsigned long long)chunk, (unsigned long long)pool);
+	igt_assert_lte(1, n);
+	igt_assert_lte_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE,
+					  0), free0);
+
+	/* Non-contiguous BOs do not come from the pool. */
+	memset(&arg, 0, sizeof(arg));
+	arg.size = chunk;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), 0);
+	gem_close(fd, arg.handle);
+
+	/* Everything freed goes back, and can be allocated again. */
+	for (i = 0; i < n; i++)
+		gem_close(fd, handles[i]);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE, 0),
+			  free0);
+	refill = n;
+	for (n = 0; n < refill; n++) {
+		memset(&arg, 0, sizeof(arg));
+		arg.size = chunk;
+		arg.flags = DRM_UGPU_BO_CONTIGUOUS;
+		igt_assert_eq(__ugpu_bo_create(fd, &arg), 0);
+		handles[n] = arg.handle;
+	}
+	/* Closing the file frees the pool too. */
+	close(fd);
+	fd = ugpu_open_minor(d->minor);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE, 0),
+			  free0);
+	close(fd);
+}
+
+/*
+ * A submit that stays queued until user signal @sig is set: a SIGNAL_WAIT
+ * command, with @bo in the BO list as @bo_flags.
+ */
+static void submit_blocked(int fd, uint32_t ctx, uint32_t sig, uint32_t bo,
+			   uint32_t bo_flags, uint32_t out_sync)
+{
+	struct ugpu_submit s;
+
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	if (bo)
+		ugpu_submit_bo(&s, bo, bo_flags);
+	if (out_sync)
+		ugpu_submit_out_sync(&s, out_sync, 0);
+	ugpu_submit(fd, &s);
+}
+
+static void test_bo_wait(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	struct ugpu_bo *rbo = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+
+	/* Idle: a poll and a future deadline both return at once. */
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0, 0), 0);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
+				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, DRM_UGPU_BO_WAIT_WRITERS,
+				     0), 0);
+
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 1u << 1, 0), -EINVAL);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, ~0u, 0), -EINVAL);
+	igt_assert_eq(__ugpu_bo_wait(fd, BAD_HANDLE, 0, 0), -ENOENT);
+	igt_assert_eq(__ugpu_bo_wait(fd, 0, 0, 0), -ENOENT);
+
+	/* Busy: written by a submit that waits for the signal. */
+	submit_blocked(fd, ctx, sig, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE, 0);
+	/* Busy for readers only: a writers-only wait does not block. */
+	submit_blocked(fd, ctx, sig, rbo->handle, DRM_UGPU_SUBMIT_BO_READ, 0);
+
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0, 0), -ETIMEDOUT);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
+				     igt_deadline_ns(0) - 1000000), -ETIMEDOUT);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, DRM_UGPU_BO_WAIT_WRITERS,
+				     0), -ETIMEDOUT);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
+				     igt_deadline_ns(50)), -ETIMEDOUT);
+	igt_assert_eq(__ugpu_bo_wait(fd, rbo->handle, 0, 0), -ETIMEDOUT);
+	igt_assert_eq(__ugpu_bo_wait(fd, rbo->handle, DRM_UGPU_BO_WAIT_WRITERS,
+				     0), 0);
+
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
+				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+	igt_assert_eq(__ugpu_bo_wait(fd, rbo->handle, 0,
+				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+
+	ugpu_bo_free(bo);
+	ugpu_bo_free(rbo);
+	close(fd);
+}
+
+static void test_ctx(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct drm_ugpu_ctx_create c;
+	struct drm_ugpu_ctx_destroy destroy;
+	uint32_t h[3], prio;
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	struct ugpu_submit s;
+
+	/* Every priority; handles are non-zero and distinct. */
+	for (prio = DRM_UGPU_CTX_PRIORITY_LOW;
+	     prio <= DRM_UGPU_CTX_PRIORITY_HIGH; prio++) {
+		memset(&c, 0, sizeof(c));
+		c.priority = prio;
+		igt_assert_eq(__ugpu_ctx_create(fd, &c), 0);
+		igt_assert_neq_u32(c.handle, 0);
+		h[prio] = c.handle;
+	}
+	igt_assert(h[0] != h[1] && h[1] != h[2] && h[0] != h[2]);
+
+	/* Each context runs work. */
+	for (prio = 0; prio < 3; prio++) {
+		write32_submit(&s, h[prio], bo->handle, 4 * prio, prio + 1);
+		igt_assert_eq(submit_and_wait(fd, &s), 1);
+	}
+	ugpu_bo_map(bo);
+	for (prio = 0; prio < 3; prio++)
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 4 * prio), prio + 1);
+
+	memset(&c, 0, sizeof(c));
+	c.priority = DRM_UGPU_CTX_PRIORITY_HIGH + 1;
+	igt_assert_eq(__ugpu_ctx_create(fd, &c), -EINVAL);
+	c.priority = ~0u;
+	igt_assert_eq(__ugpu_ctx_create(fd, &c), -EINVAL);
+	memset(&c, 0, sizeof(c));
+	c.flags = 1;
+	igt_assert_eq(__ugpu_ctx_create(fd, &c), -EINVAL);
+	memset(&c, 0, sizeof(c));
+	c.pad = 1;
+	igt_assert_eq(__ugpu_ctx_create(fd, &c), -EINVAL);
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_UGPU_CTX_CREATE,
+				(void *)(uintptr_t)BAD_PTR), -1);
+	igt_assert_eq(errno, EFAULT);
+
+	/* HIGH needs CAP_SYS_NICE: drop it in a child. */
+	igt_fork(child, 1) {
+		igt_drop_cap_sys_nice();
+		memset(&c, 0, sizeof(c));
+		c.priority = DRM_UGPU_CTX_PRIORITY_HIGH;
+		igt_assert_eq(__ugpu_ctx_create(fd, &c), -EPERM);
+		memset(&c, 0, sizeof(c));
+		c.priority = DRM_UGPU_CTX_PRIORITY_MEDIUM;
+		igt_assert_eq(__ugpu_ctx_create(fd, &c), 0);
+	}
+	igt_waitchildren();
+
+	/* Destroy: once; then the handle is gone. */
+	memset(&destroy, 0, sizeof(destroy));
+	destroy.handle = h[0];
+	destroy.pad = 1;
+	do_ioctl_err(fd, DRM_IOCTL_UGPU_CTX_DESTROY, &destroy, EINVAL);
+	for (prio = 0; prio < 3; prio++)
+		ugpu_ctx_destroy(fd, h[prio]);
+	igt_assert_eq(__ugpu_ctx_destroy(fd, h[0]), -ENOENT);
+	igt_assert_eq(__ugpu_ctx_destroy(fd, 0), -ENOENT);
+	igt_assert_eq(__ugpu_ctx_destroy(fd, BAD_HANDLE), -ENOENT);
+
+	write32_submit(&s, h[1], bo->handle, 0, 1);
+	igt_assert_eq(__ugpu_submit(fd, &s), -ENOENT);
+
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+/* -------------------------------------------------------------------- */
+
+/* Submit @s expecting -@err, then check that nothing of it ran. */
+static void expect_submit_err(int fd, struct ugpu_submit *s, int err,
+			      const char *what)
+{
+	int ret = __ugpu_submit(fd, s);
+
+	igt_assert_f(ret == -err, "%s: expected %d (%s), got %d (%s)\n", what,
+		     -err, strerror(err), ret, strerror(-ret));
+}
+
+static void expect_raw_submit_err(int fd, struct drm_ugpu_submit *arg,
+				  int err, const char *what)
+{
+	int ret = igt_ioctl(fd, DRM_IOCTL_UGPU_SUBMIT, arg) ? -errno : 0;
+
+	igt_assert_f(ret == -err, "%s: expected %d (%s), got %d (%s)\n", what,
+		     -err, strerror(err), ret, strerror(-ret));
+}
+
+static void test_submit_bad_input(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 8192, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, 0);
+	uint32_t sync = ugpu_syncobj_create(fd, true);
+	uint64_t max_cmds, nq;
+	struct drm_ugpu_submit arg;
+	struct drm_ugpu_cmd *many;
+	struct ugpu_submit s;
+	unsigned int i;
+
+	ugpu_bo_map(bo);
+	max_cmds = ugpu_get_param(fd, DRM_UGPU_PARAM_MAX_CMDS, 0);
+	nq = ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0);
+
+	/* Contexts. */
+	write32_submit(&s, 0, bo->handle, 0, 1);
+	expect_submit_err(fd, &s, ENOENT, "ctx 0");
+	s.ctx = BAD_HANDLE;
+	expect_submit_err(fd, &s, ENOENT, "bad ctx");
+
+	/* Flags. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.flags = 1u << 1;
+	expect_submit_err(fd, &s, EINVAL, "submit flags");
+	s.flags = ~0u;
+	expect_submit_err(fd, &s, EINVAL, "submit flags ~0");
+
+	/* Command count. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_to_uapi(&s, &arg);
+	arg.cmd_count = 0;
+	expect_raw_submit_err(fd, &arg, EINVAL, "cmd_count 0");
+	many = calloc(max_cmds + 1, sizeof(*many));
+	igt_assert(many);
+	for (i = 0; i <= max_cmds; i++) {
+		many[i].type = DRM_UGPU_CMD_WRITE32;
+		many[i].handle = bo->handle;
+		many[i].offset = 4096;
+		many[i].value = 1;
+	}
+	arg.cmds = (uintptr_t)many;
+	arg.cmd_count = max_cmds + 1;
+	expect_raw_submit_err(fd, &arg, EINVAL, "cmd_count > MAX_CMDS");
+	arg.cmd_count = ~0u;
+	expect_raw_submit_err(fd, &arg, EINVAL, "cmd_count ~0");
+
+	/* Bad pointers. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_to_uapi(&s, &arg);
+	arg.cmds = BAD_PTR;
+	expect_raw_submit_err(fd, &arg, EFAULT, "cmds pointer");
+	arg.cmds = 0;
+	expect_raw_submit_err(fd, &arg, EFAULT, "cmds NULL");
+	ugpu_submit_to_uapi(&s, &arg);
+	arg.bos = BAD_PTR;
+	expect_raw_submit_err(fd, &arg, EFAULT, "bos pointer");
+	ugpu_submit_to_uapi(&s, &arg);
+	arg.in_syncs = BAD_PTR;
+	arg.in_sync_count = 1;
+	expect_raw_submit_err(fd, &arg, EFAULT, "in_syncs pointer");
+	ugpu_submit_to_uapi(&s, &arg);
+	arg.out_syncs = BAD_PTR;
+	arg.out_sync_count = 1;
+	expect_raw_submit_err(fd, &arg, EFAULT, "out_syncs pointer");
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_UGPU_SUBMIT,
+				(void *)(uintptr_t)BAD_PTR), -1);
+	igt_assert_eq(errno, EFAULT);
+
+	/* Command fields. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].type = DRM_UGPU_CMD_BO_RELEASE + 1;
+	expect_submit_err(fd, &s, EINVAL, "cmd type");
+	s.cmds[0].type = ~0u;
+	expect_submit_err(fd, &s, EINVAL, "cmd type ~0");
+
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].queue = 1;
+	expect_submit_err(fd, &s, EINVAL, "soft cmd queue");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].flags = 1;
+	expect_submit_err(fd, &s, EINVAL, "soft cmd flags");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].pad = 1;
+	expect_submit_err(fd, &s, EINVAL, "cmd pad");
+
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_mali(&s, bo->va, 0, nq, 0);
+	expect_submit_err(fd, &s, EINVAL, "hw cmd queue out of range");
+	s.cmds[1].queue = DRM_UGPU_QUEUE_AUTO - 1;
+	expect_submit_err(fd, &s, EINVAL, "hw cmd queue huge");
+
+	/* Dependencies only on earlier commands. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].deps = 1;
+	expect_submit_err(fd, &s, EINVAL, "dep on itself");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4, 2, 0);
+	s.cmds[0].deps = 1u << 1;
+	expect_submit_err(fd, &s, EINVAL, "dep on a later command");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].deps = 1ull << 63;
+	expect_submit_err(fd, &s, EINVAL, "dep out of range");
+
+	/* BO list. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_bo(&s, BAD_HANDLE, DRM_UGPU_SUBMIT_BO_READ);
+	expect_submit_err(fd, &s, ENOENT, "bad BO handle in list");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.bos[0].flags = 0;
+	expect_submit_err(fd, &s, EINVAL, "BO flags 0");
+	s.bos[0].flags = 1u << 2;
+	expect_submit_err(fd, &s, EINVAL, "BO flags unknown");
+
+	/* Syncs. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_in_sync(&s, BAD_HANDLE, 0);
+	expect_submit_err(fd, &s, ENOENT, "bad in-sync");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_out_sync(&s, BAD_HANDLE, 0);
+	expect_submit_err(fd, &s, ENOENT, "bad out-sync");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_in_sync(&s, sync, 0);
+	s.in_syncs[0].flags = 1;
+	expect_submit_err(fd, &s, EINVAL, "in-sync flags");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	ugpu_submit_out_sync(&s, sync, 0);
+	s.out_syncs[0].flags = 1;
+	expect_submit_err(fd, &s, EINVAL, "out-sync flags");
+
+	/* Soft commands. */
+	write32_submit(&s, ctx, BAD_HANDLE, 0, 1);
+	s.bos[0].handle = bo->handle;
+	expect_submit_err(fd, &s, ENOENT, "WRITE32 bad BO");
+	write32_submit(&s, ctx, bo->handle, 2, 1);
+	expect_submit_err(fd, &s, EINVAL, "WRITE32 unaligned");
+	write32_submit(&s, ctx, bo->handle, 8192, 1);
+	expect_submit_err(fd, &s, EINVAL, "WRITE32 past the end");
+	write32_submit(&s, ctx, bo->handle, 1ull << 62, 1);
+	expect_submit_err(fd, &s, EINVAL, "WRITE32 far past the end");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].type = DRM_UGPU_CMD_WRITE64;
+	s.cmds[0].offset = 4;
+	expect_submit_err(fd, &s, EINVAL, "WRITE64 unaligned");
+	s.cmds[0].offset = 8192 - 8 + 8;
+	expect_submit_err(fd, &s, EINVAL, "WRITE64 past the end");
+	s.cmds[0].type = DRM_UGPU_CMD_WRITE_TIMESTAMP;
+	s.cmds[0].offset = 4;
+	expect_submit_err(fd, &s, EINVAL, "WRITE_TIMESTAMP unaligned");
+	s.cmds[0].offset = 8192;
+	expect_submit_err(fd, &s, EINVAL, "WRITE_TIMESTAMP past the end");
+
+	/* Fields a soft command does not use must be zero. */
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].buf_count = 1;
+	expect_submit_err(fd, &s, EINVAL, "soft cmd buf_count");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].bufs = (uintptr_t)many;
+	expect_submit_err(fd, &s, EINVAL, "soft cmd bufs");
+	write32_submit(&s, ctx, bo->handle, 0, 1);
+	s.cmds[0].address = bo->va;
+	expect_submit_err(fd, &s, EINVAL, "soft cmd address");
+	write32_submit(&s, ctx, bo->handle, 0, 0);
+	s.cmds[0].type = DRM_UGPU_CMD_WRITE_TIMESTAMP;
+	s.cmds[0].value = 1;
+	expect_submit_err(fd, &s, EINVAL, "WRITE_TIMESTAMP value");
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, sig, 8, 0, 0);
+	expect_submit_err(fd, &s, EINVAL, "SIGNAL_SET offset");
+	s.cmds[0].offset = 0;
+	s.cmds[0].value = 1;
+	expect_submit_err(fd, &s, EINVAL, "SIGNAL_SET value");
+	s.cmds[0].type = DRM_UGPU_CMD_SIGNAL_WAIT;
+	expect_submit_err(fd, &s, EINVAL, "SIGNAL_WAIT value");
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, bo->handle, 4, 0, 0);
+	expect_submit_err(fd, &s, EINVAL, "BO_RELEASE offset");
+
+	/* Array limits: 4096 BOs, 256 in- and out-syncs. */
+	{
+		struct drm_ugpu_submit_bo *bos = calloc(4097, sizeof(*bos));
+		struct drm_ugpu_sync *syncs = calloc(257, sizeof(*syncs));
+
+		igt_assert(bos && syncs);
+		for (i = 0; i < 4097; i++) {
+			bos[i].handle = bo->handle;
+			bos[i].flags = DRM_UGPU_SUBMIT_BO_READ;
+		}
+		for (i = 0; i < 257; i++)
+			syncs[i].handle = sync;
+		write32_submit(&s, ctx, bo->handle, 0, 1);
+		ugpu_submit_to_uapi(&s, &arg);
+		arg.bos = (uintptr_t)bos;
+		arg.bo_count = 4097;
+		expect_raw_submit_err(fd, &arg, EINVAL, "4097 BOs");
+		ugpu_submit_to_uapi(&s, &arg);
+		arg.in_syncs = (uintptr_t)syncs;
+		arg.in_sync_count = 257;
+		expect_raw_submit_err(fd, &arg, EINVAL, "257 in-syncs");
+		ugpu_submit_to_uapi(&s, &arg);
+		arg.out_syncs = (uintptr_t)syncs;
+		arg.out_sync_count = 257;
+		expect_raw_submit_err(fd, &arg, EINVAL, "257 out-syncs");
+		free(bos);
+		free(syncs);
+	}
+
+	/* A timeline point that has no fence yet. */
+	{
+		uint32_t tl = ugpu_syncobj_create(fd, false);
+
+		write32_submit(&s, ctx, bo->handle, 0, 1);
+		ugpu_submit_in_sync(&s, tl, 3);
+		expect_submit_err(fd, &s, EINVAL, "timeline point without fence");
+		ugpu_syncobj_destroy(fd, tl);
+	}
+
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, BAD_HANDLE, 0, 0, 0);
+	expect_submit_err(fd, &s, ENOENT, "SIGNAL_SET bad signal");
+	s.cmds[0].type = DRM_UGPU_CMD_SIGNAL_RESET;
+	expect_submit_err(fd, &s, ENOENT, "SIGNAL_RESET bad signal");
+	s.cmds[0].type = DRM_UGPU_CMD_SIGNAL_WAIT;
+	expect_submit_err(fd, &s, ENOENT, "SIGNAL_WAIT bad signal");
+	s.cmds[0].type = DRM_UGPU_CMD_BO_RELEASE;
+	expect_submit_err(fd, &s, ENOENT, "BO_RELEASE bad BO");
+
+	/* All or nothing: a good command before a bad one does not run. */
+	write32_submit(&s, ctx, bo->handle, 16, 0xbad);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, BAD_HANDLE, 0, 0, 0);
+	expect_submit_err(fd, &s, ENOENT, "good then bad command");
+
+	/* The device still works, and nothing above wrote the BO. */
+	write32_submit(&s, ctx, bo->handle, 4096, 0x600d);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, sig, 0, 0, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4096), 0x600d);
+	for (i = 0; i < 4096; i += 4)
+		igt_assert_eq_u32(ugpu_bo_read32(bo, i), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), 0);
+
+	free(many);
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+static void test_soft_commands(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	struct ugpu_bo *rel = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t asig = ugpu_signal_create(fd, 0);
+	uint32_t sync = ugpu_syncobj_create(fd, false);
+	struct drm_ugpu_bo_info info;
+	struct drm_gem_close gclose;
+	uint64_t ts0, ts1, ts;
+	struct ugpu_submit s;
+	unsigned int i, prev, n;
+	bool has_ts;
+
+	ugpu_bo_map(bo);
+	memset(bo->map, 0xaa, 4096);
+
+	/* Writes of each size, and a timestamp. */
+	has_ts = has_timestamp(fd);
+	ts0 = has_ts ? ugpu_get_param(fd, DRM_UGPU_PARAM_TIMESTAMP, 0) : 0;
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x1234567890abcdefull, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE64, bo->handle, 8, 0x1122334455667788ull, 0);
+	if (has_ts)
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, bo->handle,
+				16, 0, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4092, 0xfeedf00d, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE64, bo->handle, 4088 - 8, ~0ull, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x90abcdef);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4), 0xaaaaaaaa);
+	igt_assert_eq_u64(ugpu_bo_read64(bo, 8), 0x1122334455667788ull);
+	if (has_ts) {
+		ts1 = ugpu_get_param(fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+		ts = ugpu_bo_read64(bo, 16);
+		igt_assert_lte_u64(ts0, ts);
+		igt_assert_lte_u64(ts, ts1);
+
+		/* A timestamp after a write that follows a timestamp. */
+		ugpu_submit_init(&s, ctx);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, bo->handle,
+				40, 0, 0);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 36, 5,
+				1 << 0);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, bo->handle,
+				48, 0, 1 << 1);
+		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_lte_u64(ugpu_bo_read64(bo, 40),
+				   ugpu_bo_read64(bo, 48));
+	}
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 24), 0xaaaaaaaa);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4092), 0xfeedf00d);
+	igt_assert_eq_u64(ugpu_bo_read64(bo, 4080), ~0ull);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4088), 0xaaaaaaaa);
+
+	/* A chain of dependencies orders writes to one location. */
+	n = ugpu_get_param(fd, DRM_UGPU_PARAM_MAX_CMDS, 0);
+	n = n > 32 ? 32 : n;
+	ugpu_submit_init(&s, ctx);
+	for (i = 0; i < n; i++) {
+		prev = i ? i - 1 : 0;
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 32,
+				i + 1, i ? 1ull << prev : 0);
+	}
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 32), n);
+
+	/* SIGNAL_SET and SIGNAL_RESET from a submit. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, sig, 0, 0, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), 0);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_RESET, sig, 0, 0, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), -ETIMEDOUT);
+
+	/* SIGNAL_WAIT holds back what depends on it until the CPU sets it. */
+	ugpu_bo_write32(bo, 64, 0);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, asig, 0, 0, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 64, 77, 1 << 0);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(fd, &s);
+	usleep(50000);
+	igt_assert(syncobj_busy(fd, sync));
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 64), 0);
+	ugpu_signal_set(fd, asig, 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, sync), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 64), 77);
+	/* The command's wait reset the automatic-reset signal. */
+	igt_assert_eq(__ugpu_signal_wait(fd, asig, 0), -ETIMEDOUT);
+
+	/* A pending SIGNAL_WAIT fails when its signal is destroyed. */
+	{
+		uint32_t doomed = ugpu_signal_create(fd, 0);
+
+		ugpu_bo_write32(bo, 68, 0);
+		ugpu_submit_init(&s, ctx);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, doomed, 0, 0, 0);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 68, 1,
+				1 << 0);
+		ugpu_submit_out_sync(&s, sync, 0);
+		ugpu_submit(fd, &s);
+		igt_assert_eq(__ugpu_signal_destroy(fd, doomed), 0);
+		igt_assert_eq(ugpu_syncobj_wait_status(fd, sync), -ECANCELED);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 68), 0);
+	}
+
+	/* BO_RELEASE closes the handle once it ran, after the write. */
+	ugpu_bo_map(rel);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, rel->handle, 0, 0x5a5a, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, rel->handle, 0, 0, 1 << 0);
+	ugpu_submit_bo(&s, rel->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(rel, 0), 0x5a5a);
+	memset(&gclose, 0, sizeof(gclose));
+	gclose.handle = rel->handle;
+	do_ioctl_err(fd, DRM_IOCTL_GEM_CLOSE, &gclose, EINVAL);
+	memset(&info, 0, sizeof(info));
+	info.handle = rel->handle;
+	igt_assert_eq(__ugpu_bo_info(fd, &info), -ENOENT);
+	munmap(rel->map, rel->size);
+	free(rel);
+
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+static void test_user_signals(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t man = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t aut = ugpu_signal_create(fd, 0);
+	struct drm_ugpu_signal_destroy destroy;
+	struct drm_ugpu_signal_export exp;
+	uint32_t h, dead;
+	uint64_t t0, t;
+	unsigned int i;
+
+	igt_assert_neq_u32(man, aut);
+	for (i = 1; i < 32; i++)
+		igt_assert_eq(__ugpu_signal_create(fd, 1u << i, &h), -EINVAL);
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_CREATE,
+				(void *)(uintptr_t)BAD_PTR), -1);
+	igt_assert_eq(errno, EFAULT);
+
+	/* New signals are not set: a poll and a timed wait time out. */
+	igt_assert_eq(__ugpu_signal_wait(fd, man, 0), -ETIMEDOUT);
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 0), -ETIMEDOUT);
+	for (i = 0; i < 3; i++) {
+		static const uint32_t ms[] = { 1, 20, 100 };
+
+		t0 = igt_nsec_now();
+		igt_assert_eq(__ugpu_signal_wait(fd, man, ms[i]), -ETIMEDOUT);
+		t = igt_nsec_now() - t0;
+		/*
+		 * A lower bound only, less one tick of the coarsest kernel
+		 * clock (HZ=100): jiffy timeouts may end early by that much.
+		 */
+		igt_assert_f(t + 10000000ull >= ms[i] * 1000000ull,
+			     "waited %llu ns for a %u ms timeout\n",
+			     (unsigned long long)t, ms[i]);
+	}
+
+	/* Automatic reset: one wait consumes the setting. */
+	ugpu_signal_set(fd, aut, 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 0), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 0), -ETIMEDOUT);
+	ugpu_signal_set(fd, aut, 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 1000), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 0), -ETIMEDOUT);
+	ugpu_signal_set(fd, aut, 1);
+	ugpu_signal_set(fd, aut, 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 0), -ETIMEDOUT);
+
+	/* Manual reset: set until reset. */
+	ugpu_signal_set(fd, man, 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, man, 0), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, man, 0), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, man, DRM_UGPU_SIGNAL_WAIT_INFINITE),
+		      0);
+	ugpu_signal_set(fd, man, 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, man, 0), 0);
+	ugpu_signal_set(fd, man, 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, man, 0), -ETIMEDOUT);
+
+	igt_assert_eq(__ugpu_signal_set(fd, man, 2), -EINVAL);
+	igt_assert_eq(__ugpu_signal_set(fd, man, ~0u), -EINVAL);
+
+	/* A waiter in another process wakes up when the signal is set. */
+	igt_fork(child, 1) {
+		igt_assert_eq(__ugpu_signal_wait(fd, aut, UGPU_WAIT_MS), 0);
+	}
+	usleep(50000);
+	ugpu_signal_set(fd, aut, 1);
+	igt_waitchildren_timeout(UGPU_WAIT_MS / 1000 + 5, "signal wait");
+	/* The waiter's wake-up reset it. */
+	igt_assert_eq(__ugpu_signal_wait(fd, aut, 0), -ETIMEDOUT);
+
+	/*
+	 * One setting releases exactly one of two waiters of an automatic
+	 * reset signal, and both of a manual reset one.
+	 */
+	for (i = 0; i < 2; i++) {
+		uint32_t h2 = i ? man : aut;
+		int sv[2], woken = 0, k;
+		char c;
+
+		ugpu_signal_set(fd, h2, 0);
+		igt_assert_eq(pipe(sv), 0);
+		igt_fork(child, 2) {
+			char r = __ugpu_signal_wait(fd, h2, 2000) == 0 ? 'y' : 'n';
+
+			igt_assert_eq(write(sv[1], &r, 1), 1);
+		}
+		usleep(50000);
+		ugpu_signal_set(fd, h2, 1);
+		for (k = 0; k < 2; k++) {
+			igt_assert_eq(read(sv[0], &c, 1), 1);
+			woken += c == 'y';
+		}
+		igt_waitchildren_timeout(10, "two signal waiters");
+		igt_assert_eq(woken, i ? 2 : 1);
+		close(sv[0]);
+		close(sv[1]);
+		ugpu_signal_set(fd, h2, 0);
+	}
+
+	/* Destroy; the handle then fails everywhere. */
+	memset(&destroy, 0, sizeof(destroy));
+	destroy.handle = man;
+	destroy.pad = 1;
+	do_ioctl_err(fd, DRM_IOCTL_UGPU_SIGNAL_DESTROY, &destroy, EINVAL);
+	dead = ugpu_signal_create(fd, 0);
+	igt_assert_eq(__ugpu_signal_destroy(fd, dead), 0);
+	igt_assert_eq(__ugpu_signal_destroy(fd, dead), -ENOENT);
+	igt_assert_eq(__ugpu_signal_set(fd, dead, 1), -ENOENT);
+	igt_assert_eq(__ugpu_signal_wait(fd, dead, 0), -ENOENT);
+	memset(&exp, 0, sizeof(exp));
+	exp.handle = dead;
+	exp.flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), -ENOENT);
+	igt_assert_eq(__ugpu_signal_destroy(fd, 0), -ENOENT);
+	igt_assert_eq(__ugpu_signal_set(fd, 0, 1), -ENOENT);
+	igt_assert_eq(__ugpu_signal_wait(fd, BAD_HANDLE, 0), -ENOENT);
+
+	igt_assert_eq(__ugpu_signal_destroy(fd, man), 0);
+	igt_assert_eq(__ugpu_signal_destroy(fd, aut), 0);
+	close(fd);
+}
+
+static int export_sync_file(int fd, uint32_t sig)
+{
+	struct drm_ugpu_signal_export exp = {
+		.handle = sig,
+		.flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE,
+	};
+
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), 0);
+	igt_assert_lte(0, exp.fd);
+	return exp.fd;
+}
+
+static bool fd_readable(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
+}
+
+static void send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], byte = 'f';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	igt_assert_eq(sendmsg(sock, &msg, 0), 1);
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	igt_assert_eq(recvmsg(sock, &msg, 0), 1);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	igt_assert(cmsg && cmsg->cmsg_type == SCM_RIGHTS);
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+static void test_signal_export(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t syncobj = ugpu_syncobj_create(fd, false);
+	struct drm_ugpu_signal_export exp;
+	int sf, sf2, sv[2];
+	char byte;
+
+	/* Argument checks. */
+	memset(&exp, 0, sizeof(exp));
+	exp.handle = sig;
+	exp.flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE;
+	exp.syncobj = syncobj;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), -EINVAL);
+	exp.flags = 1u << 1;
+	exp.syncobj = 0;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), -EINVAL);
+	exp.flags = 0;
+	exp.syncobj = BAD_HANDLE;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), -ENOENT);
+	exp.handle = BAD_HANDLE;
+	exp.flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE;
+	exp.syncobj = 0;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), -ENOENT);
+
+	/* sync_file: readable once the signal is set. */
+	sf = export_sync_file(fd, sig);
+	igt_assert(!fd_readable(sf, 0));
+	igt_assert_eq(ugpu_sync_file_status(sf), 0);
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+	igt_assert_eq(ugpu_sync_file_status(sf), 1);
+	close(sf);
+
+	/* Exported while set: signalled now. */
+	sf = export_sync_file(fd, sig);
+	igt_assert(fd_readable(sf, 0));
+	close(sf);
+
+	/* A fence tracks one setting: a later export waits for the next. */
+	ugpu_signal_set(fd, sig, 0);
+	sf = export_sync_file(fd, sig);
+	ugpu_signal_set(fd, sig, 1);
+	ugpu_signal_set(fd, sig, 0);
+	sf2 = export_sync_file(fd, sig);
+	igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+	igt_assert(!fd_readable(sf2, 0));
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert(fd_readable(sf2, UGPU_WAIT_MS));
+	close(sf);
+	close(sf2);
+	ugpu_signal_set(fd, sig, 0);
+
+	/* Into a syncobj. */
+	memset(&exp, 0, sizeof(exp));
+	exp.handle = sig;
+	exp.syncobj = syncobj;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), 0);
+	igt_assert(syncobj_busy(fd, syncobj));
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert_eq(ugpu_syncobj_wait(fd, syncobj, UGPU_WAIT_MS), 0);
+	ugpu_signal_set(fd, sig, 0);
+
+	/* Destroyed before it is set: the exported fence fails. */
+	{
+		uint32_t doomed = ugpu_signal_create(fd, 0);
+
+		sf = export_sync_file(fd, doomed);
+		igt_assert_eq(__ugpu_signal_destroy(fd, doomed), 0);
+		igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+		igt_assert_eq(ugpu_sync_file_status(sf), -ECANCELED);
+		close(sf);
+	}
+
+	/* To another process, inherited over fork. */
+	sf = export_sync_file(fd, sig);
+	igt_fork(child, 1) {
+		igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+	}
+	usleep(20000);
+	ugpu_signal_set(fd, sig, 1);
+	igt_waitchildren_timeout(UGPU_WAIT_MS / 1000 + 5, "sync_file poll");
+	close(sf);
+	ugpu_signal_set(fd, sig, 0);
+
+	/* To an unrelated process over SCM_RIGHTS, then to its syncobj. */
+	igt_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	igt_fork(child, 1) {
+		int other = ugpu_open_minor(d->minor);
+		uint32_t so = ugpu_syncobj_create(other, false);
+		int got = recv_fd(sv[1]);
+
+		igt_assert(!fd_readable(got, 0));
+		igt_assert_eq(drmSyncobjImportSyncFile(other, so, got), 0);
+		igt_assert(syncobj_busy(other, so));
+		igt_assert_eq(write(sv[1], "r", 1), 1);
+		igt_assert_eq(ugpu_syncobj_wait(other, so, UGPU_WAIT_MS), 0);
+		igt_assert(fd_readable(got, 0));
+	}
+	sf = export_sync_file(fd, sig);
+	send_fd(sv[0], sf);
+	close(sf);
+	igt_assert_eq(read(sv[0], &byte, 1), 1);
+	ugpu_signal_set(fd, sig, 1);
+	igt_waitchildren_timeout(UGPU_WAIT_MS / 1000 + 5, "SCM_RIGHTS sync_file");
+	close(sv[0]);
+	close(sv[1]);
+
+	close(fd);
+}
+
+/* A binary syncobj whose fence signals when user signal @sig is set. */
+static uint32_t syncobj_on_signal(int fd, uint32_t sig)
+{
+	struct drm_ugpu_signal_export exp = { .handle = sig };
+
+	exp.syncobj = ugpu_syncobj_create(fd, false);
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), 0);
+	return exp.syncobj;
+}
+
+static void test_syncobj(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t in, out1, out2, tl, point_sync;
+	uint64_t point;
+	struct ugpu_submit s;
+
+	ugpu_bo_map(bo);
+
+	/* In-sync: the submit waits for a fence signalled later. */
+	in = syncobj_on_signal(fd, sig);
+	out1 = ugpu_syncobj_create(fd, false);
+	out2 = ugpu_syncobj_create(fd, false);
+	write32_submit(&s, ctx, bo->handle, 0, 0x1111);
+	ugpu_submit_in_sync(&s, in, 0);
+	ugpu_submit_out_sync(&s, out1, 0);
+	ugpu_submit_out_sync(&s, out2, 0);
+	ugpu_submit(fd, &s);
+	usleep(50000);
+	igt_assert(syncobj_busy(fd, out1));
+	igt_assert(syncobj_busy(fd, out2));
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
+	ugpu_signal_set(fd, sig, 1);
+	/* Out-syncs: both receive the fence. */
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, out1), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, out2), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x1111);
+	ugpu_signal_set(fd, sig, 0);
+
+	/* An already signalled in-sync does not hold anything back. */
+	write32_submit(&s, ctx, bo->handle, 4, 0x2222);
+	ugpu_submit_in_sync(&s, out1, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4), 0x2222);
+
+	/* Timelines: wait on point 5, signal point 7. */
+	tl = ugpu_syncobj_create(fd, false);
+	point_sync = syncobj_on_signal(fd, sig);
+	igt_assert_eq(drmSyncobjTransfer(fd, tl, 5, point_sync, 0, 0), 0);
+	write32_submit(&s, ctx, bo->handle, 8, 0x3333);
+	ugpu_submit_in_sync(&s, tl, 5);
+	ugpu_submit_out_sync(&s, tl, 7);
+	ugpu_submit(fd, &s);
+	usleep(50000);
+	igt_assert_eq(ugpu_syncobj_timeline_wait(fd, tl, 7, 0), -ETIME);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0);
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert_eq(ugpu_syncobj_timeline_wait(fd, tl, 7, UGPU_WAIT_MS), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0x3333);
+	point = 0;
+	igt_assert_eq(drmSyncobjQuery(fd, &tl, &point, 1), 0);
+	igt_assert_eq_u64(point, 7);
+
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+static void test_implicit_sync(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx1 = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t ctx2 = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t s1 = ugpu_syncobj_create(fd, false);
+	uint32_t s2 = ugpu_syncobj_create(fd, false);
+	uint32_t s3 = ugpu_syncobj_create(fd, false);
+	struct ugpu_submit s;
+
+	ugpu_bo_map(bo);
+
+	/*
+	 * Writer on ctx1, held back by the signal, then writes 1 at 0.
+	 * A reader on ctx2 (no explicit dependency) must wait for it; a
+	 * NO_IMPLICIT reader must not.
+	 */
+	ugpu_submit_init(&s, ctx1);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 1, 1 << 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, s1, 0);
+	ugpu_submit(fd, &s);
+
+	ugpu_submit_init(&s, ctx2);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 8, 2, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_out_sync(&s, s2, 0);
+	ugpu_submit(fd, &s);
+
+	ugpu_submit_init(&s, ctx2);
+	s.flags = DRM_UGPU_SUBMIT_NO_IMPLICIT;
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 16, 3, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_out_sync(&s, s3, 0);
+	ugpu_submit(fd, &s);
+
+	/* ctx2 runs in order, so the NO_IMPLICIT one waits for its reader. */
+	usleep(50000);
+	igt_assert(syncobj_busy(fd, s1));
+	igt_assert(syncobj_busy(fd, s2));
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, s1), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, s2), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, s3), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 1);
+	ugpu_signal_set(fd, sig, 0);
+
+	/* NO_IMPLICIT on a third context: runs while the reader is held. */
+	{
+		uint32_t ctx3 = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		uint32_t s4 = ugpu_syncobj_create(fd, false);
+		uint32_t s5 = ugpu_syncobj_create(fd, false);
+
+		/* A reader held back by the signal. */
+		ugpu_submit_init(&s, ctx1);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+		ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_READ);
+		ugpu_submit_out_sync(&s, s4, 0);
+		ugpu_submit(fd, &s);
+
+		ugpu_submit_init(&s, ctx3);
+		s.flags = DRM_UGPU_SUBMIT_NO_IMPLICIT;
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 20, 4, 0);
+		ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_out_sync(&s, s5, 0);
+		ugpu_submit(fd, &s);
+		igt_assert_eq(ugpu_syncobj_wait_status(fd, s5), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 20), 4);
+		igt_assert(syncobj_busy(fd, s4));
+
+		/* A writer waits for earlier readers too. */
+		ugpu_submit_init(&s, ctx3);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 24, 5, 0);
+		ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_out_sync(&s, s5, 0);
+		ugpu_submit(fd, &s);
+		usleep(50000);
+		igt_assert(syncobj_busy(fd, s5));
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 24), 0);
+		ugpu_signal_set(fd, sig, 1);
+		igt_assert_eq(ugpu_syncobj_wait_status(fd, s5), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 24), 5);
+	}
+
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+static void test_prime(struct ugpu_device_info *d)
+{
+	int a = ugpu_open_minor(d->minor);
+	int b = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(a, 8192, DRM_UGPU_BO_NOEXEC);
+	uint32_t ctx = ugpu_ctx_create(b, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint64_t va_start, va_end;
+	struct drm_ugpu_bo_info info;
+	uint32_t imported, again, self;
+	struct ugpu_submit s;
+	int dmabuf, nullfd;
+	uint32_t *map;
+
+	va_start = ugpu_get_param(b, DRM_UGPU_PARAM_VA_START, 0);
+	va_end = va_start + ugpu_get_param(b, DRM_UGPU_PARAM_VA_SIZE, 0);
+	ugpu_bo_map(bo);
+	ugpu_bo_write32(bo, 0, 0xcafe0001);
+	ugpu_bo_write32(bo, 4096, 0xcafe0002);
+
+	igt_assert_eq(drmPrimeHandleToFD(a, bo->handle, DRM_CLOEXEC | DRM_RDWR,
+					 &dmabuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(b, dmabuf, &imported), 0);
+	igt_assert_eq(drmPrimeFDToHandle(b, dmabuf, &again), 0);
+	igt_assert_eq_u32(imported, again);
+	/* Importing into the exporting file gives back the same handle. */
+	igt_assert_eq(drmPrimeFDToHandle(a, dmabuf, &self), 0);
+	igt_assert_eq_u32(self, bo->handle);
+
+	memset(&info, 0, sizeof(info));
+	info.handle = imported;
+	igt_assert_eq(__ugpu_bo_info(b, &info), 0);
+	igt_assert_eq_u64(info.size, 8192);
+	/*
+	 * The uapi says an imported BO reports no flags. An import from
+	 * another file of the same device is the exporter's own object,
+	 * whose flags still apply: accept those too.
+	 */
+	igt_assert_f(info.flags == 0 || info.flags == DRM_UGPU_BO_NOEXEC,
+		     "imported BO flags %#x\n", info.flags);
+	igt_assert(info.va >= va_start && info.va + 8192 <= va_end);
+
+	map = ugpu_mmap(b, info.mmap_offset, 8192, PROT_READ | PROT_WRITE);
+	igt_assert_eq_u32(map[0], 0xcafe0001);
+	igt_assert_eq_u32(map[1024], 0xcafe0002);
+	map[1] = 0xbeef;
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4), 0xbeef);
+
+	/* The importer's work writes the exporter's pages. */
+	write32_submit(&s, ctx, imported, 8, 0xd00d);
+	igt_assert_eq(submit_and_wait(b, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0xd00d);
+
+	/* The import outlives the exporter's handle and the dma-buf fd. */
+	close(dmabuf);
+	munmap(bo->map, bo->size);
+	gem_close(a, bo->handle);
+	free(bo);
+	igt_assert_eq_u32(map[0], 0xcafe0001);
+	write32_submit(&s, ctx, imported, 12, 0xd00e);
+	igt_assert_eq(submit_and_wait(b, &s), 1);
+	igt_assert_eq_u32(map[3], 0xd00e);
+	munmap(map, 8192);
+	gem_close(b, imported);
+
+	/* Bad fds. */
+	igt_assert_neq(drmPrimeFDToHandle(b, -1, &imported), 0);
+	nullfd = open("/dev/null", O_RDONLY);
+	igt_assert_neq(drmPrimeFDToHandle(b, nullfd, &imported), 0);
+	igt_assert(errno == EINVAL || errno == EBADF);
+	close(nullfd);
+	igt_assert_neq(drmPrimeHandleToFD(b, BAD_HANDLE, DRM_CLOEXEC, &dmabuf),
+		       0);
+	igt_assert_eq(errno, ENOENT);
+
+	close(a);
+	close(b);
+}
+
+/* A Mali chain writing @value to @target: the GPU touches only @target. */
+static uint64_t mali_write_chain(struct ugpu_bo *jobs, uint64_t off,
+				 uint64_t target, uint32_t value)
+{
+	struct mali_chain c;
+
+	ugpu_bo_map(jobs);
+	mali_chain_init(&c, jobs, true);
+	mali_set_value_job(jobs, off, 1, target, MALI_SET_VALUE_IMM32, value);
+	mali_chain_append(&c, off);
+	return c.head;
+}
+
+static void test_isolation(struct ugpu_device_info *d)
+{
+	int a = ugpu_open_minor(d->minor);
+	int b = ugpu_open_minor(d->minor);
+	struct ugpu_bo *a_first = ugpu_bo_new(a, 65536, 0);
+	struct ugpu_bo *a_bo = ugpu_bo_new(a, 4096, 0);
+	struct ugpu_bo *b_first = ugpu_bo_new(b, 65536, 0);
+	uint32_t a_ctx = ugpu_ctx_create(a, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t a_sig = ugpu_signal_create(a, 0);
+	struct drm_ugpu_bo_info info;
+	struct drm_gem_close gclose;
+	struct ugpu_submit s;
+
+	/* Handles of one file mean nothing in the other. */
+	memset(&info, 0, sizeof(info));
+	info.handle = a_bo->handle;
+	igt_assert_eq(__ugpu_bo_info(b, &info), -ENOENT);
+	memset(&gclose, 0, sizeof(gclose));
+	gclose.handle = a_bo->handle;
+	do_ioctl_err(b, DRM_IOCTL_GEM_CLOSE, &gclose, EINVAL);
+	igt_assert_eq(__ugpu_bo_wait(b, a_bo->handle, 0, 0), -ENOENT);
+	write32_submit(&s, a_ctx, b_first->handle, 0, 1);
+	igt_assert_eq(__ugpu_submit(b, &s), -ENOENT);
+	igt_assert_eq(__ugpu_ctx_destroy(b, a_ctx), -ENOENT);
+	igt_assert_eq(__ugpu_signal_set(b, a_sig, 1), -ENOENT);
+	igt_assert_eq(__ugpu_signal_wait(b, a_sig, 0), -ENOENT);
+	igt_assert_eq(__ugpu_signal_destroy(b, a_sig), -ENOENT);
+
+	/*
+	 * Separate address spaces: two fresh files allocating the same
+	 * sizes get the same addresses, whatever the other one holds.
+	 */
+	igt_assert_eq_u64(a_first->va, b_first->va);
+
+	/* A GPU write from B at A's address faults in B, A is untouched. */
+	if (d->family == DRM_UGPU_FAMILY_MALI) {
+		uint32_t b_ctx = ugpu_ctx_create(b, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		uint32_t sync = ugpu_syncobj_create(b, false);
+		uint64_t head;
+
+		igt_assert(a_bo->va >= b_first->va + b_first->size ||
+			   a_bo->va + a_bo->size <= b_first->va);
+		ugpu_bo_map(a_bo);
+		ugpu_bo_write32(a_bo, 0, 0x11111111);
+		head = mali_write_chain(b_first, 0, a_bo->va, 0xbad);
+		ugpu_submit_init(&s, b_ctx);
+		ugpu_submit_mali(&s, head, DRM_UGPU_MALI_REQ_COMPUTE,
+				 DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_bo(&s, b_first->handle,
+			       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_out_sync(&s, sync, 0);
+		ugpu_submit(b, &s);
+		/* A GPU fault fails the job with -EIO on Mali. */
+		igt_assert_eq(ugpu_syncobj_wait_status(b, sync), -EIO);
+		igt_assert_eq_u32(ugpu_bo_read32(a_bo, 0), 0x11111111);
+	}
+
+	close(b);
+	/* A keeps working after B went away. */
+	write32_submit(&s, a_ctx, a_bo->handle, 4, 2);
+	igt_assert_eq(submit_and_wait(a, &s), 1);
+	close(a);
+}
+
+/* Sum of the values of fdinfo keys starting with @prefix; -1: none. */
+static int64_t fdinfo_sum(int fd, const char *prefix, char *driver,
+			  size_t driver_size, uint64_t *client_id)
+{
+	char path[64], line[256];
+	int64_t sum = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	igt_assert(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (driver && !strncmp(line, "drm-driver:", 11))
+			sscanf(colon + 1, " %63s", driver);
+		(void)driver_size;
+		if (client_id && !strncmp(line, "drm-client-id:", 14))
+			*client_id = strtoull(colon + 1, NULL, 0);
+		if (!strncmp(line, prefix, strlen(prefix))) {
+			if (sum < 0)
+				sum = 0;
+			sum += strtoll(colon + 1, NULL, 0);
+		}
+	}
+	fclose(f);
+	return sum;
+}
+
+static void test_fdinfo(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	int other = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 1 << 20, 0);
+	char driver[64] = "";
+	uint64_t id = ~0ull, other_id = ~0ull;
+	int64_t engines, mem;
+
+	engines = fdinfo_sum(fd, "drm-engine-", driver, sizeof(driver), &id);
+	igt_assert_f(!strcmp(driver, "ugpu"), "drm-driver: %s\n", driver);
+	igt_assert_neq_u64(id, ~0ull);
+	igt_assert_lte(0, engines);
+	fdinfo_sum(other, "drm-engine-", NULL, 0, &other_id);
+	igt_assert_neq_u64(other_id, ~0ull);
+	igt_assert_neq_u64(id, other_id);
+
+	mem = fdinfo_sum(fd, "drm-total-", NULL, 0, NULL);
+	if (mem < 0)
+		mem = fdinfo_sum(fd, "drm-memory-", NULL, 0, NULL);
+	igt_assert_f(mem >= 0, "no drm-total-* or drm-memory-* key\n");
+	/* Sizes are in bytes or KiB/MiB: one MiB BO shows as at least 1. */
+	igt_assert_lte(1, mem);
+
+	/* A job makes its engine busy for a while (Mali only here). */
+	if (d->family == DRM_UGPU_FAMILY_MALI) {
+		uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		struct ugpu_submit s;
+		int64_t after;
+		uint64_t head;
+		int i;
+
+		for (i = 0; i < 4; i++) {
+			head = mali_write_chain(bo, 0, bo->va + 4096, i);
+			ugpu_submit_init(&s, ctx);
+			ugpu_submit_mali(&s, head, DRM_UGPU_MALI_REQ_COMPUTE,
+					 DRM_UGPU_QUEUE_AUTO, 0);
+			ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+			igt_assert_eq(submit_and_wait(fd, &s), 1);
+		}
+		after = fdinfo_sum(fd, "drm-engine-", NULL, 0, NULL);
+		igt_assert_f(after > engines, "engine time %lld -> %lld\n",
+			     (long long)engines, (long long)after);
+	}
+
+	ugpu_bo_free(bo);
+	close(other);
+	close(fd);
+}
+
+static void test_close_with_work(struct ugpu_device_info *d)
+{
+	struct ugpu_submit s;
+	int fd;
+
+	/* Close with work stuck behind a signal nobody will set. */
+	igt_fork(child, 1) {
+		int cfd = ugpu_open_minor(d->minor);
+		struct ugpu_bo *bo = ugpu_bo_new(cfd, 4096, 0);
+		uint32_t ctx = ugpu_ctx_create(cfd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		uint32_t sig = ugpu_signal_create(cfd, 0);
+		int i;
+
+		for (i = 0; i < 8; i++) {
+			ugpu_submit_init(&s, ctx);
+			ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+			ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle,
+					4 * i, i, 1 << 0);
+			ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+			ugpu_submit(cfd, &s);
+		}
+		close(cfd);
+	}
+	igt_waitchildren_timeout(30, "close with queued work");
+
+	/* And with work that is simply queued, without closing the BO. */
+	igt_fork(child, 1) {
+		int cfd = ugpu_open_minor(d->minor);
+		struct ugpu_bo *bo = ugpu_bo_new(cfd, 4096, 0);
+		uint32_t ctx = ugpu_ctx_create(cfd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		int i;
+
+		for (i = 0; i < 32; i++) {
+			write32_submit(&s, ctx, bo->handle, 4 * i, i);
+			ugpu_submit(cfd, &s);
+		}
+		/* Exit closes everything. */
+	}
+	igt_waitchildren_timeout(30, "exit with queued work");
+
+	/* The device works for a new open. */
+	fd = ugpu_open_minor(d->minor);
+	{
+		struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+		uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+
+		ugpu_bo_map(bo);
+		write32_submit(&s, ctx, bo->handle, 0, 42);
+		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 42);
+		ugpu_bo_free(bo);
+	}
+	close(fd);
+}
+
+igt_main
+{
+	struct ugpu_device_info *d;
+
+	igt_fixture {
+		num_devs = ugpu_enumerate(0, devs, UGPU_MAX_DEVICES);
+		igt_require_f(num_devs > 0, "no ugpu device\n");
+	}
+
+	igt_describe("Every common parameter, family and index checks.");
+	igt_subtest_with_dynamic("get-param")
+		for_each_device(d)
+			test_get_param(d);
+
+	igt_describe("BO sizes and flags; invalid sizes and flags.");
+	igt_subtest_with_dynamic("bo-create")
+		for_each_device(d)
+			test_bo_create(d);
+
+	igt_subtest_with_dynamic("bo-info")
+		for_each_device(d)
+			test_bo_info(d);
+
+	igt_subtest_with_dynamic("bo-mmap")
+		for_each_device(d)
+			test_bo_mmap(d);
+
+	igt_describe("Fill the contiguous pool, free it, fill it again.");
+	igt_subtest_with_dynamic("bo-contiguous")
+		for_each_device(d)
+			test_bo_contiguous(d);
+
+	igt_subtest_with_dynamic("bo-wait")
+		for_each_device(d)
+			test_bo_wait(d);
+
+	igt_subtest_with_dynamic("ctx")
+		for_each_device(d)
+			test_ctx(d);
+
+	igt_describe("Every SUBMIT field wrong in turn; the device still works.");
+	igt_subtest_with_dynamic("submit-bad-input")
+		for_each_device(d)
+			test_submit_bad_input(d);
+
+	igt_subtest_with_dynamic("soft-commands")
+		for_each_device(d)
+			test_soft_commands(d);
+
+	igt_subtest_with_dynamic("user-signals")
+		for_each_device(d)
+			test_user_signals(d);
+
+	igt_subtest_with_dynamic("signal-export")
+		for_each_device(d)
+			test_signal_export(d);
+
+	igt_subtest_with_dynamic("syncobj")
+		for_each_device(d)
+			test_syncobj(d);
+
+	igt_subtest_with_dynamic("implicit-sync")
+		for_each_device(d)
+			test_implicit_sync(d);
+
+	igt_subtest_with_dynamic("prime")
+		for_each_device(d)
+			test_prime(d);
+
+	igt_subtest_with_dynamic("isolation")
+		for_each_device(d)
+			test_isolation(d);
+
+	igt_subtest_with_dynamic("fdinfo")
+		for_each_device(d)
+			test_fdinfo(d);
+
+	igt_subtest_with_dynamic("close-with-work")
+		for_each_device(d)
+			test_close_with_work(d);
+}

@@ -1,0 +1,1626 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ugpu_mali: Mali job-manager GPUs behind the ugpu uapi. Job chains of
+ * every job type the simulated GPU executes, chaining and dependencies,
+ * job slots, faults and their confinement, hangs and recovery, context
+ * banning, and device unbind. Every subtest runs on every Mali device as
+ * a dynamic subtest named after the device.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <xf86drm.h>
+
+#include "igt.h"
+#include "igt_ugpu.h"
+
+static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
+static int num_devs;
+
+#define for_each_mali(d)						\
+	for ((d) = devs; (d) < devs + num_devs; (d)++)			\
+		igt_dynamic_f("%s", (d)->tag)
+
+/* Layout of the job BO: job descriptors first, then shared descriptors. */
+#define JOBS_SIZE	(64 << 10)
+#define JOB_STRIDE	0x200			/* > MALI_VT_PAYLOAD_END */
+#define JOB(n)		((uint64_t)(n) * JOB_STRIDE)
+#define MAX_JOBS	64			/* JOB(64) = 0x8000 */
+#define VS_META		0x8000			/* vertex shader metadata */
+#define FS_META		0x8010			/* fragment shader metadata */
+#define CS_META		0x8020			/* compute shader metadata */
+#define BAD_META	0x8030			/* free for malformed ones */
+#define SHADER		0x8100			/* 16-byte aligned "code" */
+#define ATTR_BUFS	0x8200			/* attribute buffers */
+#define ATTR_META	0x8300			/* attribute metadata */
+#define ATTR_META_BAD	0x8400			/* 64+ entries, no end */
+#define FBD		0x8800
+#define FBD2		0x8840
+
+/* Layout of the data BO. */
+#define DATA_SIZE	(256 << 10)
+#define VERTICES	0x0000
+#define TARGETS		0x1000
+#define FB		0x10000
+#define FB_W		64
+#define FB_H		48
+#define FB_STRIDE	(FB_W * 4 + 64)		/* padding that stays untouched */
+#define CLEAR		0xff336699u
+#define CANARY		0xa5a5a5a5u
+
+/* A file, a context and two mapped BOs on one Mali device. */
+struct env {
+	struct ugpu_device_info *d;
+	int fd;
+	uint32_t ctx;
+	struct ugpu_bo *jobs;
+	struct ugpu_bo *data;
+};
+
+static void env_open(struct env *e, struct ugpu_device_info *d)
+{
+	e->d = d;
+	e->fd = ugpu_open_minor(d->minor);
+	e->ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	e->jobs = ugpu_bo_new(e->fd, JOBS_SIZE, 0);
+	e->data = ugpu_bo_new(e->fd, DATA_SIZE, 0);
+	ugpu_bo_map(e->jobs);
+	ugpu_bo_map(e->data);
+}
+
+static void env_close(struct env *e)
+{
+	ugpu_bo_free(e->jobs);
+	ugpu_bo_free(e->data);
+	close(e->fd);
+}
+
+static void submit_chain_async(struct env *e, uint32_t ctx, uint64_t head,
+			       uint32_t req, uint32_t out_sync)
+{
+	struct ugpu_submit s;
+
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_mali(&s, head, req, DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_bo(&s, e->jobs->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, e->data->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, out_sync, 0);
+	ugpu_submit(e->fd, &s);
+}
+
+/* Run the chain at @head with requirements @req; returns fence status. */
+static int run_chain(struct env *e, uint64_t head, uint32_t req)
+{
+	uint32_t sync = ugpu_syncobj_create(e->fd, false);
+	int status;
+
+	submit_chain_async(e, e->ctx, head, req, sync);
+	status = ugpu_syncobj_wait_status(e->fd, sync);
+	ugpu_syncobj_destroy(e->fd, sync);
+	return status;
+}
+
+/* A one-job chain writing @value (32 bits) at data offset @off. */
+static uint64_t write_chain(struct env *e, unsigned int job, uint64_t off,
+			    uint32_t value)
+{
+	mali_set_value_job(e->jobs, JOB(job), 1, e->data->va + off,
+			   MALI_SET_VALUE_IMM32, value);
+	return e->jobs->va + JOB(job);
+}
+
+static void check_done(struct env *e, unsigned int job)
+{
+	uint32_t st = mali_job_status(e->jobs, JOB(job));
+
+	igt_assert_f((st & 0xff) == MALI_EXC_DONE,
+		     "job %u exception status %#x, expected DONE\n", job, st);
+}
+
+static bool va_32bit(struct env *e)
+{
+	return e->jobs->va + e->jobs->size <= (1ull << 32) &&
+	       e->data->va + e->data->size <= (1ull << 32);
+}
+
+/* Shader metadata, attribute buffers and metadata, framebuffer. */
+static void write_scene(struct env *e)
+{
+	struct ugpu_bo *j = e->jobs;
+	uint64_t shader = j->va + SHADER;
+	unsigned int i;
+
+	ugpu_bo_write64(j, VS_META, shader | MALI_SHADER_FLAG_PRESENT |
+			MALI_SHADER_FLAG_VERTEX);
+	ugpu_bo_write64(j, FS_META, shader | MALI_SHADER_FLAG_PRESENT |
+			MALI_SHADER_FLAG_FRAGMENT);
+	ugpu_bo_write64(j, CS_META, shader | MALI_SHADER_FLAG_PRESENT);
+	for (i = 0; i < 16; i += 4)
+		ugpu_bo_write32(j, SHADER + i, 0x1000 + i);
+
+	/* Two attributes: 3 vertices of vec4 and of vec2 floats. */
+	for (i = 0; i < 3 * 6; i++)
+		ugpu_bo_write32(e->data, VERTICES + 4 * i, 0x3f800000);
+	ugpu_bo_write32(j, ATTR_BUFS + MALI_ATTR_BUF_ELEMENTS,
+			e->data->va + VERTICES);
+	ugpu_bo_write32(j, ATTR_BUFS + MALI_ATTR_BUF_ELEMENT_SIZE, 16);
+	ugpu_bo_write32(j, ATTR_BUFS + MALI_ATTR_BUF_TOTAL_SIZE, 48);
+	ugpu_bo_write32(j, ATTR_BUFS + MALI_ATTR_BUF_STRIDE +
+			MALI_ATTR_BUF_ELEMENTS, e->data->va + VERTICES + 48);
+	ugpu_bo_write32(j, ATTR_BUFS + MALI_ATTR_BUF_STRIDE +
+			MALI_ATTR_BUF_ELEMENT_SIZE, 8);
+	ugpu_bo_write32(j, ATTR_BUFS + MALI_ATTR_BUF_STRIDE +
+			MALI_ATTR_BUF_TOTAL_SIZE, 24);
+	ugpu_bo_write64(j, ATTR_META, 0x2dea2200ull | 0);
+	ugpu_bo_write64(j, ATTR_META + 8, 0x2dea2200ull | 1);
+	ugpu_bo_write64(j, ATTR_META + 16, 0);
+	for (i = 0; i < 0x400 / 8; i++)
+		ugpu_bo_write64(j, ATTR_META_BAD + 8 * i, 0x2dea2200ull);
+
+	mali_fbd(j, FBD, MALI_FBD_FORMAT_BGRA8888, FB_W, FB_H, CLEAR,
+		 e->data->va + FB, FB_STRIDE);
+}
+
+static void fill_fb(struct env *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < FB_H * FB_STRIDE; i += 4)
+		ugpu_bo_write32(e->data, FB + i, CANARY);
+}
+
+/* Every pixel of the framebuffer: @clear inside the tile range, else not. */
+static void check_fb(struct env *e, uint32_t width, uint32_t height,
+		     unsigned int tx0, unsigned int ty0, unsigned int tx1,
+		     unsigned int ty1, uint32_t clear)
+{
+	unsigned int x, y;
+
+	for (y = 0; y < FB_H; y++) {
+		for (x = 0; x < FB_STRIDE / 4; x++) {
+			uint32_t px = ugpu_bo_read32(e->data,
+						     FB + y * FB_STRIDE + 4 * x);
+			bool inside = x < width && y < height &&
+				      x >= tx0 * MALI_TILE_SIZE &&
+				      x < (tx1 + 1) * MALI_TILE_SIZE &&
+				      y >= ty0 * MALI_TILE_SIZE &&
+				      y < (ty1 + 1) * MALI_TILE_SIZE;
+
+			igt_assert_f(px == (inside ? clear : CANARY),
+				     "pixel (%u,%u) = %#x, expected %#x\n",
+				     x, y, px, inside ? clear : CANARY);
+		}
+	}
+}
+
+static void vt_desc(struct env *e, struct mali_vt_desc *v, unsigned int type)
+{
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	v->draw_mode = MALI_DRAW_TRIANGLES;
+	v->shader_meta = e->jobs->va + (type == MALI_JOB_TYPE_VERTEX ? VS_META :
+					type == MALI_JOB_TYPE_COMPUTE ? CS_META :
+					FS_META);
+	v->attributes = e->jobs->va + ATTR_BUFS;
+	v->attribute_meta = e->jobs->va + ATTR_META;
+	v->fbd = e->jobs->va + FBD;
+}
+
+/* -------------------------------------------------------------------- */
+
+static void test_identity(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t gpu_id, js, caps, v;
+	unsigned int i;
+
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_FAMILY, 0),
+			  DRM_UGPU_FAMILY_MALI);
+	gpu_id = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_GPU_ID, 0);
+	igt_info("%s: GPU_ID %#llx\n", d->name, (unsigned long long)gpu_id);
+	igt_assert_f(MALI_GPU_ID_PRODUCT(gpu_id) == MALI_PRODUCT_T860 ||
+		     MALI_GPU_ID_PRODUCT(gpu_id) == MALI_PRODUCT_G52,
+		     "unexpected product %#llx\n",
+		     (unsigned long long)MALI_GPU_ID_PRODUCT(gpu_id));
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0),
+			  MALI_GPU_ID_PRODUCT(gpu_id));
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_REVISION, 0),
+			  MALI_GPU_ID_VERSION(gpu_id));
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_ID, 0), gpu_id);
+
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_PRESENT, 0),
+			  0x7);
+	for (i = 0; i < MALI_NUM_JOB_SLOTS; i++) {
+		js = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, i);
+		igt_assert_f((js & (MALI_JS_FEATURE_NULL_JOB |
+				    MALI_JS_FEATURE_SET_VALUE_JOB |
+				    MALI_JS_FEATURE_CACHE_FLUSH_JOB)) ==
+			     (MALI_JS_FEATURE_NULL_JOB |
+			      MALI_JS_FEATURE_SET_VALUE_JOB |
+			      MALI_JS_FEATURE_CACHE_FLUSH_JOB),
+			     "JS%u_FEATURES %#llx\n", i, (unsigned long long)js);
+	}
+	igt_assert(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 0) &
+		   MALI_JS_FEATURE_FRAGMENT_JOB);
+	js = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 1);
+	igt_assert((js & (MALI_JS_FEATURE_VERTEX_JOB | MALI_JS_FEATURE_TILER_JOB |
+			  MALI_JS_FEATURE_COMPUTE_JOB)) ==
+		   (MALI_JS_FEATURE_VERTEX_JOB | MALI_JS_FEATURE_TILER_JOB |
+		    MALI_JS_FEATURE_COMPUTE_JOB));
+	igt_assert(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 2) &
+		   MALI_JS_FEATURE_COMPUTE_JOB);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 3,
+				       &v), -EINVAL);
+
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0), 3);
+	for (i = 0; i < 3; i++) {
+		caps = ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, i);
+		igt_assert(caps & DRM_UGPU_QUEUE_CAP_JOB_CHAIN);
+	}
+	igt_assert(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, 0) &
+		   DRM_UGPU_QUEUE_CAP_FRAGMENT);
+	igt_assert(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, 1) &
+		   DRM_UGPU_QUEUE_CAP_VERTEX_TILER);
+	igt_assert(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, 2) &
+		   DRM_UGPU_QUEUE_CAP_COMPUTE);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, 3, &v),
+		      -EINVAL);
+
+	igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_AS_PRESENT, 0),
+			   0);
+	igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_SHADER_PRESENT,
+					  0), 0);
+	igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_L2_PRESENT, 0),
+			   0);
+	igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_TILER_PRESENT,
+					  0), 0);
+	igt_assert_neq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_MMU_FEATURES,
+					  0), 0);
+	for (v = DRM_UGPU_PARAM_MALI_L2_FEATURES;
+	     v <= DRM_UGPU_PARAM_MALI_THREAD_FEATURES; v++) {
+		uint64_t val;
+
+		if (v == DRM_UGPU_PARAM_MALI_JS_FEATURES)
+			continue;
+		igt_assert_eq(__ugpu_get_param(fd, v, 0, &val), 0);
+		igt_assert_eq(__ugpu_get_param(fd, v, 1, &val), -EINVAL);
+	}
+	for (i = 0; i < MALI_NUM_TEXTURE_FEATURES; i++)
+		ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_TEXTURE_FEATURES, i);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_TEXTURE_FEATURES,
+				       MALI_NUM_TEXTURE_FEATURES, &v), -EINVAL);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_TEXTURE_FEATURES + 1,
+				       0, &v), -EINVAL);
+	close(fd);
+}
+
+static const uint32_t slot_reqs[MALI_NUM_JOB_SLOTS] = {
+	DRM_UGPU_MALI_REQ_FRAGMENT,
+	DRM_UGPU_MALI_REQ_COMPUTE,
+	DRM_UGPU_MALI_REQ_COMPUTE_ONLY,
+};
+
+static void test_job_null(struct ugpu_device_info *d)
+{
+	struct mali_chain c;
+	struct env e;
+	unsigned int js, i;
+
+	env_open(&e, d);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		/* One job, then a chain of eight. */
+		mali_chain_init(&c, e.jobs, true);
+		mali_null_job(e.jobs, JOB(0), 1);
+		mali_chain_append(&c, JOB(0));
+		igt_assert_eq(run_chain(&e, c.head, slot_reqs[js]), 1);
+		check_done(&e, 0);
+
+		mali_chain_init(&c, e.jobs, true);
+		for (i = 0; i < 8; i++) {
+			mali_null_job(e.jobs, JOB(i), i + 1);
+			mali_chain_append(&c, JOB(i));
+		}
+		igt_assert_eq(run_chain(&e, c.head, slot_reqs[js]), 1);
+		for (i = 0; i < 8; i++)
+			check_done(&e, i);
+	}
+	env_close(&e);
+}
+
+static void test_job_set_value(struct ugpu_device_info *d)
+{
+	static const struct {
+		unsigned int kind;
+		unsigned int len;		/* bytes written; 0: counter */
+		uint64_t imm;
+	} kinds[] = {
+		{ MALI_SET_VALUE_ZERO, 8, 0 },
+		{ MALI_SET_VALUE_IMM8, 1, 0x1122334455667788ull },
+		{ MALI_SET_VALUE_IMM16, 2, 0x1122334455667788ull },
+		{ MALI_SET_VALUE_IMM32, 4, 0x1122334455667788ull },
+		{ MALI_SET_VALUE_IMM64, 8, 0x1122334455667788ull },
+		{ MALI_SET_VALUE_TIMESTAMP, 0, 0 },
+		{ MALI_SET_VALUE_CYCLE_COUNTER, 0, 0 },
+	};
+	struct mali_chain c;
+	uint64_t ts0, ts1;
+	unsigned int js, i, b;
+	struct env e;
+
+	env_open(&e, d);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		memset((char *)e.data->map + TARGETS, 0xaa, 0x1000);
+		mali_chain_init(&c, e.jobs, true);
+		for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+			mali_set_value_job(e.jobs, JOB(i), i + 1,
+					   e.data->va + TARGETS + 16 * i,
+					   kinds[i].kind, kinds[i].imm);
+			mali_chain_append(&c, JOB(i));
+		}
+		ts0 = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+		igt_assert_eq(run_chain(&e, c.head, slot_reqs[js]), 1);
+		ts1 = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+
+		for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+			const uint8_t *p = (const uint8_t *)e.data->map +
+					   TARGETS + 16 * i;
+			uint64_t val;
+
+			check_done(&e, i);
+			memcpy(&val, p, 8);
+			if (kinds[i].kind == MALI_SET_VALUE_TIMESTAMP) {
+				igt_assert_lte_u64(ts0, val);
+				igt_assert_lte_u64(val, ts1);
+			} else if (kinds[i].len) {
+				for (b = 0; b < kinds[i].len; b++)
+					igt_assert_eq_u32(p[b],
+						(kinds[i].imm >> (8 * b)) & 0xff);
+				for (; b < 16; b++)
+					igt_assert_eq_u32(p[b], 0xaa);
+			}
+			if (!kinds[i].len)
+				for (b = 8; b < 16; b++)
+					igt_assert_eq_u32(p[b], 0xaa);
+		}
+	}
+	env_close(&e);
+}
+
+static void test_job_cache_flush(struct ugpu_device_info *d)
+{
+	struct mali_chain c;
+	struct env e;
+
+	env_open(&e, d);
+	mali_chain_init(&c, e.jobs, true);
+	mali_set_value_job(e.jobs, JOB(0), 1, e.data->va + TARGETS,
+			   MALI_SET_VALUE_IMM32, 0xc0ffee);
+	mali_chain_append(&c, JOB(0));
+	mali_cache_flush_job(e.jobs, JOB(1), 2);
+	mali_chain_append(&c, JOB(1));
+	mali_set_value_job(e.jobs, JOB(2), 3, e.data->va + TARGETS + 8,
+			   MALI_SET_VALUE_IMM32, 0xc0ffef);
+	mali_chain_append(&c, JOB(2));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	check_done(&e, 0);
+	check_done(&e, 1);
+	check_done(&e, 2);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0xc0ffee);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8), 0xc0ffef);
+	env_close(&e);
+}
+
+static void test_job_fragment(struct ugpu_device_info *d)
+{
+	static const struct {
+		uint32_t w, h;
+		unsigned int x0, y0, x1, y1;
+	} cases[] = {
+		{ FB_W, FB_H, 1, 1, 2, 2 },	/* inner tiles */
+		{ FB_W, FB_H, 0, 0, 3, 2 },	/* everything */
+		{ FB_W, FB_H, 3, 2, 3, 2 },	/* last tile */
+		{ 40, 40, 1, 0, 2, 2 },		/* partial edge tiles */
+		{ 1, 1, 0, 0, 0, 0 },		/* one pixel */
+	};
+	struct mali_chain c;
+	struct env e;
+	unsigned int i;
+
+	env_open(&e, d);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		fill_fb(&e);
+		mali_fbd(e.jobs, FBD, MALI_FBD_FORMAT_BGRA8888, cases[i].w,
+			 cases[i].h, CLEAR + i, e.data->va + FB, FB_STRIDE);
+		mali_chain_init(&c, e.jobs, true);
+		mali_fragment_job(e.jobs, JOB(0), 1,
+				  MALI_TILE_COORD(cases[i].x0, cases[i].y0),
+				  MALI_TILE_COORD(cases[i].x1, cases[i].y1),
+				  e.jobs->va + FBD);
+		mali_chain_append(&c, JOB(0));
+		igt_assert_eq(run_chain(&e, c.head,
+					DRM_UGPU_MALI_REQ_FRAGMENT), 1);
+		check_done(&e, 0);
+		check_fb(&e, cases[i].w, cases[i].h, cases[i].x0, cases[i].y0,
+			 cases[i].x1, cases[i].y1, CLEAR + i);
+	}
+
+	/* Two fragment jobs in one chain, each its own tile and colour. */
+	fill_fb(&e);
+	mali_fbd(e.jobs, FBD2, MALI_FBD_FORMAT_BGRA8888, FB_W, FB_H, CLEAR,
+		 e.data->va + FB, FB_STRIDE);
+	mali_chain_init(&c, e.jobs, true);
+	mali_fragment_job(e.jobs, JOB(0), 1, MALI_TILE_COORD(0, 0),
+			  MALI_TILE_COORD(1, 2), e.jobs->va + FBD2);
+	mali_chain_append(&c, JOB(0));
+	mali_fragment_job(e.jobs, JOB(1), 2, MALI_TILE_COORD(2, 0),
+			  MALI_TILE_COORD(3, 2), e.jobs->va + FBD2);
+	mali_chain_append(&c, JOB(1));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_FRAGMENT), 1);
+	check_fb(&e, FB_W, FB_H, 0, 0, 3, 2, CLEAR);
+	env_close(&e);
+}
+
+/* Vertex job (1) and tiler job (2, after 1) in a chain at JOB(@first). */
+static uint64_t vertex_tiler_chain(struct env *e, unsigned int first)
+{
+	struct mali_vt_desc v;
+	struct mali_chain c;
+
+	mali_chain_init(&c, e->jobs, true);
+	vt_desc(e, &v, MALI_JOB_TYPE_VERTEX);
+	mali_vertex_tiler_job(e->jobs, JOB(first), 1, 0, &v);
+	mali_chain_append(&c, JOB(first));
+	vt_desc(e, &v, MALI_JOB_TYPE_TILER);
+	mali_vertex_tiler_job(e->jobs, JOB(first + 1), 2, 1, &v);
+	mali_chain_append(&c, JOB(first + 1));
+	return c.head;
+}
+
+static void test_frame(struct ugpu_device_info *d)
+{
+	uint32_t sync;
+	struct mali_chain c;
+	struct ugpu_submit s;
+	unsigned int vt, frag;
+	struct env e;
+
+	env_open(&e, d);
+	igt_require_f(va_32bit(&e), "vertex/tiler jobs need VAs below 4 GiB\n");
+	write_scene(&e);
+	fill_fb(&e);
+
+	mali_chain_init(&c, e.jobs, true);
+	mali_fragment_job(e.jobs, JOB(4), 1, MALI_TILE_COORD(0, 0),
+			  MALI_TILE_COORD(FB_W / 16 - 1, FB_H / 16 - 1),
+			  e.jobs->va + FBD);
+	mali_chain_append(&c, JOB(4));
+
+	sync = ugpu_syncobj_create(e.fd, false);
+	ugpu_submit_init(&s, e.ctx);
+	vt = ugpu_submit_mali(&s, vertex_tiler_chain(&e, 0),
+			      DRM_UGPU_MALI_REQ_VERTEX | DRM_UGPU_MALI_REQ_TILER,
+			      DRM_UGPU_QUEUE_AUTO, 0);
+	frag = ugpu_submit_mali(&s, c.head, DRM_UGPU_MALI_REQ_FRAGMENT,
+				DRM_UGPU_QUEUE_AUTO, 1ull << vt);
+	igt_assert_eq(frag, 1);
+	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e.fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+
+	check_done(&e, 0);
+	check_done(&e, 1);
+	check_done(&e, 4);
+	check_fb(&e, FB_W, FB_H, 0, 0, FB_W / 16 - 1, FB_H / 16 - 1, CLEAR);
+
+	/* Explicit queue numbers instead of QUEUE_AUTO. */
+	fill_fb(&e);
+	mali_chain_init(&c, e.jobs, true);
+	mali_fragment_job(e.jobs, JOB(4), 1, MALI_TILE_COORD(0, 0),
+			  MALI_TILE_COORD(0, 0), e.jobs->va + FBD);
+	mali_chain_append(&c, JOB(4));
+	s.cmds[0].queue = 1;
+	s.cmds[0].address = vertex_tiler_chain(&e, 0);
+	s.cmds[1].queue = 0;
+	ugpu_submit(e.fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+	check_fb(&e, FB_W, FB_H, 0, 0, 0, 0, CLEAR);
+
+	/* A queue that does not match the requirements is refused. */
+	s.cmds[1].queue = 1;
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EINVAL);
+	env_close(&e);
+}
+
+static void test_vertex_tiler_valid(struct ugpu_device_info *d)
+{
+	static const uint8_t modes[] = {
+		MALI_DRAW_POINTS, MALI_DRAW_LINES, MALI_DRAW_TRIANGLES,
+		MALI_DRAW_TRIANGLE_STRIP, MALI_DRAW_TRIANGLE_FAN,
+	};
+	struct mali_vt_desc v;
+	struct mali_chain c;
+	struct env e;
+	unsigned int i;
+
+	env_open(&e, d);
+	igt_require_f(va_32bit(&e), "vertex/tiler jobs need VAs below 4 GiB\n");
+	write_scene(&e);
+
+	/* Vertex and tiler alone, the tiler in every draw mode. */
+	mali_chain_init(&c, e.jobs, true);
+	vt_desc(&e, &v, MALI_JOB_TYPE_VERTEX);
+	mali_vertex_tiler_job(e.jobs, JOB(0), 1, 0, &v);
+	mali_chain_append(&c, JOB(0));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_VERTEX), 1);
+	check_done(&e, 0);
+
+	mali_chain_init(&c, e.jobs, true);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		vt_desc(&e, &v, MALI_JOB_TYPE_TILER);
+		v.draw_mode = modes[i];
+		mali_vertex_tiler_job(e.jobs, JOB(i), i + 1, 0, &v);
+		mali_chain_append(&c, JOB(i));
+	}
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_TILER), 1);
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		check_done(&e, i);
+
+	/* No attributes at all is valid too. */
+	mali_chain_init(&c, e.jobs, true);
+	vt_desc(&e, &v, MALI_JOB_TYPE_VERTEX);
+	v.attributes = 0;
+	v.attribute_meta = 0;
+	mali_vertex_tiler_job(e.jobs, JOB(0), 1, 0, &v);
+	mali_chain_append(&c, JOB(0));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_VERTEX), 1);
+	check_done(&e, 0);
+
+	/* Compute on slot 1 and on the compute-only slot 2. */
+	mali_chain_init(&c, e.jobs, true);
+	vt_desc(&e, &v, MALI_JOB_TYPE_COMPUTE);
+	mali_vertex_tiler_job(e.jobs, JOB(0), 1, 0, &v);
+	mali_chain_append(&c, JOB(0));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	check_done(&e, 0);
+	mali_chain_init(&c, e.jobs, true);
+	mali_vertex_tiler_job(e.jobs, JOB(0), 1, 0, &v);
+	mali_chain_append(&c, JOB(0));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE_ONLY), 1);
+	check_done(&e, 0);
+	env_close(&e);
+}
+
+/* -------------------------------------------------------------------- */
+
+enum malformation {
+	BAD_TYPE_0,
+	BAD_TYPE_6,
+	BAD_TYPE_10,
+	BAD_TYPE_FOR_SLOT,
+	BAD_DRAW_MODE,
+	BAD_SHADER_FLAGS,
+	BAD_SHADER_NULL,
+	BAD_ATTR_NO_END,
+	BAD_ATTR_ESIZE,
+	BAD_ATTR_TOTAL,
+	BAD_ATTR_UNMAPPED,
+	BAD_FBD_FORMAT,
+	BAD_FBD_STRIDE,
+	BAD_TILE_RANGE,
+	BAD_TILE_ORDER,
+	BAD_DEP,
+	NUM_MALFORMATIONS,
+};
+
+static const char *const malformation_names[] = {
+	[BAD_TYPE_0] = "job type 0",
+	[BAD_TYPE_6] = "job type 6",
+	[BAD_TYPE_10] = "job type 10",
+	[BAD_TYPE_FOR_SLOT] = "fragment job on slot 1",
+	[BAD_DRAW_MODE] = "draw mode",
+	[BAD_SHADER_FLAGS] = "shader flags",
+	[BAD_SHADER_NULL] = "no shader metadata",
+	[BAD_ATTR_NO_END] = "attribute list without end",
+	[BAD_ATTR_ESIZE] = "attribute element size 0",
+	[BAD_ATTR_TOTAL] = "attribute size not a multiple",
+	[BAD_ATTR_UNMAPPED] = "attribute elements unmapped",
+	[BAD_FBD_FORMAT] = "FBD format",
+	[BAD_FBD_STRIDE] = "FBD stride",
+	[BAD_TILE_RANGE] = "tile past the framebuffer",
+	[BAD_TILE_ORDER] = "min tile after max tile",
+	[BAD_DEP] = "dependency on a job not run",
+};
+
+/*
+ * Build a chain whose last job has malformation @m; returns its job
+ * number and sets *@req and *@code (the exception code expected in the
+ * job header; 0: any fault code).
+ */
+static unsigned int build_malformed(struct env *e, enum malformation m,
+				    struct mali_chain *c, uint32_t *req,
+				    uint32_t *code)
+{
+	struct mali_vt_desc v;
+	unsigned int job = 1;
+	uint32_t cfg;
+
+	mali_chain_init(c, e->jobs, true);
+	/* A good job first: the fault is mid-chain. */
+	mali_null_job(e->jobs, JOB(0), 1);
+	mali_chain_append(c, JOB(0));
+	*req = DRM_UGPU_MALI_REQ_VERTEX | DRM_UGPU_MALI_REQ_TILER;
+	*code = MALI_EXC_JOB_CONFIG_FAULT;
+	vt_desc(e, &v, MALI_JOB_TYPE_TILER);
+
+	switch (m) {
+	case BAD_TYPE_0:
+	case BAD_TYPE_6:
+	case BAD_TYPE_10:
+		mali_null_job(e->jobs, JOB(job), 2);
+		cfg = ugpu_bo_read32(e->jobs, JOB(job) + MALI_JOB_HDR_CONFIG);
+		cfg &= ~(0x7fu << MALI_JOB_HDR_TYPE_SHIFT);
+		cfg |= (m == BAD_TYPE_0 ? 0 : m == BAD_TYPE_6 ? 6 : 10) <<
+		       MALI_JOB_HDR_TYPE_SHIFT;
+		ugpu_bo_write32(e->jobs, JOB(job) + MALI_JOB_HDR_CONFIG, cfg);
+		break;
+	case BAD_TYPE_FOR_SLOT:
+		mali_fragment_job(e->jobs, JOB(job), 2, 0, 0, e->jobs->va + FBD);
+		*req = DRM_UGPU_MALI_REQ_COMPUTE;
+		break;
+	case BAD_DRAW_MODE:
+		v.draw_mode = 0x03;
+		mali_vertex_tiler_job(e->jobs, JOB(job), 2, 0, &v);
+		break;
+	case BAD_SHADER_FLAGS:
+		/* A tiler job whose shader is flagged as a vertex shader. */
+		v.shader_meta = e->jobs->va + VS_META;
+		mali_vertex_tiler_job(e->jobs, JOB(job), 2, 0, &v);
+		break;
+	case BAD_SHADER_NULL:
+		v.shader_meta = 0;
+		mali_vertex_tiler_job(e->jobs, JOB(job), 2, 0, &v);
+		break;
+	case BAD_ATTR_NO_END:
+		v.attribute_meta = e->jobs->va + ATTR_META_BAD;
+		mali_vertex_tiler_job(e->jobs, JOB(job), 2, 0, &v);
+		*code = 0;
+		break;
+	case BAD_ATTR_ESIZE:
+	case BAD_ATTR_TOTAL:
+	case BAD_ATTR_UNMAPPED:
+		/* A private copy of the attribute buffers, one broken. */
+		memcpy((char *)e->jobs->map + BAD_META + 0x40,
+		       (char *)e->jobs->map + ATTR_BUFS, 2 * MALI_ATTR_BUF_STRIDE);
+		if (m == BAD_ATTR_ESIZE)
+			ugpu_bo_write32(e->jobs, BAD_META + 0x40 +
+					MALI_ATTR_BUF_STRIDE +
+					MALI_ATTR_BUF_ELEMENT_SIZE, 0);
+		else if (m == BAD_ATTR_TOTAL)
+			ugpu_bo_write32(e->jobs, BAD_META + 0x40 +
+					MALI_ATTR_BUF_STRIDE +
+					MALI_ATTR_BUF_TOTAL_SIZE, 25);
+		else
+			ugpu_bo_write32(e->jobs, BAD_META + 0x40 +
+					MALI_ATTR_BUF_STRIDE +
+					MALI_ATTR_BUF_ELEMENTS, 0xfffff000u);
+		if (m == BAD_ATTR_UNMAPPED)
+			*code = 0;
+		v.attributes = e->jobs->va + BAD_META + 0x40;
+		mali_vertex_tiler_job(e->jobs, JOB(job), 2, 0, &v);
+		break;
+	case BAD_FBD_FORMAT:
+	case BAD_FBD_STRIDE:
+		mali_fbd(e->jobs, FBD2,
+			 m == BAD_FBD_FORMAT ? 0x7 : MALI_FBD_FORMAT_BGRA8888,
+			 FB_W, FB_H, CLEAR, e->data->va + FB,
+			 m == BAD_FBD_STRIDE ? FB_W * 4 - 4 : FB_STRIDE);
+		mali_fragment_job(e->jobs, JOB(job), 2, 0, 0,
+				  e->jobs->va + FBD2);
+		*req = DRM_UGPU_MALI_REQ_FRAGMENT;
+		break;
+	case BAD_TILE_RANGE:
+	case BAD_TILE_ORDER:
+		if (m == BAD_TILE_RANGE)
+			mali_fragment_job(e->jobs, JOB(job), 2, 0,
+					  MALI_TILE_COORD(FB_W / 16, 0),
+					  e->jobs->va + FBD);
+		else
+			mali_fragment_job(e->jobs, JOB(job), 2,
+					  MALI_TILE_COORD(2, 1),
+					  MALI_TILE_COORD(1, 1),
+					  e->jobs->va + FBD);
+		*req = DRM_UGPU_MALI_REQ_FRAGMENT;
+		*code = MALI_EXC_TILE_RANGE_FAULT;
+		break;
+	case BAD_DEP:
+		mali_null_job(e->jobs, JOB(job), 2);
+		ugpu_bo_write32(e->jobs, JOB(job) + MALI_JOB_HDR_DEPS, 7);
+		break;
+	default:
+		igt_assert(0);
+	}
+	mali_chain_append(c, JOB(job));
+	return job;
+}
+
+static bool is_fault_code(uint32_t code)
+{
+	return code >= MALI_EXC_JOB_CONFIG_FAULT && code <= 0xff;
+}
+
+static void test_config_fault(struct ugpu_device_info *d)
+{
+	struct mali_chain c;
+	uint32_t req, code, st;
+	unsigned int m, job;
+	struct env e;
+	int status;
+
+	env_open(&e, d);
+	igt_require_f(va_32bit(&e), "vertex/tiler jobs need VAs below 4 GiB\n");
+	write_scene(&e);
+
+	for (m = 0; m < NUM_MALFORMATIONS; m++) {
+		uint32_t after = ugpu_syncobj_create(e.fd, false);
+		uint32_t sync = ugpu_syncobj_create(e.fd, false);
+		struct ugpu_submit s;
+
+		igt_debug("malformation: %s\n", malformation_names[m]);
+		fill_fb(&e);
+		job = build_malformed(&e, m, &c, &req, &code);
+
+		/* The faulting chain, and a soft write depending on it. */
+		ugpu_bo_write32(e.data, TARGETS, 0);
+		ugpu_submit_init(&s, e.ctx);
+		ugpu_submit_mali(&s, c.head, req, DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+			       DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
+			       DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_out_sync(&s, sync, 0);
+		ugpu_submit(e.fd, &s);
+		status = ugpu_syncobj_wait_status(e.fd, sync);
+		/* Job faults fail the fence with -EIO (Documentation/mali.rst). */
+		igt_assert_f(status == -EIO, "%s: fence status %d, expected -EIO\n",
+			     malformation_names[m], status);
+
+		/*
+		 * Faults count towards banning a context: every submit here
+		 * gets a new one so that none is banned.
+		 */
+		ugpu_ctx_destroy(e.fd, e.ctx);
+		e.ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		ugpu_submit_init(&s, e.ctx);
+		ugpu_submit_mali(&s, c.head, req, DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, e.data->handle,
+				TARGETS, 1, 1 << 0);
+		ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+			       DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
+			       DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_out_sync(&s, after, 0);
+		ugpu_submit(e.fd, &s);
+		status = ugpu_syncobj_wait_status(e.fd, after);
+		/* The dependent write did not run, and the submit failed. */
+		igt_assert_f(ugpu_bo_read32(e.data, TARGETS) == 0,
+			     "%s: a command depending on the fault ran\n",
+			     malformation_names[m]);
+		igt_assert_f(status < 0,
+			     "%s: submit fence status %d, expected an error\n",
+			     malformation_names[m], status);
+
+		check_done(&e, 0);
+		st = mali_job_status(e.jobs, JOB(job)) & 0xff;
+		if (code)
+			igt_assert_f(st == code, "%s: status %#x, expected %#x\n",
+				     malformation_names[m], st, code);
+		else
+			igt_assert_f(is_fault_code(st), "%s: status %#x\n",
+				     malformation_names[m], st);
+		/* Nothing was drawn. */
+		if (req == DRM_UGPU_MALI_REQ_FRAGMENT)
+			check_fb(&e, 0, 0, 0, 0, 0, 0, CLEAR);
+
+		ugpu_syncobj_destroy(e.fd, sync);
+		ugpu_syncobj_destroy(e.fd, after);
+		ugpu_ctx_destroy(e.fd, e.ctx);
+		e.ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	}
+
+	/* The device is fine afterwards. */
+	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS + 4, 0x1234),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 4), 0x1234);
+	env_close(&e);
+}
+
+static void test_chain(struct ugpu_device_info *d, bool is64)
+{
+	struct mali_chain c;
+	struct env e;
+	unsigned int i, n = 48;
+
+	env_open(&e, d);
+	if (!is64)
+		igt_require_f(va_32bit(&e),
+			      "32-bit job pointers need VAs below 4 GiB\n");
+
+	mali_chain_init(&c, e.jobs, is64);
+	for (i = 0; i < n; i++) {
+		/* Link in a shuffled order of addresses, not ascending. */
+		unsigned int slot = (i * 7) % n;
+
+		mali_set_value_job(e.jobs, JOB(slot), i + 1,
+				   e.data->va + TARGETS + 8 * i,
+				   MALI_SET_VALUE_IMM32, 0x100 + i);
+		mali_chain_append(&c, JOB(slot));
+	}
+	if (!is64) {
+		/* Word 7 is not part of a 32-bit pointer: garbage there. */
+		for (i = 0; i < n; i++)
+			ugpu_bo_write32(e.jobs, JOB(i) + MALI_JOB_HDR_NEXT + 4,
+					0xdeadbeef);
+	}
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	for (i = 0; i < n; i++) {
+		check_done(&e, i);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8 * i),
+				  0x100 + i);
+	}
+	env_close(&e);
+}
+
+static void test_deps_within_chain(struct ugpu_device_info *d)
+{
+	struct mali_chain c;
+	struct env e;
+	unsigned int i;
+
+	env_open(&e, d);
+	/* Job indices 10, 20, 30, 40 with dependencies on earlier ones. */
+	mali_chain_init(&c, e.jobs, true);
+	for (i = 0; i < 4; i++) {
+		uint16_t dep1 = i ? 10 * i : 0, dep2 = i >= 2 ? 10 : 0;
+
+		mali_set_value_job(e.jobs, JOB(i), 10 * (i + 1),
+				   e.data->va + TARGETS + 8 * i,
+				   MALI_SET_VALUE_IMM32, i + 1);
+		ugpu_bo_write32(e.jobs, JOB(i) + MALI_JOB_HDR_DEPS,
+				dep1 | ((uint32_t)dep2 << 16));
+		mali_chain_append(&c, JOB(i));
+	}
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	for (i = 0; i < 4; i++) {
+		check_done(&e, i);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8 * i), i + 1);
+	}
+
+	/* A dependency on a job later in the chain is a fault. */
+	mali_chain_init(&c, e.jobs, true);
+	mali_set_value_job(e.jobs, JOB(0), 1, e.data->va + TARGETS + 64,
+			   MALI_SET_VALUE_IMM32, 9);
+	ugpu_bo_write32(e.jobs, JOB(0) + MALI_JOB_HDR_DEPS, 2);
+	mali_chain_append(&c, JOB(0));
+	mali_null_job(e.jobs, JOB(1), 2);
+	mali_chain_append(&c, JOB(1));
+	igt_assert_lt(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 64), 0);
+	igt_assert_eq_u32(mali_job_status(e.jobs, JOB(0)) & 0xff,
+			  MALI_EXC_JOB_CONFIG_FAULT);
+	env_close(&e);
+}
+
+static void test_two_jobs_per_slot(struct ugpu_device_info *d)
+{
+	uint32_t syncs[8];
+	struct env e;
+	unsigned int i, js;
+
+	env_open(&e, d);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		/* Eight chains back to back on one slot, nothing waited. */
+		for (i = 0; i < 8; i++) {
+			struct mali_chain c;
+
+			mali_chain_init(&c, e.jobs, true);
+			mali_set_value_job(e.jobs, JOB(2 * i), 1,
+					   e.data->va + TARGETS,
+					   MALI_SET_VALUE_IMM32, 0x10 * js + i);
+			mali_chain_append(&c, JOB(2 * i));
+			mali_set_value_job(e.jobs, JOB(2 * i + 1), 2,
+					   e.data->va + TARGETS + 8 + 8 * i,
+					   MALI_SET_VALUE_IMM32, 0x10 * js + i);
+			mali_chain_append(&c, JOB(2 * i + 1));
+			syncs[i] = ugpu_syncobj_create(e.fd, false);
+			submit_chain_async(&e, e.ctx, c.head, slot_reqs[js],
+					   syncs[i]);
+		}
+		for (i = 0; i < 8; i++) {
+			igt_assert_eq(ugpu_syncobj_wait_status(e.fd, syncs[i]), 1);
+			ugpu_syncobj_destroy(e.fd, syncs[i]);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data,
+							 TARGETS + 8 + 8 * i),
+					  0x10 * js + i);
+			check_done(&e, 2 * i);
+			check_done(&e, 2 * i + 1);
+		}
+		/* Submission order is execution order on one context. */
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x10 * js + 7);
+	}
+	env_close(&e);
+}
+
+static void test_slots_parallel(struct ugpu_device_info *d)
+{
+	uint32_t sync;
+	struct ugpu_submit s;
+	struct env e;
+	unsigned int js, i, n = 16;
+
+	env_open(&e, d);
+	sync = ugpu_syncobj_create(e.fd, false);
+	ugpu_submit_init(&s, e.ctx);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		struct mali_chain c;
+
+		mali_chain_init(&c, e.jobs, true);
+		for (i = 0; i < n; i++) {
+			unsigned int job = js * n + i;
+
+			mali_set_value_job(e.jobs, JOB(job), i + 1,
+					   e.data->va + TARGETS + 8 * job,
+					   MALI_SET_VALUE_IMM32, 0x1000 + job);
+			mali_chain_append(&c, JOB(job));
+		}
+		ugpu_submit_mali(&s, c.head, slot_reqs[js], DRM_UGPU_QUEUE_AUTO,
+				 0);
+	}
+	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e.fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+	for (i = 0; i < MALI_NUM_JOB_SLOTS * n; i++) {
+		check_done(&e, i);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8 * i),
+				  0x1000 + i);
+	}
+	env_close(&e);
+}
+
+static void test_mmu_fault(struct ugpu_device_info *d)
+{
+	uint32_t bad_sync, good_sync;
+	uint64_t va_start, va_size, hole;
+	struct mali_chain c;
+	struct env a, b;
+	uint32_t st;
+	unsigned int i;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	va_start = ugpu_get_param(a.fd, DRM_UGPU_PARAM_VA_START, 0);
+	va_size = ugpu_get_param(a.fd, DRM_UGPU_PARAM_VA_SIZE, 0);
+	/* The last page of the VA range: nothing is mapped there. */
+	hole = va_start + va_size - 4096;
+	igt_assert(hole >= a.data->va + a.data->size &&
+		   hole >= a.jobs->va + a.jobs->size);
+
+	/* B's long chain and A's faulting one, at the same time. */
+	mali_chain_init(&c, b.jobs, true);
+	for (i = 0; i < 32; i++) {
+		mali_set_value_job(b.jobs, JOB(i), i + 1,
+				   b.data->va + TARGETS + 8 * i,
+				   MALI_SET_VALUE_IMM32, 0xb000 + i);
+		mali_chain_append(&c, JOB(i));
+	}
+	good_sync = ugpu_syncobj_create(b.fd, false);
+	submit_chain_async(&b, b.ctx, c.head, DRM_UGPU_MALI_REQ_COMPUTE,
+			   good_sync);
+
+	mali_chain_init(&c, a.jobs, true);
+	mali_set_value_job(a.jobs, JOB(0), 1, a.data->va + TARGETS,
+			   MALI_SET_VALUE_IMM32, 0xa000);
+	mali_chain_append(&c, JOB(0));
+	mali_set_value_job(a.jobs, JOB(1), 2, hole, MALI_SET_VALUE_IMM32, 1);
+	mali_chain_append(&c, JOB(1));
+	mali_set_value_job(a.jobs, JOB(2), 3, a.data->va + TARGETS + 8,
+			   MALI_SET_VALUE_IMM32, 0xa002);
+	mali_chain_append(&c, JOB(2));
+	bad_sync = ugpu_syncobj_create(a.fd, false);
+	submit_chain_async(&a, a.ctx, c.head, DRM_UGPU_MALI_REQ_COMPUTE,
+			   bad_sync);
+
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, bad_sync), -EIO);
+	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, good_sync), 1);
+
+	/* A: the first job ran, the faulting one stopped the chain. */
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xa000);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 8), 0);
+	check_done(&a, 0);
+	st = mali_job_status(a.jobs, JOB(1)) & 0xff;
+	igt_assert_f((st & ~7u) == MALI_EXC_TRANSLATION_FAULT(0),
+		     "status %#x, expected a translation fault\n", st);
+
+	/* B: everything. */
+	for (i = 0; i < 32; i++) {
+		check_done(&b, i);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 8 * i),
+				  0xb000 + i);
+	}
+
+	/* A's address space still works after the fault. */
+	igt_assert_eq(run_chain(&a, write_chain(&a, 4, TARGETS + 16, 0xa010),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 16), 0xa010);
+	env_close(&a);
+	env_close(&b);
+}
+
+static void test_readonly_bo(struct ugpu_device_info *d)
+{
+	struct ugpu_bo *ro;
+	struct mali_chain c;
+	struct ugpu_submit s;
+	uint32_t sync, st;
+	struct env e;
+
+	env_open(&e, d);
+	ro = ugpu_bo_new(e.fd, 4096, DRM_UGPU_BO_GPU_READONLY);
+	ugpu_bo_map(ro);
+	ugpu_bo_write32(ro, 0, 0x12345678);
+	/* The CPU still writes it: a framebuffer descriptor the GPU reads. */
+	mali_fbd(ro, 64, MALI_FBD_FORMAT_BGRA8888, FB_W, FB_H, CLEAR,
+		 e.data->va + FB, FB_STRIDE);
+
+	sync = ugpu_syncobj_create(e.fd, false);
+
+	/* GPU write into it: permission fault. */
+	mali_chain_init(&c, e.jobs, true);
+	mali_set_value_job(e.jobs, JOB(0), 1, ro->va, MALI_SET_VALUE_IMM32,
+			   0xbad);
+	mali_chain_append(&c, JOB(0));
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_mali(&s, c.head, DRM_UGPU_MALI_REQ_COMPUTE,
+			 DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, ro->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e.fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), -EIO);
+	igt_assert_eq_u32(ugpu_bo_read32(ro, 0), 0x12345678);
+	st = mali_job_status(e.jobs, JOB(0)) & 0xff;
+	igt_assert_f(st == MALI_EXC_PERMISSION_FAULT,
+		     "status %#x, expected a permission fault\n", st);
+
+	/* GPU read from it works: a fragment job with its FBD there. */
+	fill_fb(&e);
+	mali_chain_init(&c, e.jobs, true);
+	mali_fragment_job(e.jobs, JOB(1), 1, MALI_TILE_COORD(0, 0),
+			  MALI_TILE_COORD(0, 0), ro->va + 64);
+	mali_chain_append(&c, JOB(1));
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_mali(&s, c.head, DRM_UGPU_MALI_REQ_FRAGMENT,
+			 DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, ro->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e.fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+	check_done(&e, 1);
+	check_fb(&e, FB_W, FB_H, 0, 0, 0, 0, CLEAR);
+
+	ugpu_bo_free(ro);
+	env_close(&e);
+}
+
+static void test_many_clients(struct ugpu_device_info *d)
+{
+	struct env *envs;
+	uint32_t *syncs;
+	unsigned int n, i, j, round;
+	uint64_t as;
+	int fd;
+
+	fd = ugpu_open_minor(d->minor);
+	as = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_AS_PRESENT, 0);
+	close(fd);
+	n = __builtin_popcountll(as) + 2;
+	igt_info("%u clients for %d address spaces\n", n,
+		 __builtin_popcountll(as));
+
+	envs = calloc(n, sizeof(*envs));
+	syncs = calloc(n, sizeof(*syncs));
+	igt_assert(envs && syncs);
+	for (i = 0; i < n; i++) {
+		env_open(&envs[i], d);
+		syncs[i] = ugpu_syncobj_create(envs[i].fd, false);
+	}
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < n; i++) {
+			struct env *e = &envs[i];
+			struct mali_chain c;
+
+			mali_chain_init(&c, e->jobs, true);
+			for (j = 0; j < 8; j++) {
+				mali_set_value_job(e->jobs, JOB(j), j + 1,
+						   e->data->va + TARGETS + 8 * j,
+						   MALI_SET_VALUE_IMM32,
+						   (round << 16) | (i << 8) | j);
+				mali_chain_append(&c, JOB(j));
+			}
+			submit_chain_async(e, e->ctx, c.head,
+					   slot_reqs[(i + round) % 3], syncs[i]);
+		}
+		for (i = 0; i < n; i++) {
+			struct env *e = &envs[i];
+
+			igt_assert_eq(ugpu_syncobj_wait_status(e->fd, syncs[i]), 1);
+			for (j = 0; j < 8; j++)
+				igt_assert_eq_u32(ugpu_bo_read32(e->data,
+								 TARGETS + 8 * j),
+						  (round << 16) | (i << 8) | j);
+		}
+	}
+	for (i = 0; i < n; i++)
+		env_close(&envs[i]);
+	free(envs);
+	free(syncs);
+}
+
+/* -------------------------------------------------------------------- */
+
+/*
+ * Require the simulator's @file knob and disarm both knobs, so that one
+ * left armed by an earlier failed test does not hit this one.
+ */
+static void require_debugfs(int fd, const char *file)
+{
+	char path[PATH_MAX];
+
+	igt_require_f(ugpu_sim_debugfs_path(fd, file, path, sizeof(path)),
+		      "no simulator control %s\n", path);
+	ugpu_sim_debugfs_write(fd, "hang_next", "0");
+	ugpu_sim_debugfs_write(fd, "fault_next", "0");
+}
+
+/* Wait until the simulator has consumed its hang_next/fault_next knob. */
+static void wait_knob_consumed(int fd, const char *file)
+{
+	char path[PATH_MAX], buf[32];
+	uint64_t t0 = igt_nsec_now();
+
+	igt_assert(ugpu_sim_debugfs_path(fd, file, path, sizeof(path)));
+	for (;;) {
+		igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+		if (strtoull(buf, NULL, 0) == 0)
+			return;
+		if (igt_nsec_now() - t0 >= UGPU_WAIT_MS * 1000000ull) {
+			/* Disarm it: it must not hit a later test. */
+			ugpu_sim_debugfs_write(fd, file, "0");
+			igt_assert_f(false, "%s not consumed: no chain started\n",
+				     file);
+		}
+		usleep(1000);
+	}
+}
+
+/* Hangs last until the driver's job timeout: allow for several. */
+#define HANG_WAIT_MS	60000
+
+static int wait_status_long(int fd, uint32_t sync)
+{
+	int ret = ugpu_syncobj_wait(fd, sync, HANG_WAIT_MS);
+
+	igt_assert_f(ret == 0, "fence not signalled within %d ms: %d\n",
+		     HANG_WAIT_MS, ret);
+	return ugpu_syncobj_status(fd, sync);
+}
+
+static void test_hang_recovery(struct ugpu_device_info *d)
+{
+	static const char *const modes[] = { "1", "2" };
+	unsigned int mode, i;
+	struct env a, b;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	require_debugfs(a.fd, "hang_next");
+
+	for (mode = 0; mode < ARRAY_SIZE(modes); mode++) {
+		uint32_t hang_sync = ugpu_syncobj_create(a.fd, false);
+		uint32_t same_slot = ugpu_syncobj_create(b.fd, false);
+		uint32_t other_slot = ugpu_syncobj_create(b.fd, false);
+		uint32_t ctx = ugpu_ctx_create(a.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		int status;
+
+		memset((char *)b.data->map + TARGETS, 0, 64);
+		igt_assert_eq(ugpu_sim_debugfs_write(a.fd, "hang_next",
+						     modes[mode]), 0);
+		submit_chain_async(&a, ctx, write_chain(&a, 0, TARGETS, 0xdead),
+				   DRM_UGPU_MALI_REQ_COMPUTE, hang_sync);
+		/* The innocent jobs come after the hanging chain started. */
+		wait_knob_consumed(a.fd, "hang_next");
+		submit_chain_async(&b, b.ctx, write_chain(&b, 0, TARGETS, 0x600d),
+				   DRM_UGPU_MALI_REQ_COMPUTE, same_slot);
+		submit_chain_async(&b, b.ctx, write_chain(&b, 1, TARGETS + 8, 0x600e),
+				   DRM_UGPU_MALI_REQ_FRAGMENT, other_slot);
+
+		status = wait_status_long(a.fd, hang_sync);
+		igt_assert_f(status == -ETIMEDOUT,
+			     "hang mode %s: fence status %d, expected -ETIMEDOUT\n",
+			     modes[mode], status);
+		igt_assert_eq(wait_status_long(b.fd, same_slot), 1);
+		igt_assert_eq(wait_status_long(b.fd, other_slot), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0x600d);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 8), 0x600e);
+
+		/* The hung context's next job runs normally. */
+		for (i = 0; i < 2; i++) {
+			uint32_t sync = ugpu_syncobj_create(a.fd, false);
+
+			submit_chain_async(&a, ctx,
+					   write_chain(&a, 2, TARGETS + 16, 0x1000 + i),
+					   DRM_UGPU_MALI_REQ_COMPUTE, sync);
+			igt_assert_eq(wait_status_long(a.fd, sync), 1);
+			igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 16),
+					  0x1000 + i);
+		}
+		ugpu_ctx_destroy(a.fd, ctx);
+	}
+	env_close(&a);
+	env_close(&b);
+}
+
+static unsigned int ban_threshold(void)
+{
+	unsigned int t = ugpu_module_param("ugpu_mali", "ban_threshold", 0);
+
+	if (!t)
+		t = ugpu_module_param("ugpu", "ban_threshold", 3);
+	return t;
+}
+
+static void test_ban(struct ugpu_device_info *d)
+{
+	unsigned int threshold = ban_threshold(), i;
+	uint32_t ctx, sync;
+	struct ugpu_submit s;
+	struct env e;
+	int ret;
+
+	env_open(&e, d);
+	require_debugfs(e.fd, "hang_next");
+	igt_info("ban threshold %u\n", threshold);
+	ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	sync = ugpu_syncobj_create(e.fd, false);
+
+	for (i = 0; i < threshold; i++) {
+		igt_assert_eq(ugpu_sim_debugfs_write(e.fd, "hang_next", "1"), 0);
+		submit_chain_async(&e, ctx, write_chain(&e, 0, TARGETS, i),
+				   DRM_UGPU_MALI_REQ_COMPUTE, sync);
+		igt_assert_eq(wait_status_long(e.fd, sync), -ETIMEDOUT);
+	}
+
+	/* Banned: the next submit is refused. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_mali(&s, write_chain(&e, 0, TARGETS, 0xbad),
+			 DRM_UGPU_MALI_REQ_COMPUTE, DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ret = __ugpu_submit(e.fd, &s);
+	igt_assert_f(ret == -EIO, "submit on a banned context: %d, expected -EIO\n",
+		     ret);
+	/* Soft commands too. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, e.data->handle, TARGETS, 1, 0);
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EIO);
+
+	/* Other and new contexts of the same file are fine. */
+	igt_assert_eq(run_chain(&e, write_chain(&e, 1, TARGETS + 8, 0x600d),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8), 0x600d);
+	ugpu_ctx_destroy(e.fd, e.ctx);
+	e.ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 2, TARGETS + 16, 0x600e),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 16), 0x600e);
+	/* A banned context can still be destroyed. */
+	ugpu_ctx_destroy(e.fd, ctx);
+	env_close(&e);
+}
+
+static void test_fault_injection(struct ugpu_device_info *d)
+{
+	uint32_t st;
+	struct env e;
+
+	env_open(&e, d);
+	require_debugfs(e.fd, "fault_next");
+
+	igt_assert_eq(ugpu_sim_debugfs_write(e.fd, "fault_next", "0x48"), 0);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS, 0xbad),
+				DRM_UGPU_MALI_REQ_COMPUTE), -EIO);
+	st = mali_job_status(e.jobs, JOB(0)) & 0xff;
+	igt_assert_eq_u32(st, MALI_EXC_JOB_BUS_FAULT);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0);
+	wait_knob_consumed(e.fd, "fault_next");
+
+	/* Only the next chain faults. */
+	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS, 0x600d),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	check_done(&e, 0);
+	env_close(&e);
+}
+
+static void test_close_with_hang(struct ugpu_device_info *d)
+{
+	struct env e;
+	int fd;
+
+	fd = ugpu_open_minor(d->minor);
+	require_debugfs(fd, "hang_next");
+	close(fd);
+
+	/* Close a file whose job hangs until a reset, and work behind it. */
+	igt_fork(child, 1) {
+		struct env c;
+		uint32_t sync;
+
+		env_open(&c, d);
+		sync = ugpu_syncobj_create(c.fd, false);
+		igt_assert_eq(ugpu_sim_debugfs_write(c.fd, "hang_next", "2"), 0);
+		submit_chain_async(&c, c.ctx, write_chain(&c, 0, TARGETS, 1),
+				   DRM_UGPU_MALI_REQ_COMPUTE, sync);
+		submit_chain_async(&c, c.ctx, write_chain(&c, 1, TARGETS + 8, 2),
+				   DRM_UGPU_MALI_REQ_COMPUTE, sync);
+		wait_knob_consumed(c.fd, "hang_next");
+		close(c.fd);
+	}
+	igt_waitchildren_timeout(HANG_WAIT_MS / 1000, "close with a hung job");
+
+	/* Nothing of it is left behind: a new file runs work on every slot. */
+	env_open(&e, d);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS, 0x600d),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 1, TARGETS + 8, 0x600e),
+				DRM_UGPU_MALI_REQ_FRAGMENT), 1);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 2, TARGETS + 16, 0x600f),
+				DRM_UGPU_MALI_REQ_COMPUTE_ONLY), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8), 0x600e);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 16), 0x600f);
+	env_close(&e);
+}
+
+/* Unbind state, so that an exit handler can rebind after a failure. */
+static char unbound_driver[64], unbound_device[64];
+
+static int bind_device(const char *op)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 unbound_driver, op);
+	return igt_sysfs_write(path, unbound_device);
+}
+
+static void rebind_on_exit(int sig)
+{
+	(void)sig;
+	if (unbound_device[0])
+		bind_device("bind");
+}
+
+/* The render node of the device named @name, once its driver is bound. */
+static int wait_for_device(const char *name)
+{
+	struct ugpu_device_info found[UGPU_MAX_DEVICES];
+	uint64_t t0 = igt_nsec_now();
+	int i, n;
+
+	for (;;) {
+		n = ugpu_enumerate(DRM_UGPU_FAMILY_MALI, found, UGPU_MAX_DEVICES);
+		for (i = 0; i < n; i++)
+			if (!strcmp(found[i].name, name))
+				return found[i].minor;
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "%s did not come back\n", name);
+		usleep(10000);
+	}
+}
+
+static void test_unbind(struct ugpu_device_info *d)
+{
+	struct drm_ugpu_get_param gp = { .param = DRM_UGPU_PARAM_FAMILY };
+	struct drm_ugpu_bo_create bc = { .size = 4096 };
+	struct ugpu_submit s;
+	struct pollfd pfd;
+	int hang_fd, queued_fd, ret, minor;
+	uint32_t hang_sync, queued_sync;
+	struct env e;
+
+	igt_require(getuid() == 0);
+	env_open(&e, d);
+	require_debugfs(e.fd, "hang_next");
+	igt_require(ugpu_driver_sysfs_name(e.fd, unbound_driver,
+					   sizeof(unbound_driver)));
+	igt_assert(ugpu_device_sysfs_name(e.fd, unbound_device,
+					  sizeof(unbound_device)));
+
+	/* A job that only a reset ends, and one queued behind it. */
+	hang_sync = ugpu_syncobj_create(e.fd, false);
+	queued_sync = ugpu_syncobj_create(e.fd, false);
+	igt_assert_eq(ugpu_sim_debugfs_write(e.fd, "hang_next", "2"), 0);
+	submit_chain_async(&e, e.ctx, write_chain(&e, 0, TARGETS, 1),
+			   DRM_UGPU_MALI_REQ_COMPUTE, hang_sync);
+	submit_chain_async(&e, e.ctx, write_chain(&e, 1, TARGETS + 8, 2),
+			   DRM_UGPU_MALI_REQ_COMPUTE, queued_sync);
+	wait_knob_consumed(e.fd, "hang_next");
+	/* sync_files: syncobj ioctls stop working once the device is gone. */
+	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, hang_sync, &hang_fd), 0);
+	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, queued_sync, &queued_fd), 0);
+
+	igt_install_exit_handler(rebind_on_exit);
+	/* Unbind in a child: a hang there must not hang the test. */
+	igt_fork(child, 1) {
+		igt_assert_eq(bind_device("unbind"), 0);
+	}
+	igt_waitchildren_timeout(HANG_WAIT_MS / 1000, "unbind");
+
+	/* The old file: ioctls fail with -ENODEV, fences signalled. */
+	do_ioctl_err(e.fd, DRM_IOCTL_UGPU_GET_PARAM, &gp, ENODEV);
+	do_ioctl_err(e.fd, DRM_IOCTL_UGPU_BO_CREATE, &bc, ENODEV);
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, e.data->handle, TARGETS, 1, 0);
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -ENODEV);
+
+	pfd.fd = hang_fd;
+	pfd.events = POLLIN;
+	igt_assert_eq(poll(&pfd, 1, UGPU_WAIT_MS), 1);
+	/* Removal fails every job with -ENODEV (Documentation/mali.rst). */
+	igt_assert_eq(ugpu_sync_file_status(hang_fd), -ENODEV);
+	pfd.fd = queued_fd;
+	igt_assert_eq(poll(&pfd, 1, UGPU_WAIT_MS), 1);
+	igt_assert_eq(ugpu_sync_file_status(queued_fd), -ENODEV);
+	close(hang_fd);
+	close(queued_fd);
+
+	/* The CPU mapping and the file close cleanly. */
+	munmap(e.jobs->map, e.jobs->size);
+	munmap(e.data->map, e.data->size);
+	free(e.jobs);
+	free(e.data);
+	igt_assert_eq(close(e.fd), 0);
+
+	/* Bind again: the device works. */
+	ret = bind_device("bind");
+	igt_assert_eq(ret, 0);
+	unbound_device[0] = '\0';
+	minor = wait_for_device(d->name);
+	d->minor = minor;
+	env_open(&e, d);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS, 0x600d),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
+igt_main
+{
+	struct ugpu_device_info *d;
+
+	igt_fixture {
+		num_devs = ugpu_enumerate(DRM_UGPU_FAMILY_MALI, devs,
+					  UGPU_MAX_DEVICES);
+		igt_require_f(num_devs > 0, "no Mali device\n");
+	}
+
+	igt_describe("Identity, job slots and queue capabilities.");
+	igt_subtest_with_dynamic("identity")
+		for_each_mali(d)
+			test_identity(d);
+
+	igt_subtest_with_dynamic("job-null")
+		for_each_mali(d)
+			test_job_null(d);
+
+	igt_describe("SET_VALUE jobs of every kind on every slot.");
+	igt_subtest_with_dynamic("job-set-value")
+		for_each_mali(d)
+			test_job_set_value(d);
+
+	igt_subtest_with_dynamic("job-cache-flush")
+		for_each_mali(d)
+			test_job_cache_flush(d);
+
+	igt_describe("Fragment jobs clear exactly their tile range.");
+	igt_subtest_with_dynamic("job-fragment")
+		for_each_mali(d)
+			test_job_fragment(d);
+
+	igt_describe("Vertex+tiler chain and fragment chain in one submit.");
+	igt_subtest_with_dynamic("frame")
+		for_each_mali(d)
+			test_frame(d);
+
+	igt_subtest_with_dynamic("job-vertex-tiler-valid")
+		for_each_mali(d)
+			test_vertex_tiler_valid(d);
+
+	igt_describe("Each descriptor malformation fails its fence and job.");
+	igt_subtest_with_dynamic("job-config-fault")
+		for_each_mali(d)
+			test_config_fault(d);
+
+	igt_subtest_with_dynamic("chain-64bit")
+		for_each_mali(d)
+			test_chain(d, true);
+
+	igt_subtest_with_dynamic("chain-32bit")
+		for_each_mali(d)
+			test_chain(d, false);
+
+	igt_subtest_with_dynamic("deps-within-chain")
+		for_each_mali(d)
+			test_deps_within_chain(d);
+
+	igt_subtest_with_dynamic("two-jobs-per-slot")
+		for_each_mali(d)
+			test_two_jobs_per_slot(d);
+
+	igt_subtest_with_dynamic("slots-parallel")
+		for_each_mali(d)
+			test_slots_parallel(d);
+
+	igt_describe("A GPU page fault fails only the faulting client's job.");
+	igt_subtest_with_dynamic("mmu-fault")
+		for_each_mali(d)
+			test_mmu_fault(d);
+
+	igt_subtest_with_dynamic("readonly-bo")
+		for_each_mali(d)
+			test_readonly_bo(d);
+
+	igt_describe("More clients than address spaces.");
+	igt_subtest_with_dynamic("many-clients")
+		for_each_mali(d)
+			test_many_clients(d);
+
+	igt_subtest_with_dynamic("hang-recovery")
+		for_each_mali(d)
+			test_hang_recovery(d);
+
+	igt_subtest_with_dynamic("ban")
+		for_each_mali(d)
+			test_ban(d);
+
+	igt_subtest_with_dynamic("fault-injection")
+		for_each_mali(d)
+			test_fault_injection(d);
+
+	igt_describe("Close a file with a job that only a reset ends.");
+	igt_subtest_with_dynamic("close-with-hang")
+		for_each_mali(d)
+			test_close_with_hang(d);
+
+	igt_describe("Unbind with a hung job in flight, then bind again.");
+	igt_subtest_with_dynamic("unbind")
+		for_each_mali(d)
+			test_unbind(d);
+}
