@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Pack the test VM's initramfs: static busybox, our modules, the in-kernel
+# modules they need (resolved from the built .ko files, in load order), the
+# test binaries and user tools with their shared libraries, and /init.
+#
+# Environment (the Makefile sets all of it):
+#   KVER          kernel release the VM boots
+#   BUILD         output directory; the archive is $BUILD/initramfs.cpio
+#   UGPU_MODULES  our modules in load order
+#   IGT_BUILD     directory holding the test binaries
+#   USER_TOOLS    tools/<name>/<name> programs to install in /usr/bin
+#   DEMO_TOOLS    those of them that "make run" runs after ugpu-info
+#   ALLOW_MISSING 1: leave out modules that are not built instead of failing
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+: "${KVER:?}" "${BUILD:?}" "${UGPU_MODULES:?}"
+IGT_BUILD=${IGT_BUILD:-$top/igt-tests/build}
+ALLOW_MISSING=${ALLOW_MISSING:-0}
+USER_TOOLS=${USER_TOOLS:-ugpu-info mali-frame}
+DEMO_TOOLS=${DEMO_TOOLS:-mali-frame}
+
+root=$BUILD/initramfs
+moddir=/lib/modules/$KVER
+
+die() {
+	echo "mkinitramfs: $*" >&2
+	exit 1
+}
+
+[[ -d $moddir ]] || die "$moddir is missing"
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,tests}
+mkdir -p "$root"/lib/ugpu "$root"/lib/kdeps
+
+# Shared libraries and the dynamic loader of a binary, at the same paths.
+copy_libs() {
+	local lib deps
+
+	# Scripts and static binaries have none; ldd fails on them.
+	deps=$(ldd "$1" 2>/dev/null || true)
+	if grep -q 'not found' <<<"$deps"; then
+		die "$1: shared library not found: $(grep 'not found' <<<"$deps")"
+	fi
+	awk '
+		$2 == "=>" && $3 ~ /^\// { print $3; next }
+		$1 ~ /^\// { print $1 }' <<<"$deps" | while read -r lib; do
+		[[ -e $root$lib ]] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# busybox provides the shell and every command /init uses.
+busybox=$(command -v busybox) || die "busybox not found"
+cp "$busybox" "$root/bin/busybox"
+copy_libs "$busybox"
+while read -r applet; do
+	[[ -e $root/$applet || -L $root/$applet ]] && continue
+	mkdir -p "$root/$(dirname "$applet")"
+	ln -s /bin/busybox "$root/$applet"
+done < <("$busybox" --list-full)
+
+# Copy a kernel module, uncompressed: busybox insmod reads plain ELF only.
+copy_module() {
+	local src=$1 dst=$2
+
+	case $src in
+	*.ko.xz) xz -dc "$src" >"$dst" ;;
+	*.ko.zst) zstd -q -dc "$src" >"$dst" ;;
+	*.ko.gz) gzip -dc "$src" >"$dst" ;;
+	*.ko) cp "$src" "$dst" ;;
+	*) die "unknown module file $src" ;;
+	esac
+}
+
+# Our modules, in load order.
+ours=()
+: >"$root/lib/ugpu/modules"
+for m in $UGPU_MODULES; do
+	ko=$(find "$top/drivers" -name "$m.ko" -print -quit)
+	if [[ -z $ko ]]; then
+		[[ $ALLOW_MISSING == 1 ]] || die "module $m.ko was not built"
+		echo "mkinitramfs: warning: $m.ko not built, left out" >&2
+		continue
+	fi
+	cp "$ko" "$root/lib/ugpu/$m.ko"
+	echo "$m" >>"$root/lib/ugpu/modules"
+	ours+=("$ko")
+done
+
+is_ours() {
+	local m
+
+	for m in $UGPU_MODULES; do
+		[[ $1 == "$m" ]] && return 0
+	done
+	return 1
+}
+
+# In-kernel dependencies: modinfo gives the direct ones, modprobe resolves
+# each to the full chain in load order; first occurrence wins, which keeps
+# every module after the modules it needs.
+declare -A seen=()
+: >"$root/lib/kdeps/order"
+for ko in "${ours[@]}"; do
+	deps=$(modinfo -F depends "$ko")
+	for dep in ${deps//,/ }; do
+		is_ours "$dep" && continue
+		chain=$(modprobe -S "$KVER" --show-depends "$dep") ||
+			die "cannot resolve $dep (needed by $(basename "$ko"))"
+		while read -r kind path _; do
+			[[ $kind == insmod ]] || continue
+			name=$(basename "$path")
+			name=${name%%.ko*}
+			[[ -n ${seen[$name]:-} ]] && continue
+			seen[$name]=1
+			copy_module "$path" "$root/lib/kdeps/$name.ko"
+			echo "$name" >>"$root/lib/kdeps/order"
+		done <<<"$chain"
+	done
+done
+
+# Test binaries: every executable file directly in IGT_BUILD.
+if [[ -d $IGT_BUILD ]]; then
+	for t in "$IGT_BUILD"/*; do
+		[[ -f $t && -x $t ]] || continue
+		cp "$t" "$root/tests/"
+		copy_libs "$t"
+	done
+fi
+
+for t in $USER_TOOLS; do
+	bin=$top/tools/$t/$t
+	[[ -x $bin ]] || die "$bin was not built"
+	cp "$bin" "$root/usr/bin/"
+	copy_libs "$bin"
+done
+echo "$DEMO_TOOLS" | tr ' ' '\n' | sed '/^$/d' >"$root/lib/ugpu/demos"
+
+install -m 0755 "$top/tools/vm/init" "$root/init"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) >"$BUILD/initramfs.cpio"
+nkdeps=$(wc -l <"$root/lib/kdeps/order")
+ntests=$(find "$root/tests" -type f | wc -l)
+echo "mkinitramfs: $BUILD/initramfs.cpio ($nkdeps in-kernel modules," \
+	"$ntests test binaries)"
