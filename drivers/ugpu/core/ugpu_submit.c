@@ -535,6 +535,12 @@ static struct dma_fence *ugpu_submit_push(struct ugpu_submit *s)
 					     cjob->dep_fences,
 					     dma_fence_context_alloc(1), 1,
 					     false);
+			/*
+			 * An array only passes its members' errors on once
+			 * signalling is enabled; found signalled by polling
+			 * first, it would report success.
+			 */
+			dma_fence_enable_sw_signaling(&cjob->dep_array->base);
 			/* Replacing an entry allocates nothing. */
 			old = xa_store(&job->base.dependencies, cjob->dep_slot,
 				       &cjob->dep_array->base, GFP_KERNEL);
@@ -572,6 +578,8 @@ static struct dma_fence *ugpu_submit_push(struct ugpu_submit *s)
 		dma_fence_array_init(s->done_array, args->cmd_count, s->fences,
 				     dma_fence_context_alloc(1), 1, false);
 		done = &s->done_array->base;
+		/* As for the dependency arrays: keep the members' errors. */
+		dma_fence_enable_sw_signaling(done);
 		s->done_array = NULL;
 		s->fences = NULL;
 	}
