@@ -15,8 +15,14 @@
 
 #include "mali.h"
 
-#define MALI_RESET_TIMEOUT_US	100000
-#define MALI_POWER_TIMEOUT_US	20000
+/*
+ * Resets and power transitions take microseconds on silicon. The limits
+ * are far above that so that a busy host (an emulated GPU sharing its CPU
+ * with others) is not mistaken for a dead GPU; a healthy GPU never waits
+ * for them.
+ */
+#define MALI_RESET_TIMEOUT_US	1000000
+#define MALI_POWER_TIMEOUT_US	500000
 #define MALI_POLL_US		10
 
 static const char *const mali_exception_names[256] = {
