@@ -194,8 +194,8 @@ struct drm_ugpu_bo_create {
 /**
  * struct drm_ugpu_bo_info - argument of %DRM_IOCTL_UGPU_BO_INFO.
  * @handle: in, GEM handle.
- * @flags: out, the DRM_UGPU_BO_* flags of the BO (an imported BO reports
- *	none).
+ * @flags: out, the DRM_UGPU_BO_* flags the BO was created with; a dma-buf
+ *	of another device imported through PRIME reports none.
  * @size: out, size in bytes.
  * @va: out, GPU virtual address in this file's address space.
  * @mmap_offset: out, offset to pass to mmap() on the DRM file.
