@@ -265,6 +265,7 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
 void ugpu_job_guilty(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
 int ugpu_job_bo_lookup(struct ugpu_job *job, u32 handle);
+u32 ugpu_job_priority(struct ugpu_job *job);
 
 static inline u32 ugpu_read(struct ugpu_device *udev, u32 reg)
 {

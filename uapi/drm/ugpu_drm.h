@@ -341,7 +341,9 @@ struct drm_ugpu_reloc {
 
 /**
  * struct drm_ugpu_cmd_buf - a command buffer of a hardware command.
- * @handle: GEM handle of the BO holding the commands.
+ * @handle: GEM handle of the BO holding the commands; the BO must also be
+ *	in the submit's BO list (-ENOENT otherwise), which keeps it alive
+ *	while the command runs.
  * @flags: must be zero.
  * @offset: byte offset of the first command in the BO; 8-byte aligned.
  * @size: size in bytes (Vivante) or dwords (Adreno, as its IB packets

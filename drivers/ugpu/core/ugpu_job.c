@@ -143,6 +143,20 @@ u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index)
 }
 EXPORT_SYMBOL_GPL(ugpu_job_bo_va);
 
+/**
+ * ugpu_job_priority - priority of the context that submitted a job
+ * @job: a job
+ *
+ * For families whose queues follow priorities (one ring per level).
+ *
+ * Return: the context's &enum drm_ugpu_ctx_priority.
+ */
+u32 ugpu_job_priority(struct ugpu_job *job)
+{
+	return job->ctx->priority;
+}
+EXPORT_SYMBOL_GPL(ugpu_job_priority);
+
 static void ugpu_job_free_work(struct work_struct *work)
 {
 	struct ugpu_core_job *cjob = container_of(work, struct ugpu_core_job,
@@ -320,6 +334,8 @@ fail:
 	return ERR_PTR(ret);
 }
 
+static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job);
+
 static enum drm_gpu_sched_stat
 ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 {
@@ -329,8 +345,10 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
 	int idx;
 
-	/* The scheduler took the job off its list: recovery puts it back. */
+	/* Once back on the scheduler's list the job may be freed at once. */
+	ugpu_job_get(job);
 	cjob->in_timeout = true;
+	cjob->requeued = false;
 	if (!drm_dev_enter(&udev->drm, &idx)) {
 		ugpu_recover(udev, job, -ENODEV);
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
@@ -341,24 +359,17 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 			ugpu_recover(udev, job, -ETIMEDOUT);
 		drm_dev_exit(idx);
 	}
-	cjob->in_timeout = false;
 
 	/*
-	 * The scheduler only puts the job back on its list through
-	 * drm_sched_stop(). If nobody recovered (the family stopped the job,
-	 * or it completed meanwhile), the job is done: drop the scheduler's
-	 * reference as free_job would; if it still runs, put it back.
+	 * The scheduler took the job off its list for this handler, and only
+	 * drm_sched_stop() puts it back. Recovery did that already; if the
+	 * family settled the job without one (it stopped the job, or the job
+	 * completed meanwhile), do it here.
 	 */
-	if (list_empty(&sched_job->list) && !sched_job->sched->free_guilty) {
-		if (dma_fence_is_signaled(&sched_job->s_fence->finished)) {
-			ugpu_job_put(job);
-		} else {
-			spin_lock(&sched_job->sched->job_list_lock);
-			list_add(&sched_job->list,
-				 &sched_job->sched->pending_list);
-			spin_unlock(&sched_job->sched->job_list_lock);
-		}
-	}
+	if (!cjob->requeued)
+		ugpu_requeue(udev, job);
+	cjob->in_timeout = false;
+	ugpu_job_put(job);
 	return stat;
 }
 
@@ -403,6 +414,34 @@ static const struct drm_sched_backend_ops ugpu_soft_sched_ops = {
 };
 
 /*
+ * drm_sched_stop() drops the hardware fence of every pending job and
+ * drm_sched_start() cancels a job without one: give each job its own back.
+ * Every job on the list has run, so each has a hardware fence.
+ */
+static void ugpu_sched_rearm(struct drm_gpu_scheduler *sched)
+{
+	struct drm_sched_job *s_job;
+
+	list_for_each_entry(s_job, &sched->pending_list, list)
+		if (!s_job->s_fence->parent)
+			s_job->s_fence->parent =
+				dma_fence_get(to_ugpu_job(s_job)->hw_fence);
+}
+
+/* Hand a timed-out job that needed no reset back to its scheduler. */
+static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job)
+{
+	struct drm_gpu_scheduler *sched = job->base.sched;
+
+	mutex_lock(&udev->core->reset_lock);
+	drm_sched_stop(sched, &job->base);
+	to_core_job(job)->requeued = true;
+	ugpu_sched_rearm(sched);
+	drm_sched_start(sched);
+	mutex_unlock(&udev->core->reset_lock);
+}
+
+/*
  * Stop every queue, reset (when @reset), then re-run or fail the jobs that
  * were on the hardware and restart the queues. Called with reset_lock.
  */
@@ -421,6 +460,8 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 		drm_sched_stop(&udev->queues[i].sched,
 			       bad && to_core_job(bad)->in_timeout ?
 			       &bad->base : NULL);
+	if (bad && to_core_job(bad)->in_timeout)
+		to_core_job(bad)->requeued = true;
 
 	if (bad)
 		ugpu_job_charge(bad);

@@ -140,6 +140,8 @@ struct ugpu_ctx {
 	struct ugpu_device *udev;
 	/** @handle: handle in the file. */
 	u32 handle;
+	/** @priority: &enum drm_ugpu_ctx_priority it was created with. */
+	u32 priority;
 	/** @lock: makes arm + push of one submit atomic over all entities. */
 	struct mutex lock;
 	/** @entity: one entity per HW queue. */
@@ -249,6 +251,8 @@ struct ugpu_core_job {
 	bool prepared;
 	/** @in_timeout: the scheduler took the job off its list to time it out. */
 	bool in_timeout;
+	/** @requeued: during a timeout, recovery gave the job back to its scheduler. */
+	bool requeued;
 	/** @guilty_counted: the job's guilt was charged to its context. */
 	atomic_t guilty_counted;
 	/** @live: entry in &ugpu_core_private.jobs while @prepared. */

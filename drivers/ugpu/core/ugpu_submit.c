@@ -114,6 +114,7 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 	kref_init(&ctx->refcount);
 	mutex_init(&ctx->lock);
 	ctx->udev = udev;
+	ctx->priority = args->priority;
 
 	for (n = 0; n < udev->num_queues; n++) {
 		ctx->scheds[n] = &udev->queues[n].sched;

@@ -391,26 +391,6 @@ static bool mali_job_stop(struct mali_device *mdev, struct ugpu_job *job,
 				      msecs_to_jiffies(MALI_STOP_TIMEOUT_MS)) > 0;
 }
 
-/*
- * @job left the hardware without a reset (stopped, or completed just as
- * it timed out). The scheduler took it off its pending list for the
- * timeout handler; put it back through a stop/start of its queue so it is
- * freed, keeping the hardware fences of the jobs still running (the
- * stop drops them, the start would cancel jobs without one).
- */
-static void mali_job_resync(struct ugpu_job *job)
-{
-	struct drm_gpu_scheduler *sched = job->base.sched;
-	struct drm_sched_job *s_job;
-
-	drm_sched_stop(sched, &job->base);
-	list_for_each_entry(s_job, &sched->pending_list, list)
-		if (!s_job->s_fence->parent)
-			s_job->s_fence->parent =
-				dma_fence_get(to_ugpu_job(s_job)->hw_fence);
-	drm_sched_start(sched);
-}
-
 /**
  * mali_job_timedout() - &ugpu_family_ops.job_timedout.
  * @job: the job that ran past the timeout.
@@ -433,10 +413,9 @@ enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job)
 	if (!drm_dev_enter(&mdev->udev.drm, &idx))
 		return DRM_GPU_SCHED_STAT_ENODEV;
 
-	if (dma_fence_is_signaled(job->hw_fence)) {
-		mali_job_resync(job);
+	/* It completed as the timer fired: the core hands it back. */
+	if (dma_fence_is_signaled(job->hw_fence))
 		goto out;
-	}
 
 	dev_warn(dev, "js%u: job 0x%llx timed out after %u ms, soft-stopping\n",
 		 js, job->cmd.address, mdev->udev.job_timeout_ms);
@@ -455,7 +434,6 @@ enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job)
 	/* Stopped, unless it completed right before the stop. */
 	if (job->hw_fence->error)
 		ugpu_job_guilty(job);
-	mali_job_resync(job);
 out:
 	drm_dev_exit(idx);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
