@@ -35,13 +35,16 @@
 #define SIM_MAX_DEVICES		16
 #define SIM_GPU_PAGE_SIZE	4096
 
-static char *gpus = "mali-t860,mali-g52";
+static char *gpus = "mali-t860,mali-g52,gc2000,gc320,gc7000";
 module_param(gpus, charp, 0444);
 MODULE_PARM_DESC(gpus, "Comma-separated list of simulated GPUs to create");
 
 static const struct sim_model *const sim_models[] = {
 	&sim_mali_t860,
 	&sim_mali_g52,
+	&sim_vivante_gc2000,
+	&sim_vivante_gc320,
+	&sim_vivante_gc7000,
 };
 
 /* Written at load, read at unload: no concurrency. */

@@ -1,0 +1,834 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Simulated Vivante GCxxx cores: a GC2000 (i.MX6, MMUv1) with a GC320 2D
+ * core beside it, and a GC7000 (i.MX8M, MMUv2).
+ *
+ * The front end (FE) fetches the command stream through the MMU on the
+ * device thread and keeps the 64K-word state space. Loading certain states
+ * has side effects: GL_EVENT raises an event interrupt, RS_KICKER runs the
+ * resolve engine (sim_vivante_rs.c), GL_PIPE_SELECT switches pipes. The
+ * core hangs -- the FE stops and its DMA address freezes -- where the real
+ * one is known to: 3D commands in the 2D pipe, an inconsistent draw state,
+ * a bad scissor, an invalid tile status, a pipe switch without the FE to
+ * PE semaphore and stall, a STALL whose semaphore was never armed, and a
+ * resolve breaking the alignment rules.
+ */
+
+#include <linux/bits.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include <ugpu/hw/vivante_regs.h>
+
+#include "sim_core.h"
+#include "sim_vivante.h"
+
+/* FE commands run per process() call before the thread yields. */
+#define VSIM_FE_BUDGET		4096
+/* How often a FE sitting in WAIT looks at its command again. */
+#define VSIM_WAIT_POLL_NS	(100 * NSEC_PER_USEC)
+
+static const char *const vsim_irq_names[] = { "irq" };
+
+static const struct vsim_config vsim_gc2000 = {
+	.model = 0x2000, .revision = 0x5108, .date = 0x20120430,
+	.time = 0x12030000, .customer_id = 0, .product_id = 0x20000,
+	.features = 0xe02c7ecd,
+	.minor = { 0xe9399eff, 0x0e1fb2db, 0xcedf0080, 0x10800005, 0, 0 },
+	/* 4 streams, 64 registers, 1024 threads, 16 vertex cache, 4 cores, 2 pipes */
+	.specs = 0x00000004 | (6 << 4) | (7 << 8) | (16 << 12) | (4 << 20) |
+		 (2 << 25) | (1u << 28),
+	.specs2 = (0 << 8) | (168 << 16),	/* instructions: 0 = 512 on GC2000 */
+	.specs3 = 1 | (8 << 4),
+	.mmuv2 = false,
+};
+
+static const struct vsim_config vsim_gc320 = {
+	.model = 0x320, .revision = 0x5007, .date = 0x20120430,
+	.time = 0x12030000, .customer_id = 0, .product_id = 0x3200,
+	.features = 0xe02c7200,
+	.minor = { 0x8d79ffff, 0x02011000, 0, 0, 0, 0 },
+	.specs = 0, .specs2 = 0, .specs3 = 1,
+	.mmuv2 = false,
+};
+
+static const struct vsim_config vsim_gc7000 = {
+	.model = 0x7000, .revision = 0x6214, .date = 0x20180620,
+	.time = 0x00000000, .customer_id = 0, .product_id = 0x70000,
+	.features = 0xe0287cad,
+	.minor = { 0xc1799eff, 0xfefbfad9, 0xeb9d4fbf, 0xedfffced,
+		   0xdb0dafc7, 0xbb5ac333 },
+	/* 16 streams, 64 registers, 1024 threads, 16 vertex cache, 4 cores, 2 pipes */
+	.specs = 0x0000000f | (6 << 4) | (8 << 8) | (16 << 12) | (4 << 20) |
+		 (2 << 25) | (10u << 28),
+	.specs2 = (1 << 8) | (320 << 16),	/* 1 = 1024 instructions */
+	.specs3 = 1 | (16 << 4),
+	.mmuv2 = true,
+};
+
+static void vsim_update_irq(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+
+	sim_irq_set_level(sdev, 0, !!(v->intr_pending & v->intr_enbl));
+}
+
+/* Caller holds sdev->lock. */
+void vsim_raise(struct sim_device *sdev, u32 bits)
+{
+	struct vsim *v = sdev->priv;
+
+	v->intr_pending |= bits;
+	vsim_update_irq(sdev);
+}
+
+static void vsim_reset_locked(struct vsim *v)
+{
+	v->fe_running = false;
+	v->fe_hung = false;
+	v->fe_start = false;
+	v->in_wait = false;
+	v->intr_pending = 0;
+	v->mmuv2_control = 0;
+	v->mmuv2_config = 0;
+	v->mmuv2_status = 0;
+	v->dma_addr = 0;
+	v->reset_state = true;
+}
+
+static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
+{
+	struct vsim *v = sdev->priv;
+	const struct vsim_config *c = v->cfg;
+	u32 val;
+
+	switch (reg) {
+	case VIV_HI_CLOCK_CONTROL:
+		return v->clock_control |
+		       (v->fe_running ? 0 : VIV_HI_CLOCK_CONTROL_IDLE_3D |
+					    VIV_HI_CLOCK_CONTROL_IDLE_2D);
+	case VIV_HI_IDLE_STATE:
+		/* In WAIT the FE counts as idle, as on the real core. */
+		return (!v->fe_running || v->in_wait) && !v->fe_hung ?
+		       VIV_HI_IDLE_STATE_ALL : VIV_HI_IDLE_STATE_ALL &
+		       ~(VIV_HI_IDLE_STATE_FE | VIV_HI_IDLE_STATE_PE);
+	case VIV_HI_INTR_ACKNOWLEDGE:
+		val = v->intr_pending;
+		v->intr_pending = 0;
+		vsim_update_irq(sdev);
+		return val;
+	case VIV_HI_INTR_ENBL:
+		return v->intr_enbl;
+	case VIV_HI_CHIP_FEATURE:
+		return c->features;
+	case VIV_HI_CHIP_MODEL:
+		return c->model;
+	case VIV_HI_CHIP_REV:
+		return c->revision;
+	case VIV_HI_CHIP_DATE:
+		return c->date;
+	case VIV_HI_CHIP_TIME:
+		return c->time;
+	case VIV_HI_CHIP_CUSTOMER_ID:
+		return c->customer_id;
+	case VIV_HI_CHIP_PRODUCT_ID:
+		return c->product_id;
+	case VIV_HI_CHIP_MINOR_FEATURE_0:
+		return c->minor[0];
+	case VIV_HI_CHIP_MINOR_FEATURE_1:
+		return c->minor[1];
+	case VIV_HI_CHIP_MINOR_FEATURE_2:
+		return c->minor[2];
+	case VIV_HI_CHIP_MINOR_FEATURE_3:
+		return c->minor[3];
+	case VIV_HI_CHIP_MINOR_FEATURE_4:
+		return c->minor[4];
+	case VIV_HI_CHIP_MINOR_FEATURE_5:
+		return c->minor[5];
+	case VIV_HI_CHIP_SPECS:
+		return c->specs;
+	case VIV_HI_CHIP_SPECS_2:
+		return c->specs2;
+	case VIV_HI_CHIP_SPECS_3:
+		return c->specs3;
+	case VIV_FE_DMA_ADDRESS:
+		return v->dma_addr;
+	case VIV_FE_DMA_DEBUG_STATE:
+		if (v->fe_hung)
+			return VIV_FE_DMA_DEBUG_STATE_STALL;
+		return v->in_wait ? VIV_FE_DMA_DEBUG_STATE_WAIT :
+				    VIV_FE_DMA_DEBUG_STATE_IDLE;
+	case VIV_FE_DMA_STATUS:
+		return v->fe_running;
+	case VIV_FE_COMMAND_ADDRESS:
+		return v->fe_cmd_addr;
+	case VIV_MC_MMU_FE_PAGE_TABLE:
+		return v->mmuv1_pt;
+	case VIV_MC_MEMORY_BASE_ADDR_FE:
+		return v->mem_base;
+	case VIV_MMUV2_CONFIGURATION:
+		return v->mmuv2_config;
+	case VIV_MMUV2_CONTROL:
+		return v->mmuv2_control;
+	case VIV_MMUV2_STATUS:
+		val = v->mmuv2_status;
+		v->mmuv2_status = 0;
+		return val;
+	case VIV_MMUV2_EXCEPTION_ADDR(0):
+		return v->mmu_fault_addr;
+	case VIV_MMUV2_SAFE_ADDRESS:
+		return v->mmuv2_safe;
+	default:
+		return 0;
+	}
+}
+
+static void vsim_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
+{
+	struct vsim *v = sdev->priv;
+
+	switch (reg) {
+	case VIV_HI_CLOCK_CONTROL:
+		if (val & VIV_HI_CLOCK_CONTROL_SOFT_RESET) {
+			vsim_reset_locked(v);
+			vsim_update_irq(sdev);
+			sim_kick(sdev);
+		}
+		v->clock_control = val & ~VIV_HI_CLOCK_CONTROL_SOFT_RESET;
+		break;
+	case VIV_HI_INTR_ENBL:
+		v->intr_enbl = val;
+		vsim_update_irq(sdev);
+		break;
+	case VIV_FE_COMMAND_ADDRESS:
+		v->fe_cmd_addr = val;
+		break;
+	case VIV_FE_COMMAND_CONTROL:
+		if (val & VIV_FE_COMMAND_CONTROL_ENABLE) {
+			v->fe_start = true;
+			sim_kick(sdev);
+		}
+		break;
+	case VIV_MC_MMU_FE_PAGE_TABLE:
+	case VIV_MC_MMU_TX_PAGE_TABLE:
+	case VIV_MC_MMU_PE_PAGE_TABLE:
+	case VIV_MC_MMU_PEZ_PAGE_TABLE:
+	case VIV_MC_MMU_RA_PAGE_TABLE:
+		/* One table serves every unit here. */
+		v->mmuv1_pt = val;
+		break;
+	case VIV_MC_MEMORY_BASE_ADDR_FE:
+	case VIV_MC_MEMORY_BASE_ADDR_RA:
+	case VIV_MC_MEMORY_BASE_ADDR_TX:
+	case VIV_MC_MEMORY_BASE_ADDR_PEZ:
+	case VIV_MC_MEMORY_BASE_ADDR_PE:
+		v->mem_base = val;
+		break;
+	case VIV_MMUV2_CONFIGURATION:
+		vsim_mmuv2_config(v, val);
+		break;
+	case VIV_MMUV2_CONTROL:
+		v->mmuv2_control = val & VIV_MMUV2_CONTROL_ENABLE;
+		break;
+	case VIV_MMUV2_SAFE_ADDRESS:
+		v->mmuv2_safe = val;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Masked MMUv2_CONFIGURATION write, from the AHB or the FE. */
+void vsim_mmuv2_config(struct vsim *v, u32 val)
+{
+	if (!(val & VIV_MMUV2_CONFIGURATION_ADDRESS_MASK))
+		v->mmuv2_config = val & VIV_MMUV2_CONFIGURATION_ADDRESS;
+	/* A flush drops nothing: the simulated MMU caches no entries. */
+}
+
+/* MMU */
+
+static int vsim_read_pte(struct sim_device *sdev, u64 addr, u32 *pte)
+{
+	u64 val;
+	int ret;
+
+	ret = sim_phys_read64(sdev, addr & ~7ULL, &val);
+	if (ret)
+		return ret;
+	*pte = addr & 4 ? upper_32_bits(val) : lower_32_bits(val);
+	return 0;
+}
+
+static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
+			  enum sim_access access, phys_addr_t *pa)
+{
+	struct vsim *v = sdev->priv;
+	u32 mtlb, pte, pt, base, cfg, ctrl;
+	unsigned long flags;
+	u64 stlb;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	pt = v->mmuv1_pt;
+	base = v->mem_base;
+	cfg = v->mmuv2_config;
+	ctrl = v->mmuv2_control;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	if (va > U32_MAX)
+		return VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT;
+
+	if (!v->cfg->mmuv2) {
+		if (va < VIV_MMUV1_WINDOW_START) {
+			*pa = sim_dma_to_phys(sdev, va + base);
+			return 0;
+		}
+		if (vsim_read_pte(sdev, pt + 4 * ((va - VIV_MMUV1_WINDOW_START) >> 12),
+				  &pte) || !pte)
+			return VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT;
+		*pa = sim_dma_to_phys(sdev, (pte & ~0xfffu) | (va & 0xfff));
+		return 0;
+	}
+
+	/* MMUv2 disabled: physical addressing. */
+	if (!(ctrl & VIV_MMUV2_CONTROL_ENABLE)) {
+		*pa = sim_dma_to_phys(sdev, va);
+		return 0;
+	}
+	if (vsim_read_pte(sdev, (cfg & ~0xfffu) + 4 * (va >> VIV_MMUV2_MTLB_SHIFT),
+			  &mtlb) || !(mtlb & VIV_MMUV2_PTE_PRESENT))
+		return VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT;
+	stlb = mtlb & ~0xfffu;
+	if (vsim_read_pte(sdev, stlb + 4 * ((va >> VIV_MMUV2_STLB_SHIFT) & 0x3ff),
+			  &pte) || !(pte & VIV_MMUV2_PTE_PRESENT))
+		return VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT;
+	if (access == SIM_ACCESS_WRITE && !(pte & VIV_MMUV2_PTE_WRITEABLE))
+		return VIV_MMUV2_EXCEPTION_WRITE_VIOLATION;
+	*pa = sim_dma_to_phys(sdev, (pte & ~0xfffu) |
+			      ((u64)((pte >> 4) & 0xff) << 32) | (va & 0xfff));
+	return 0;
+}
+
+/* Stop the FE the way a hung core does: the DMA address freezes. */
+void vsim_hang(struct sim_device *sdev, const char *why)
+{
+	struct vsim *v = sdev->priv;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	v->fe_hung = true;
+	v->dma_addr = v->cmd_addr;
+	v->hangs++;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	dev_dbg(&sdev->pdev->dev, "core hangs at %#x: %s\n", v->dma_addr, why);
+}
+
+/* A memory access failed: report an MMU exception and stop. */
+void vsim_fault(struct sim_device *sdev, int code, u64 addr)
+{
+	struct vsim *v = sdev->priv;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	v->fe_hung = true;
+	v->dma_addr = v->cmd_addr;
+	v->mmuv2_status = code == SIM_FAULT_BUS ?
+			  VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT : code & 3;
+	v->mmu_fault_addr = addr;
+	v->faults++;
+	vsim_raise(sdev, VIV_HI_INTR_MMU_EXCEPTION);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+}
+
+int vsim_read(struct sim_device *sdev, u32 addr, void *buf, size_t len)
+{
+	u64 fault;
+	int ret;
+
+	ret = sim_mem_read(sdev, 0, addr, buf, len, SIM_ACCESS_READ, &fault);
+	if (ret)
+		vsim_fault(sdev, ret, fault);
+	return ret;
+}
+
+int vsim_write(struct sim_device *sdev, u32 addr, const void *buf, size_t len)
+{
+	u64 fault;
+	int ret;
+
+	ret = sim_mem_write(sdev, 0, addr, buf, len, &fault);
+	if (ret)
+		vsim_fault(sdev, ret, fault);
+	return ret;
+}
+
+/* State space */
+
+/* 16.16 fixed point to IEEE single precision. */
+static u32 vsim_fixp_to_float(u32 fixp)
+{
+	u32 sign = fixp & BIT(31);
+	u32 mag = sign ? -fixp : fixp;
+	int msb;
+
+	if (!mag)
+		return 0;
+	msb = fls(mag) - 1;
+	/* value = mag * 2^-16; mantissa from the bits below the top one */
+	if (msb > 23)
+		mag >>= msb - 23;
+	else
+		mag <<= 23 - msb;
+	return sign | ((u32)(msb - 16 + 127) << 23) | (mag & 0x7fffff);
+}
+
+/* Fields of masked states, each with the bit that protects it. */
+static const struct {
+	u32 state;
+	u32 field;
+	u32 mask;
+} vsim_masked[] = {
+	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_SAMPLES_FIELD, VIV_MSAA_SAMPLES_MASK },
+	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_ENABLES_FIELD, VIV_MSAA_ENABLES_MASK },
+	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK12_FIELD, VIV_MSAA_UNK12_MASK },
+	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK16_FIELD, VIV_MSAA_UNK16_MASK },
+};
+
+static u32 vsim_masked_merge(u32 state, u32 old, u32 val)
+{
+	bool masked = false;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vsim_masked); i++) {
+		if (vsim_masked[i].state != state)
+			continue;
+		masked = true;
+		if (!(val & vsim_masked[i].mask))
+			old = (old & ~vsim_masked[i].field) |
+			      (val & vsim_masked[i].field);
+	}
+	return masked ? old : val;
+}
+
+static bool vsim_token_stall(struct vsim *v, u32 token)
+{
+	u32 bit = BIT(VIV_TOKEN_TO(token) & 0x1f);
+
+	if (!(v->sem_armed & bit))
+		return false;
+	v->sem_armed &= ~bit;
+	if (VIV_TOKEN_FROM(token) == VIV_SYNC_FE &&
+	    VIV_TOKEN_TO(token) == VIV_SYNC_PE)
+		v->drained = true;
+	return true;
+}
+
+/* Returns false when the state write hangs the core. */
+static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
+{
+	struct vsim *v = sdev->priv;
+	unsigned long flags;
+	u32 idx = state >> 2;
+
+	v->state[idx] = vsim_masked_merge(state, v->state[idx], val);
+	v->state_writes++;
+
+	switch (state) {
+	case VIV_GL_EVENT:
+		/* Everything before is done: the simulated pipe is in order. */
+		spin_lock_irqsave(&sdev->lock, flags);
+		if (VIV_GL_EVENT_ID(val) < VIV_NUM_EVENTS)
+			vsim_raise(sdev, BIT(VIV_GL_EVENT_ID(val)));
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		break;
+	case VIV_GL_SEMAPHORE_TOKEN:
+		v->sem_armed |= BIT(VIV_TOKEN_TO(val) & 0x1f);
+		break;
+	case VIV_GL_STALL_TOKEN:
+		if (!vsim_token_stall(v, val)) {
+			vsim_hang(sdev, "stall token without semaphore");
+			return false;
+		}
+		break;
+	case VIV_GL_PIPE_SELECT:
+		if ((val & 1) != v->pipe) {
+			if (!v->drained) {
+				vsim_hang(sdev, "pipe switch without FE/PE stall");
+				return false;
+			}
+			if (!(v->cfg->features & (val & 1 ? VIV_FEATURE_PIPE_2D :
+						  VIV_FEATURE_PIPE_3D))) {
+				vsim_hang(sdev, "select of a missing pipe");
+				return false;
+			}
+			v->pipe = val & 1;
+		}
+		break;
+	case VIV_RS_KICKER:
+		if (val & VIV_RS_KICKER_START) {
+			v->drained = false;
+			if (v->pipe != VIV_PIPE_3D) {
+				vsim_hang(sdev, "resolve in the 2D pipe");
+				return false;
+			}
+			return vsim_rs_kick(sdev);
+		}
+		break;
+	case VIV_MMUV2_CONFIGURATION:
+		if (v->cfg->mmuv2) {
+			spin_lock_irqsave(&sdev->lock, flags);
+			vsim_mmuv2_config(v, val);
+			spin_unlock_irqrestore(&sdev->lock, flags);
+		}
+		break;
+	case VIV_MMUV2_SAFE_ADDRESS:
+		spin_lock_irqsave(&sdev->lock, flags);
+		v->mmuv2_safe = val;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/* Draws: no rasterisation, but the state must be complete and sane. */
+static bool vsim_draw(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+	u32 *s = v->state;
+	unsigned int i, elements = 0;
+	u32 right, bottom;
+
+	v->drained = false;
+	v->draws++;
+	if (v->pipe != VIV_PIPE_3D) {
+		vsim_hang(sdev, "3D draw in the 2D pipe");
+		return false;
+	}
+	for (i = 0; i < VIV_FE_VERTEX_ELEMENTS; i++)
+		if (s[VIV_FE_VERTEX_ELEMENT_CONFIG(i) >> 2])
+			elements++;
+	if (VIV_VS_INPUT_COUNT_COUNT(s[VIV_VS_INPUT_COUNT >> 2]) != elements) {
+		vsim_hang(sdev, "VS inputs differ from vertex elements");
+		return false;
+	}
+	if (!s[VIV_VS_END_PC >> 2] || !s[VIV_PS_END_PC >> 2]) {
+		vsim_hang(sdev, "no shader");
+		return false;
+	}
+	right = s[VIV_SE_SCISSOR_RIGHT >> 2];
+	bottom = s[VIV_SE_SCISSOR_BOTTOM >> 2];
+	if (((right & 0xffff) == 5 && (right >> 16) >= 1024) ||
+	    ((bottom & 0xffff) == 5 && (bottom >> 16) >= 1024)) {
+		vsim_hang(sdev, "scissor overflows");
+		return false;
+	}
+	return vsim_ts_check(sdev);
+}
+
+/* Fetch one 64-bit command slot. */
+static int vsim_fetch(struct sim_device *sdev, u32 addr, __le32 *w)
+{
+	u64 fault;
+	int ret;
+
+	/* The header first: the kernel writes a LINK's address before it. */
+	ret = sim_mem_read(sdev, 0, addr, &w[0], 4, SIM_ACCESS_EXEC, &fault);
+	if (!ret) {
+		/* Pairs with the driver's wmb() between address and header. */
+		smp_rmb();
+		ret = sim_mem_read(sdev, 0, addr + 4, &w[1], 4,
+				   SIM_ACCESS_EXEC, &fault);
+	}
+	if (ret)
+		vsim_fault(sdev, ret, fault);
+	return ret;
+}
+
+/*
+ * Run one command at v->pc. Returns 1 to go on, 0 when the FE stopped or
+ * waits.
+ */
+static int vsim_fe_step(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+	u32 hdr, count, state, i;
+	u32 pc = v->pc;
+	__le32 w[2];
+
+	v->cmd_addr = pc;
+	if (vsim_fetch(sdev, pc, w))
+		return 0;
+	hdr = le32_to_cpu(w[0]);
+	v->in_wait = false;
+	v->commands++;
+
+	switch (VIV_FE_OPCODE(hdr)) {
+	case VIV_FE_OP_LOAD_STATE: {
+		__le32 *buf = v->ls_buf;
+
+		count = VIV_FE_LOAD_STATE_COUNT(hdr) ?: 1024;
+		state = VIV_FE_LOAD_STATE_OFFSET(hdr) << 2;
+		buf[0] = w[1];
+		if (count > 1 && vsim_read(sdev, pc + 8, &buf[1], 4 * (count - 1)))
+			return 0;
+		v->pc = pc + ALIGN(4 + 4 * count, 8);
+		for (i = 0; i < count; i++) {
+			u32 val = le32_to_cpu(buf[i]);
+
+			if (hdr & VIV_FE_LOAD_STATE_FIXP)
+				val = vsim_fixp_to_float(val);
+			if (!vsim_load_state(sdev, (state + 4 * i) & 0x3fffc, val))
+				return 0;
+		}
+		return 1;
+	}
+	case VIV_FE_OP_END:
+		v->fe_running = false;
+		return 0;
+	case VIV_FE_OP_NOP:
+		v->pc = pc + 8;
+		return 1;
+	case VIV_FE_OP_WAIT:
+		v->pc = pc + 8;
+		v->in_wait = true;
+		return 0;
+	case VIV_FE_OP_LINK:
+		v->pc = le32_to_cpu(w[1]);
+		return 1;
+	case VIV_FE_OP_CALL: {
+		__le32 ret[2];
+
+		if (v->call_depth) {
+			vsim_hang(sdev, "nested CALL");
+			return 0;
+		}
+		if (vsim_read(sdev, pc + 8, ret, 8))
+			return 0;
+		v->ret_addr = pc + 16;
+		v->call_depth = 1;
+		v->pc = le32_to_cpu(w[1]);
+		return 1;
+	}
+	case VIV_FE_OP_RETURN:
+		if (!v->call_depth) {
+			vsim_hang(sdev, "RETURN without CALL");
+			return 0;
+		}
+		v->call_depth = 0;
+		v->pc = v->ret_addr;
+		return 1;
+	case VIV_FE_OP_STALL:
+		v->pc = pc + 8;
+		if (!vsim_token_stall(v, le32_to_cpu(w[1]))) {
+			vsim_hang(sdev, "STALL without semaphore");
+			return 0;
+		}
+		return 1;
+	case VIV_FE_OP_CHIP_SELECT:
+		v->pc = pc + 8;
+		return 1;
+	case VIV_FE_OP_DRAW_PRIMITIVES:
+		v->pc = pc + 16;
+		return vsim_draw(sdev);
+	case VIV_FE_OP_DRAW_INDEXED:
+		v->pc = pc + 24;
+		return vsim_draw(sdev);
+	case VIV_FE_OP_DRAW_2D:
+		count = VIV_FE_DRAW_2D_COUNT(hdr);
+		v->pc = pc + 8 + 8 * count +
+			ALIGN(4 * VIV_FE_DRAW_2D_DATA_COUNT(hdr), 8);
+		v->drained = false;
+		if (v->pipe != VIV_PIPE_2D) {
+			vsim_hang(sdev, "2D draw in the 3D pipe");
+			return 0;
+		}
+		return vsim_de_draw(sdev, pc + 8, count);
+	default:
+		vsim_hang(sdev, "unknown FE opcode");
+		return 0;
+	}
+}
+
+static ktime_t vsim_process(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+	unsigned long flags;
+	unsigned int n;
+	bool running;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (v->reset_state) {
+		v->reset_state = false;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		memset(v->state, 0, VIV_STATE_WORDS * 4);
+		v->pipe = VIV_PIPE_3D;
+		if (!(v->cfg->features & VIV_FEATURE_PIPE_3D))
+			v->pipe = VIV_PIPE_2D;
+		v->sem_armed = 0;
+		v->drained = true;
+		v->call_depth = 0;
+		spin_lock_irqsave(&sdev->lock, flags);
+	}
+	if (v->fe_start) {
+		v->fe_start = false;
+		v->fe_running = true;
+		v->fe_hung = false;
+		v->pc = v->fe_cmd_addr;
+		v->dma_addr = v->pc;
+	}
+	running = v->fe_running && !v->fe_hung;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (!running)
+		return KTIME_MAX;
+
+	for (n = 0; n < VSIM_FE_BUDGET; n++) {
+		if (!vsim_fe_step(sdev))
+			break;
+		if (READ_ONCE(v->reset_state) || READ_ONCE(v->fe_start))
+			break;
+	}
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (!v->fe_hung)
+		v->dma_addr = v->pc;
+	running = v->fe_running && !v->fe_hung;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	if (!running)
+		return KTIME_MAX;
+	if (v->in_wait)
+		return ktime_add_ns(ktime_get(), VSIM_WAIT_POLL_NS);
+	return ktime_get();
+}
+
+static int vsim_stats_show(struct seq_file *m, void *data)
+{
+	struct sim_device *sdev = m->private;
+	struct vsim *v = sdev->priv;
+
+	seq_printf(m, "commands: %llu\nstate_writes: %llu\ndraws: %llu\n",
+		   v->commands, v->state_writes, v->draws);
+	seq_printf(m, "resolves: %llu\nhangs: %llu\nfaults: %llu\n",
+		   v->resolves, v->hangs, v->faults);
+	seq_printf(m, "pipe: %u\npc: %#x\n", v->pipe, v->pc);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vsim_stats);
+
+/*
+ * vivante_state: write a state's byte address, read back its value, for
+ * tests that check what the FE loaded (fixed point, masked states,
+ * context restores).
+ */
+static ssize_t vsim_state_read(struct file *f, char __user *buf, size_t len,
+			       loff_t *pos)
+{
+	struct sim_device *sdev = f->private_data;
+	struct vsim *v = sdev->priv;
+	u32 addr = READ_ONCE(v->peek) & 0x3fffc;
+	char tmp[32];
+	int n;
+
+	n = scnprintf(tmp, sizeof(tmp), "%#x\n", READ_ONCE(v->state[addr >> 2]));
+	return simple_read_from_buffer(buf, len, pos, tmp, n);
+}
+
+static ssize_t vsim_state_write(struct file *f, const char __user *buf,
+				size_t len, loff_t *pos)
+{
+	struct sim_device *sdev = f->private_data;
+	struct vsim *v = sdev->priv;
+	u32 addr;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &addr);
+	if (ret)
+		return ret;
+	WRITE_ONCE(v->peek, addr);
+	return len;
+}
+
+static const struct file_operations vsim_state_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = vsim_state_read,
+	.write = vsim_state_write,
+	.llseek = default_llseek,
+};
+
+static void vsim_debugfs_init(struct sim_device *sdev, struct dentry *dir)
+{
+	debugfs_create_file("vivante_stats", 0444, dir, sdev, &vsim_stats_fops);
+	debugfs_create_file("vivante_state", 0644, dir, sdev, &vsim_state_fops);
+}
+
+static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
+{
+	struct vsim *v;
+
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	v->state = vzalloc(VIV_STATE_WORDS * 4);
+	if (!v->state) {
+		kfree(v);
+		return -ENOMEM;
+	}
+	v->cfg = cfg;
+	vsim_reset_locked(v);
+	sdev->priv = v;
+	return 0;
+}
+
+static int vsim_init_gc2000(struct sim_device *sdev)
+{
+	return vsim_init_cfg(sdev, &vsim_gc2000);
+}
+
+static int vsim_init_gc320(struct sim_device *sdev)
+{
+	return vsim_init_cfg(sdev, &vsim_gc320);
+}
+
+static int vsim_init_gc7000(struct sim_device *sdev)
+{
+	return vsim_init_cfg(sdev, &vsim_gc7000);
+}
+
+static void vsim_fini(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+
+	vfree(v->state);
+	kfree(v);
+}
+
+#define VSIM_MODEL(_name, _init)					\
+	{								\
+		.name = _name,						\
+		.pdev_name = "ugpu-vivante",				\
+		.timestamp_frequency = 800000000,			\
+		.max_register = VIV_MAX_REGISTER,			\
+		.num_irqs = ARRAY_SIZE(vsim_irq_names),			\
+		.irq_names = vsim_irq_names,				\
+		.init = _init,						\
+		.fini = vsim_fini,					\
+		.reg_read = vsim_reg_read,				\
+		.reg_write = vsim_reg_write,				\
+		.process = vsim_process,				\
+		.translate = vsim_translate,				\
+		.debugfs_init = vsim_debugfs_init,			\
+	}
+
+const struct sim_model sim_vivante_gc2000 = VSIM_MODEL("gc2000", vsim_init_gc2000);
+const struct sim_model sim_vivante_gc320 = VSIM_MODEL("gc320", vsim_init_gc320);
+const struct sim_model sim_vivante_gc7000 = VSIM_MODEL("gc7000", vsim_init_gc7000);

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Simulated Vivante cores: state shared by sim_vivante.c (host interface,
+ * MMU, FE) and sim_vivante_rs.c (resolve engine, tile status, 2D engine).
+ */
+#ifndef _UGPU_SIM_VIVANTE_H_
+#define _UGPU_SIM_VIVANTE_H_
+
+#include <linux/types.h>
+
+struct sim_device;
+
+/**
+ * struct vsim_config - identity of a simulated core.
+ * @model: HI_CHIP_MODEL.
+ * @revision: HI_CHIP_REV.
+ * @date: HI_CHIP_DATE.
+ * @time: HI_CHIP_TIME.
+ * @customer_id: HI_CHIP_CUSTOMER_ID.
+ * @product_id: HI_CHIP_PRODUCT_ID.
+ * @features: HI_CHIP_FEATURE.
+ * @minor: HI_CHIP_MINOR_FEATURE_0 to _5.
+ * @specs: HI_CHIP_SPECS.
+ * @specs2: HI_CHIP_SPECS_2.
+ * @specs3: HI_CHIP_SPECS_3.
+ * @mmuv2: the core has the two-level MMU (else MMUv1).
+ */
+struct vsim_config {
+	u32 model;
+	u32 revision;
+	u32 date;
+	u32 time;
+	u32 customer_id;
+	u32 product_id;
+	u32 features;
+	u32 minor[6];
+	u32 specs;
+	u32 specs2;
+	u32 specs3;
+	bool mmuv2;
+};
+
+/**
+ * struct vsim - a simulated Vivante core.
+ *
+ * The host-interface registers (@clock_control to @mmu_fault_addr, and
+ * @fe_start, @fe_running, @fe_hung, @reset_state, @dma_addr, @in_wait) are
+ * under &sim_device.lock. The FE state (@pc to @call_depth) and the state
+ * space belong to the device thread.
+ *
+ * @cfg: identity.
+ * @clock_control: HI_CLOCK_CONTROL.
+ * @intr_pending: raised interrupt bits, cleared by reading
+ *	HI_INTR_ACKNOWLEDGE.
+ * @intr_enbl: HI_INTR_ENBL.
+ * @fe_cmd_addr: FE_COMMAND_ADDRESS.
+ * @mmuv1_pt: MMUv1 flat page table (bus address).
+ * @mem_base: MMUv1 linear window base.
+ * @mmuv2_config: MMUv2 MTLB address.
+ * @mmuv2_control: MMUv2_CONTROL.
+ * @mmuv2_status: exception code of the last fault.
+ * @mmuv2_safe: MMUv2 safe address.
+ * @mmu_fault_addr: address of the last fault.
+ * @fe_start: FE_COMMAND_CONTROL asked for a start.
+ * @fe_running: the FE executes commands.
+ * @fe_hung: the core hangs; only a reset or a new start helps.
+ * @reset_state: a soft reset is pending for the device thread.
+ * @dma_addr: FE_DMA_ADDRESS.
+ * @in_wait: the FE sits in a WAIT.
+ * @pc: address of the next command.
+ * @cmd_addr: address of the command being executed; a hang freezes the
+ *	DMA address there.
+ * @ret_addr: return address of the CALL being executed.
+ * @call_depth: 1 inside a CALL.
+ * @pipe: selected pipe.
+ * @sem_armed: recipients of armed semaphores, one bit per recipient.
+ * @drained: an FE to PE stall happened since the last draw or resolve.
+ * @state: the 64K-word state space.
+ * @ls_buf: values of the LOAD_STATE being executed.
+ * @commands: FE commands executed.
+ * @state_writes: states loaded.
+ * @draws: draw commands.
+ * @resolves: resolves completed.
+ * @hangs: hangs.
+ * @faults: MMU faults.
+ * @peek: state the vivante_state debugfs file shows.
+ */
+struct vsim {
+	const struct vsim_config *cfg;
+	u32 clock_control;
+	u32 intr_pending;
+	u32 intr_enbl;
+	u32 fe_cmd_addr;
+	u32 mmuv1_pt;
+	u32 mem_base;
+	u32 mmuv2_config;
+	u32 mmuv2_control;
+	u32 mmuv2_status;
+	u32 mmuv2_safe;
+	u32 mmu_fault_addr;
+	bool fe_start;
+	bool fe_running;
+	bool fe_hung;
+	bool reset_state;
+	u32 dma_addr;
+	bool in_wait;
+	u32 pc;
+	u32 cmd_addr;
+	u32 ret_addr;
+	unsigned int call_depth;
+	u32 pipe;
+	u32 sem_armed;
+	bool drained;
+	u32 *state;
+	__le32 ls_buf[1024];
+	u64 commands;
+	u64 state_writes;
+	u64 draws;
+	u64 resolves;
+	u64 hangs;
+	u64 faults;
+	u32 peek;
+};
+
+void vsim_raise(struct sim_device *sdev, u32 bits);
+void vsim_mmuv2_config(struct vsim *v, u32 val);
+void vsim_hang(struct sim_device *sdev, const char *why);
+void vsim_fault(struct sim_device *sdev, int code, u64 addr);
+int vsim_read(struct sim_device *sdev, u32 addr, void *buf, size_t len);
+int vsim_write(struct sim_device *sdev, u32 addr, const void *buf, size_t len);
+
+/* sim_vivante_rs.c */
+bool vsim_rs_kick(struct sim_device *sdev);
+bool vsim_ts_check(struct sim_device *sdev);
+bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count);
+
+#endif /* _UGPU_SIM_VIVANTE_H_ */

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Simulated Vivante resolve engine, tile status and 2D drawing engine.
+ *
+ * The resolve engine copies or fills a window between linear, tiled (4x4)
+ * and supertiled (64x64) surfaces, optionally halving it horizontally
+ * and/or vertically (MSAA downsampling: the source window is the enlarged
+ * one). A source that is the fast-cleared colour surface is read through
+ * its tile status: cleared tiles read as the clear value. Each surface is
+ * read in one piece, rearranged in a bounce buffer and written back.
+ */
+
+#include <linux/kernel.h>
+#include <linux/sizes.h>
+#include <linux/unaligned.h>
+#include <linux/vmalloc.h>
+
+#include <ugpu/hw/vivante_regs.h>
+
+#include "sim_core.h"
+#include "sim_vivante.h"
+
+/* Largest surface extent one resolve touches. */
+#define VSIM_RS_MAX_EXTENT	SZ_64M
+
+enum vsim_layout {
+	VSIM_LINEAR,
+	VSIM_TILED,
+	VSIM_SUPERTILED,
+};
+
+/* Byte offset of pixel (@x, @y) of a surface. */
+static u32 vsim_offset(enum vsim_layout l, u32 stride, u32 x, u32 y, u32 cpp)
+{
+	u32 tx, ty, in_tile;
+
+	if (l == VSIM_LINEAR)
+		return y * stride + x * cpp;
+	in_tile = ((y & 3) * 4 + (x & 3)) * cpp;
+	if (l == VSIM_TILED)
+		return (y / 4) * stride + (x / 4) * 16 * cpp + in_tile;
+	/* 16x16 tiles per supertile, in the order of the tiling document. */
+	tx = (x / 4) & 15;
+	ty = (y / 4) & 15;
+	return (y / 64) * stride * 16 + (x / 64) * 64 * 64 * cpp +
+	       ((ty / 4) * 64 + (tx / 2) * 8 + (ty & 3) * 2 + (tx & 1)) *
+	       16 * cpp + in_tile;
+}
+
+static u32 vsim_extent(enum vsim_layout l, u32 stride, u32 w, u32 h, u32 cpp)
+{
+	u64 ext;
+
+	switch (l) {
+	case VSIM_LINEAR:
+		ext = (u64)(h - 1) * stride + (u64)w * cpp;
+		break;
+	case VSIM_TILED:
+		ext = (u64)(DIV_ROUND_UP(h, 4) - 1) * stride +
+		      (u64)DIV_ROUND_UP(w, 4) * 16 * cpp;
+		break;
+	default:
+		ext = (u64)(DIV_ROUND_UP(h, 64) - 1) * stride * 16 +
+		      (u64)DIV_ROUND_UP(w, 64) * 64 * 64 * cpp;
+		break;
+	}
+	return min_t(u64, ext, VSIM_RS_MAX_EXTENT + 1);
+}
+
+static enum vsim_layout vsim_layout(bool tiled, u32 stride)
+{
+	if (!tiled)
+		return VSIM_LINEAR;
+	return stride & VIV_RS_STRIDE_SUPERTILED ? VSIM_SUPERTILED : VSIM_TILED;
+}
+
+static u32 vsim_cpp(u32 format)
+{
+	return format <= VIV_RS_FORMAT_R5G6B5 ? 2 : 4;
+}
+
+static u32 vsim_get(const u8 *p, u32 cpp)
+{
+	return cpp == 4 ? get_unaligned_le32(p) : get_unaligned_le16(p);
+}
+
+static void vsim_put(u8 *p, u32 val, u32 cpp)
+{
+	if (cpp == 4)
+		put_unaligned_le32(val, p);
+	else
+		put_unaligned_le16(val, p);
+}
+
+/* Average of two 8888 pixels, channel by channel. */
+static u32 vsim_avg(u32 a, u32 b)
+{
+	return (a & b) + (((a ^ b) & 0xfefefefe) >> 1);
+}
+
+/* Tile status of the 64-byte tile at @offset: the 2-bit state. */
+static u32 vsim_ts_state(const u8 *ts, u32 offset)
+{
+	u32 tile = offset / VIV_TS_TILE_BYTES;
+
+	return (ts[tile / 4] >> ((tile % 4) * 2)) & 3;
+}
+
+/* Source pixel, through the tile status when one applies. */
+static bool vsim_src_pixel(const u8 *src, const u8 *ts, u32 clear, u32 off,
+			   u32 cpp, u32 *px)
+{
+	if (ts) {
+		switch (vsim_ts_state(ts, off)) {
+		case VIV_TS_STATE_NORMAL:
+			break;
+		case VIV_TS_STATE_CLEARED:
+			*px = clear;
+			return true;
+		default:
+			return false;
+		}
+	}
+	*px = vsim_get(src + off, cpp);
+	return true;
+}
+
+bool vsim_rs_kick(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+	const u32 *s = v->state;
+	u32 cfg = s[VIV_RS_CONFIG >> 2];
+	u32 src_addr = s[VIV_RS_SOURCE_ADDR >> 2];
+	u32 src_stride = s[VIV_RS_SOURCE_STRIDE >> 2];
+	u32 dst_addr = s[VIV_RS_DEST_ADDR >> 2];
+	u32 dst_stride = s[VIV_RS_DEST_STRIDE >> 2];
+	u32 win = s[VIV_RS_WINDOW_SIZE >> 2];
+	u32 clear_ctl = s[VIV_RS_CLEAR_CONTROL >> 2];
+	u32 w = VIV_RS_WINDOW_WIDTH(win), h = VIV_RS_WINDOW_HEIGHT(win);
+	enum vsim_layout sl, dl;
+	u32 scpp, dcpp, dx, dy, dw, dh, sext, dext, x, y;
+	u8 *src = NULL, *dst = NULL, *ts = NULL;
+	u32 clear = s[VIV_TS_COLOR_CLEAR_VALUE >> 2];
+	bool ok = false;
+
+	if (!w || !h)
+		return true;
+
+	sl = vsim_layout(cfg & VIV_RS_CONFIG_SOURCE_TILED, src_stride);
+	dl = vsim_layout(cfg & VIV_RS_CONFIG_DEST_TILED, dst_stride);
+	scpp = vsim_cpp(VIV_RS_CONFIG_SOURCE_FORMAT(cfg));
+	dcpp = vsim_cpp(VIV_RS_CONFIG_DEST_FORMAT(cfg));
+	src_stride = VIV_RS_STRIDE(src_stride);
+	dst_stride = VIV_RS_STRIDE(dst_stride);
+	dx = cfg & VIV_RS_CONFIG_DOWNSAMPLE_X ? 2 : 1;
+	dy = cfg & VIV_RS_CONFIG_DOWNSAMPLE_Y ? 2 : 1;
+	dw = w / dx;
+	dh = h / dy;
+
+	/* The alignment rules of the resolve engine. */
+	if ((sl != VSIM_LINEAR || dl != VSIM_LINEAR) && (w % 16 || h % 4)) {
+		vsim_hang(sdev, "tiled resolve not 16x4 aligned");
+		return false;
+	}
+	if (sl == VSIM_LINEAR && dl == VSIM_LINEAR &&
+	    !VIV_RS_CLEAR_CONTROL_MODE(clear_ctl) && (w < 17 || h % 4)) {
+		vsim_hang(sdev, "linear resolve too narrow or not 4 high");
+		return false;
+	}
+	if (!VIV_RS_CLEAR_CONTROL_MODE(clear_ctl) && scpp != dcpp) {
+		vsim_hang(sdev, "format conversion");
+		return false;
+	}
+	if (dx * dy > 1 && scpp != 4) {
+		vsim_hang(sdev, "downsampling a 16-bit surface");
+		return false;
+	}
+
+	dext = vsim_extent(dl, dst_stride, dw, dh, dcpp);
+	if (dext > VSIM_RS_MAX_EXTENT) {
+		vsim_hang(sdev, "resolve too large");
+		return false;
+	}
+	dst = vmalloc(dext);
+	if (!dst)
+		goto out;
+	if (vsim_read(sdev, dst_addr, dst, dext))
+		goto out;
+
+	if (VIV_RS_CLEAR_CONTROL_MODE(clear_ctl)) {
+		u32 fill = s[VIV_RS_FILL_VALUE(0) >> 2];
+
+		for (y = 0; y < dh; y++)
+			for (x = 0; x < dw; x++)
+				vsim_put(dst + vsim_offset(dl, dst_stride, x, y, dcpp),
+					 fill, dcpp);
+	} else {
+		sext = vsim_extent(sl, src_stride, w, h, scpp);
+		if (sext > VSIM_RS_MAX_EXTENT) {
+			vsim_hang(sdev, "resolve too large");
+			goto out_free;
+		}
+		src = vmalloc(sext);
+		if (!src)
+			goto out;
+		if (vsim_read(sdev, src_addr, src, sext))
+			goto out;
+		if ((s[VIV_TS_MEM_CONFIG >> 2] & VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR) &&
+		    src_addr == s[VIV_TS_COLOR_SURFACE_BASE >> 2]) {
+			u32 tlen = DIV_ROUND_UP(sext, VIV_TS_TILE_BYTES * 4);
+
+			ts = vmalloc(tlen);
+			if (!ts)
+				goto out;
+			if (vsim_read(sdev, s[VIV_TS_COLOR_STATUS_BASE >> 2], ts, tlen))
+				goto out;
+		}
+
+		for (y = 0; y < dh; y++) {
+			for (x = 0; x < dw; x++) {
+				u32 p[4], px, i, n = 0;
+
+				for (i = 0; i < dx * dy; i++) {
+					u32 off = vsim_offset(sl, src_stride,
+							      x * dx + i % dx,
+							      y * dy + i / dx, scpp);
+
+					if (!vsim_src_pixel(src, ts, clear, off,
+							    scpp, &p[n++])) {
+						vsim_hang(sdev, "invalid tile status");
+						goto out_free;
+					}
+				}
+				px = p[0];
+				if (n == 2)
+					px = vsim_avg(p[0], p[1]);
+				else if (n == 4)
+					px = vsim_avg(vsim_avg(p[0], p[1]),
+						      vsim_avg(p[2], p[3]));
+				vsim_put(dst + vsim_offset(dl, dst_stride, x, y, dcpp),
+					 px, dcpp);
+			}
+		}
+	}
+	if (vsim_write(sdev, dst_addr, dst, dext))
+		goto out;
+	v->resolves++;
+	ok = true;
+	goto out_free;
+
+out:
+	/* A fault already stopped the FE; an allocation failure hangs. */
+	if (!READ_ONCE(v->fe_hung))
+		vsim_hang(sdev, "out of memory");
+out_free:
+	vfree(ts);
+	vfree(src);
+	vfree(dst);
+	return ok;
+}
+
+/* A draw with colour fast clear enabled reads the tile status. */
+bool vsim_ts_check(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+	u8 ts[64];
+	unsigned int i;
+
+	if (!(v->state[VIV_TS_MEM_CONFIG >> 2] & VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR))
+		return true;
+	if (vsim_read(sdev, v->state[VIV_TS_COLOR_STATUS_BASE >> 2], ts, sizeof(ts)))
+		return false;
+	for (i = 0; i < sizeof(ts) * 4; i++) {
+		if (vsim_ts_state(ts, i * VIV_TS_TILE_BYTES) > VIV_TS_STATE_CLEARED) {
+			vsim_hang(sdev, "invalid tile status");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * START_DE: clear or copy (bit blit) each rectangle of a 32-bit linear
+ * destination. Rectangles are two words: top-left and bottom-right
+ * (exclusive), x in the low half.
+ */
+bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
+{
+	struct vsim *v = sdev->priv;
+	const u32 *s = v->state;
+	u32 cmd = VIV_DE_DEST_CONFIG_COMMAND(s[VIV_DE_DEST_CONFIG >> 2]);
+	u32 dst = s[VIV_DE_DEST_ADDRESS >> 2], dstride = s[VIV_DE_DEST_STRIDE >> 2];
+	u32 src = s[VIV_DE_SRC_ADDRESS >> 2], sstride = s[VIV_DE_SRC_STRIDE >> 2];
+	u32 color = s[VIV_DE_CLEAR_PIXEL_VALUE32 >> 2];
+	unsigned int i;
+	u32 x0, y0, x1, y1, y;
+	__le32 rect[2];
+	u8 *row;
+	bool ok = false;
+
+	if (cmd != VIV_DE_COMMAND_CLEAR && cmd != VIV_DE_COMMAND_BIT_BLT) {
+		vsim_hang(sdev, "2D command not simulated");
+		return false;
+	}
+	row = vmalloc(65536 * 4);
+	if (!row) {
+		vsim_hang(sdev, "out of memory");
+		return false;
+	}
+	for (i = 0; i < count; i++) {
+		if (vsim_read(sdev, rects + 8 * i, rect, sizeof(rect)))
+			goto out;
+		x0 = le32_to_cpu(rect[0]) & 0xffff;
+		y0 = le32_to_cpu(rect[0]) >> 16;
+		x1 = le32_to_cpu(rect[1]) & 0xffff;
+		y1 = le32_to_cpu(rect[1]) >> 16;
+		if (x1 <= x0 || y1 <= y0)
+			continue;
+		for (y = y0; y < y1; y++) {
+			u32 len = (x1 - x0) * 4;
+
+			if (cmd == VIV_DE_COMMAND_CLEAR) {
+				memset32((u32 *)row, (__force u32)cpu_to_le32(color),
+					 x1 - x0);
+			} else if (vsim_read(sdev, src + y * sstride + x0 * 4,
+					     row, len)) {
+				goto out;
+			}
+			if (vsim_write(sdev, dst + y * dstride + x0 * 4, row, len))
+				goto out;
+		}
+	}
+	ok = true;
+out:
+	vfree(row);
+	return ok;
+}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ugpu driver for Vivante GCxxx GPUs: binding, identity, GET_PARAM,
+ * interrupts and reset. Each core (a 3D GC2000, the 2D GC320 beside it, a
+ * GC7000) is its own device; what a core can do is decided from its
+ * feature bits, not from its model number.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/iopoll.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+#include <drm/drm_debugfs.h>
+#include <drm/drm_print.h>
+
+#include "vivante.h"
+
+static unsigned int viv_job_timeout_ms = 2000;
+module_param_named(job_timeout_ms, viv_job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Milliseconds a job may run before it is stopped (default 2000)");
+
+static unsigned int viv_ban_threshold = 3;
+module_param_named(ban_threshold, viv_ban_threshold, uint, 0444);
+MODULE_PARM_DESC(ban_threshold,
+		 "Hangs or faults after which a context is banned (default 3)");
+
+static int viv_get_param(struct ugpu_device *udev, u32 param, u32 index,
+			 u64 *value)
+{
+	struct viv_device *vdev = to_viv(udev);
+	u32 s = vdev->specs[0], s2 = vdev->specs[1], s3 = vdev->specs[2];
+
+	if (index)
+		return -EINVAL;
+	switch (param) {
+	case DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT:
+		*value = VIV_SPECS_STREAM_COUNT(s);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_REGISTER_MAX:
+		*value = 1 << VIV_SPECS_REGISTER_MAX(s);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_THREAD_COUNT:
+		*value = 1 << VIV_SPECS_THREAD_COUNT(s);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_VERTEX_CACHE_SIZE:
+		*value = VIV_SPECS_VERTEX_CACHE_SIZE(s);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_SHADER_CORE_COUNT:
+		*value = VIV_SPECS_SHADER_CORE_COUNT(s);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_PIXEL_PIPES:
+		*value = VIV_SPECS_PIXEL_PIPES(s);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_INSTRUCTION_COUNT:
+		switch (VIV_SPECS_2_INSTRUCTION_COUNT(s2)) {
+		case 0:
+			/* The GC2000 (rev 5108) encodes its 512 as 0. */
+			*value = vdev->model == 0x2000 && vdev->revision == 0x5108 ?
+				 512 : 256;
+			break;
+		case 1:
+			*value = 1024;
+			break;
+		case 2:
+			*value = 2048;
+			break;
+		default:
+			*value = 256;
+			break;
+		}
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_NUM_CONSTANTS:
+		*value = VIV_SPECS_2_NUM_CONSTANTS(s2);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_VARYINGS_COUNT:
+		*value = VIV_SPECS_3_VARYINGS_COUNT(s3);
+		break;
+	case DRM_UGPU_PARAM_VIVANTE_MMU_VERSION:
+		*value = vdev->mmuv2 ? 2 : 1;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u64 viv_read_timestamp(struct ugpu_device *udev)
+{
+	/* No counter register is modelled: derive it from the clock. */
+	return mul_u64_u32_div(ktime_get_ns(), udev->timestamp_frequency / 1000,
+			       1000000);
+}
+
+static u32 viv_read_idle(struct viv_device *vdev)
+{
+	return viv_read(vdev, VIV_HI_IDLE_STATE);
+}
+
+static void viv_hw_init(struct viv_device *vdev)
+{
+	u32 idle;
+
+	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
+	viv_write(vdev, VIV_HI_CLOCK_CONTROL, 0);
+	/* The reset completes on the core's clock. */
+	readx_poll_timeout(viv_read_idle, vdev, idle,
+			   (idle & VIV_HI_IDLE_STATE_FE), 100, 100000);
+	viv_mmu_hw_init(vdev);
+	viv_write(vdev, VIV_HI_INTR_ENBL, ~0u);
+	viv_ring_start(vdev);
+}
+
+/* Reset the core and start an empty ring (ugpu_recover, unregister). */
+static void viv_reset(struct ugpu_device *udev)
+{
+	struct viv_device *vdev = to_viv(udev);
+
+	dev_warn(udev->dev, "resetting the GPU\n");
+	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
+	viv_ring_reset(vdev);
+	viv_hw_init(vdev);
+}
+
+static irqreturn_t viv_irq(int irq, void *data)
+{
+	struct viv_device *vdev = data;
+	u32 pending = viv_read(vdev, VIV_HI_INTR_ACKNOWLEDGE);
+
+	if (!pending)
+		return IRQ_NONE;
+	if (pending & VIV_HI_INTR_MMU_EXCEPTION) {
+		u32 status = viv_read(vdev, VIV_MMUV2_STATUS);
+		u32 addr = viv_read(vdev, VIV_MMUV2_EXCEPTION_ADDR(0));
+
+		dev_warn_ratelimited(vdev->udev.dev,
+				     "MMU fault at GPU address %#x (status %#x)\n",
+				     addr, status);
+		WRITE_ONCE(vdev->fault_addr, addr);
+		WRITE_ONCE(vdev->fault, true);
+		schedule_work(&vdev->hang_work);
+	}
+	if (pending & VIV_HI_INTR_AXI_BUS_ERROR)
+		dev_warn_ratelimited(vdev->udev.dev, "AXI bus error\n");
+	viv_events_irq(vdev, pending & VIV_HI_INTR_EVENT_MASK);
+	return IRQ_HANDLED;
+}
+
+static int viv_stats_show(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct viv_device *vdev = to_viv(to_ugpu_device(entry->dev));
+	unsigned long flags;
+	u64 sw, bytes, max;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	sw = vdev->stat_switches;
+	bytes = vdev->stat_restore_bytes;
+	max = vdev->stat_restore_max;
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	seq_printf(m, "context_switches: %llu\nrestore_bytes: %llu\nrestore_max: %llu\n",
+		   sw, bytes, max);
+	seq_printf(m, "validated_bytes: %lld\nvalidate_ns: %lld\n",
+		   atomic64_read(&vdev->stat_validated),
+		   atomic64_read(&vdev->stat_validate_ns));
+	return 0;
+}
+
+void viv_debugfs_init(struct viv_device *vdev)
+{
+	drm_debugfs_add_file(&vdev->udev.drm, "vivante_stats", viv_stats_show,
+			     NULL);
+}
+
+static void viv_file_close(struct ugpu_device *udev, struct ugpu_vm *vm)
+{
+	struct viv_device *vdev = to_viv(udev);
+	unsigned long flags;
+
+	/* The pointer may be reused by a new VM: forget it. */
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	if (vdev->last_vm == vm->priv)
+		vdev->last_vm = NULL;
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+}
+
+static const struct ugpu_family_ops viv_ops = {
+	.get_param = viv_get_param,
+	.read_timestamp = viv_read_timestamp,
+	.vm_init = viv_vm_init,
+	.vm_fini = viv_vm_fini,
+	.vm_map = viv_vm_map,
+	.vm_unmap = viv_vm_unmap,
+	.job_prepare = viv_job_prepare,
+	.job_run = viv_job_run,
+	.job_timedout = viv_job_timedout,
+	.job_cleanup = viv_job_cleanup,
+	.reset = viv_reset,
+	.file_close = viv_file_close,
+};
+
+static void viv_identify(struct viv_device *vdev)
+{
+	static const u32 minor_regs[] = {
+		VIV_HI_CHIP_MINOR_FEATURE_0, VIV_HI_CHIP_MINOR_FEATURE_1,
+		VIV_HI_CHIP_MINOR_FEATURE_2, VIV_HI_CHIP_MINOR_FEATURE_3,
+		VIV_HI_CHIP_MINOR_FEATURE_4, VIV_HI_CHIP_MINOR_FEATURE_5,
+	};
+	struct ugpu_device *udev = &vdev->udev;
+	unsigned int i;
+
+	vdev->model = viv_read(vdev, VIV_HI_CHIP_MODEL);
+	vdev->revision = viv_read(vdev, VIV_HI_CHIP_REV);
+	vdev->features[0] = viv_read(vdev, VIV_HI_CHIP_FEATURE);
+	for (i = 0; i < ARRAY_SIZE(minor_regs); i++)
+		vdev->features[i + 1] = viv_read(vdev, minor_regs[i]);
+	vdev->specs[0] = viv_read(vdev, VIV_HI_CHIP_SPECS);
+	vdev->specs[1] = viv_read(vdev, VIV_HI_CHIP_SPECS_2);
+	vdev->specs[2] = viv_read(vdev, VIV_HI_CHIP_SPECS_3);
+	vdev->mmuv2 = vdev->features[2] & VIV_MINOR1_MMU_VERSION;
+
+	udev->family = DRM_UGPU_FAMILY_VIVANTE;
+	udev->chip_model = vdev->model;
+	udev->chip_revision = vdev->revision;
+	udev->chip_id = (u64)vdev->model << 32 | vdev->revision;
+	udev->num_features = VIV_NUM_FEATURE_WORDS;
+	memcpy(udev->features, vdev->features, sizeof(vdev->features));
+	dev_info(udev->dev, "GC%x rev %04x, MMUv%d%s%s\n", vdev->model,
+		 vdev->revision, vdev->mmuv2 ? 2 : 1,
+		 vdev->features[0] & VIV_FEATURE_PIPE_3D ? ", 3D" : "",
+		 vdev->features[0] & VIV_FEATURE_PIPE_2D ? ", 2D" : "");
+}
+
+static int viv_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct viv_device *vdev;
+	struct ugpu_device *udev;
+	struct regmap *regs;
+	u32 freq = 0;
+	int ret;
+
+	vdev = ugpu_device_alloc(dev, &viv_ops, struct viv_device, udev);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+	udev = &vdev->udev;
+	platform_set_drvdata(pdev, vdev);
+	viv_validate_init();
+	INIT_WORK(&vdev->hang_work, viv_hang_work);
+	timer_setup(&vdev->hang_timer, viv_hang_timer, 0);
+
+	regs = ugpu_io_init(pdev);
+	if (IS_ERR(regs))
+		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
+	udev->regs = regs;
+	viv_identify(vdev);
+
+	if (!(vdev->features[0] & (VIV_FEATURE_PIPE_3D | VIV_FEATURE_PIPE_2D)))
+		return dev_err_probe(dev, -ENODEV, "no 3D or 2D pipe\n");
+
+	/* MMUv1 page-table entries and the linear window are 32 bits. */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(vdev->mmuv2 ? 40 : 32));
+	if (ret)
+		return dev_err_probe(dev, ret, "no suitable DMA mask\n");
+	device_property_read_u32(dev, "timestamp-frequency", &freq);
+	udev->timestamp_frequency = freq ?: 800000000;
+
+	vdev->kregion = dmam_alloc_coherent(dev, VIV_KREGION_SIZE,
+					    &vdev->kregion_dma, GFP_KERNEL);
+	if (!vdev->kregion)
+		return -ENOMEM;
+	ret = viv_mmu_init(vdev);
+	if (ret)
+		return ret;
+	ret = viv_ring_init(vdev);
+	if (ret)
+		goto err_mmu;
+
+	if (vdev->mmuv2) {
+		udev->va_start = VIV_MMUV2_VA_START;
+		udev->va_size = VIV_MMUV2_VA_END - VIV_MMUV2_VA_START;
+	} else {
+		udev->va_start = VIV_MMUV1_FILE_VA_START;
+		udev->va_size = VIV_MMUV1_FILE_VA_END - VIV_MMUV1_FILE_VA_START;
+	}
+	udev->job_timeout_ms = viv_job_timeout_ms;
+	udev->ban_threshold = viv_ban_threshold;
+	if (vdev->features[0] & VIV_FEATURE_PIPE_3D) {
+		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
+		strscpy(udev->queues[udev->num_queues++].name, "3d");
+	}
+	if (vdev->features[0] & VIV_FEATURE_PIPE_2D) {
+		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_2D;
+		strscpy(udev->queues[udev->num_queues++].name, "2d");
+	}
+
+	ret = platform_get_irq_byname(pdev, "irq");
+	if (ret < 0)
+		goto err_mmu;
+	vdev->irq = ret;
+	ret = devm_request_irq(dev, vdev->irq, viv_irq, 0, dev_name(dev), vdev);
+	if (ret)
+		goto err_mmu;
+
+	viv_hw_init(vdev);
+	viv_debugfs_init(vdev);
+
+	ret = ugpu_device_register(udev);
+	if (ret)
+		goto err_stop;
+	return 0;
+
+err_stop:
+	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
+	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
+	timer_shutdown_sync(&vdev->hang_timer);
+	cancel_work_sync(&vdev->hang_work);
+err_mmu:
+	viv_mmu_fini(vdev);
+	return ret;
+}
+
+static void viv_remove(struct platform_device *pdev)
+{
+	struct viv_device *vdev = platform_get_drvdata(pdev);
+
+	ugpu_device_unregister(&vdev->udev);
+	timer_shutdown_sync(&vdev->hang_timer);
+	cancel_work_sync(&vdev->hang_work);
+	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
+	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
+	viv_ring_reset(vdev);
+	devm_free_irq(&pdev->dev, vdev->irq, vdev);
+	viv_mmu_fini(vdev);
+}
+
+static const struct of_device_id viv_of_match[] = {
+	{ .compatible = "vivante,gc" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, viv_of_match);
+
+static const struct platform_device_id viv_id_table[] = {
+	{ .name = "ugpu-vivante" },
+	{}
+};
+MODULE_DEVICE_TABLE(platform, viv_id_table);
+
+static struct platform_driver viv_driver = {
+	.probe = viv_probe,
+	.remove = viv_remove,
+	.id_table = viv_id_table,
+	.driver = {
+		.name = "ugpu-vivante",
+		.of_match_table = viv_of_match,
+	},
+};
+module_platform_driver(viv_driver);
+
+MODULE_DESCRIPTION("ugpu driver for Vivante GCxxx GPUs");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Vivante kernel ring, events, context switching and hang recovery.
+ *
+ * The FE idles in a WAIT/LINK pair of the ring. To run a job the driver
+ * writes, into an arena block: the MMU switch to the job's address space
+ * (MMUv2), the pipe switch, the restore stream of the job's context when
+ * the hardware holds another context's state, the validated stream, and a
+ * tail: semaphore and stall from FE to PE (so everything before is done),
+ * the switch back to the kernel's address space (MMUv2), the event state
+ * write that raises the job's interrupt, and a LINK back to a new WAIT/LINK
+ * pair in the ring. Then the old WAIT becomes a LINK to the block: the
+ * LINK's address word is written before its header, so the FE, which
+ * fetches the header first, never sees a half-written command.
+ */
+#include <linux/bitmap.h>
+#include <linux/delay.h>
+#include <linux/genalloc.h>
+#include <linux/interrupt.h>
+#include <drm/drm_print.h>
+
+#include "vivante.h"
+
+/* Words the ring needs per job: LINK to the block, then WAIT + LINK. */
+#define VIV_RING_JOB_WORDS	6
+/* Words of the block besides the stream and the restore stream. */
+#define VIV_BLOCK_EXTRA_WORDS	64
+
+static u32 *viv_ring(struct viv_device *vdev)
+{
+	return vdev->kregion;
+}
+
+static u32 *viv_emit_state(u32 *p, u32 state, u32 val)
+{
+	*p++ = VIV_CMD_LOAD_STATE(state, 1, false);
+	*p++ = val;
+	return p;
+}
+
+/* Semaphore and stall: @from waits until @to is done. */
+static u32 *viv_emit_sem_stall(u32 *p, u32 from, u32 to)
+{
+	p = viv_emit_state(p, VIV_GL_SEMAPHORE_TOKEN, VIV_TOKEN(from, to));
+	*p++ = VIV_CMD_STALL;
+	*p++ = VIV_TOKEN(from, to);
+	return p;
+}
+
+/* Default of a state after a reset or a context switch. */
+static u32 viv_state_default(struct viv_device *vdev, u32 state)
+{
+	return viv_state_is_address(state) ?
+	       vdev->kregion_va + VIV_SCRATCH_OFFSET : 0;
+}
+
+/*
+ * Restore stream for @vvm: every state the hardware may hold from another
+ * context or that @vvm has set gets @vvm's value or the default, as runs
+ * of LOAD_STATE. Caller holds ring_lock.
+ */
+static u32 *viv_emit_restore(struct viv_device *vdev, struct viv_vm *vvm,
+			     u32 *p)
+{
+	unsigned long *tmp = vdev->restore_tmp;
+	unsigned int s, e, n, i;
+	u32 *start = p;
+
+	bitmap_or(tmp, vdev->hw_dirty, vvm->state.set, VIV_STATE_WORDS);
+	for_each_set_bitrange(s, e, tmp, VIV_STATE_WORDS) {
+		while (s < e) {
+			n = min(e - s, 1024u);
+			*p++ = VIV_CMD_LOAD_STATE(s << 2, n, false);
+			for (i = s; i < s + n; i++)
+				*p++ = test_bit(i, vvm->state.set) ?
+				       vvm->state.values[i] :
+				       viv_state_default(vdev, i << 2);
+			if ((n + 1) & 1)
+				*p++ = 0;
+			s += n;
+		}
+	}
+	bitmap_copy(vdev->hw_dirty, vvm->state.set, VIV_STATE_WORDS);
+	vdev->stat_switches++;
+	vdev->stat_restore_bytes += (p - start) * 4;
+	vdev->stat_restore_max = max_t(u64, vdev->stat_restore_max,
+				       (p - start) * 4);
+	return p;
+}
+
+/* Upper bound, in words, of the restore stream for @vvm. */
+static u32 viv_restore_bound(struct viv_device *vdev, struct viv_vm *vvm)
+{
+	bitmap_or(vdev->restore_tmp, vdev->hw_dirty, vvm->state.set,
+		  VIV_STATE_WORDS);
+	return 2 * bitmap_weight(vdev->restore_tmp, VIV_STATE_WORDS) + 2;
+}
+
+/* The job's loads become part of its context. Caller holds ring_lock. */
+static void viv_apply_writes(struct viv_device *vdev, struct viv_vm *vvm,
+			     struct viv_job *vjob)
+{
+	u32 i;
+
+	for (i = 0; i < vjob->num_writes; i++) {
+		u32 st = vjob->writes[i].state, idx = st >> 2;
+
+		if (!viv_state_tracked(st))
+			continue;
+		__set_bit(idx, vdev->hw_dirty);
+		vvm->state.values[idx] = viv_ctx_merge(st, vvm->state.values[idx],
+						       vjob->writes[i].value);
+		__set_bit(idx, vvm->state.set);
+	}
+}
+
+static int viv_free_event(struct viv_device *vdev)
+{
+	int i;
+
+	for (i = 0; i < VIV_NUM_EVENTS; i++)
+		if (!vdev->events[i])
+			return i;
+	return -1;
+}
+
+int viv_job_run(struct ugpu_job *job)
+{
+	struct viv_device *vdev = to_viv(job->udev);
+	struct viv_job *vjob = job->priv;
+	struct viv_vm *vvm = job->vm->priv;
+	u32 *ring = viv_ring(vdev);
+	u32 block_va, new_pos, ret_pos, i, words;
+	unsigned long flags, block;
+	bool restore;
+	u32 *p, *stream;
+	size_t size;
+	int event;
+
+	for (;;) {
+		spin_lock_irqsave(&vdev->ring_lock, flags);
+		event = viv_free_event(vdev);
+		restore = vdev->last_vm != vvm;
+		words = vjob->size / 4 + VIV_BLOCK_EXTRA_WORDS +
+			2 * vjob->num_addr_states +
+			(restore ? viv_restore_bound(vdev, vvm) : 0);
+		size = ALIGN(words * 4, 1 << VIV_ARENA_ORDER);
+		block = event >= 0 ? gen_pool_alloc(vdev->arena, size) : 0;
+		if (block)
+			break;
+		spin_unlock_irqrestore(&vdev->ring_lock, flags);
+		/* Jobs on the hardware free events and arena space. */
+		if (!wait_event_timeout(vdev->event_wq,
+					viv_free_event(vdev) >= 0,
+					msecs_to_jiffies(1000)))
+			return -EBUSY;
+		usleep_range(1000, 2000);
+	}
+
+	block_va = gen_pool_virt_to_phys(vdev->arena, block);
+	p = (u32 *)block;
+	if (vdev->mmuv2)
+		p = viv_emit_state(p, VIV_MMUV2_CONFIGURATION,
+				   lower_32_bits(vvm->mtlb_dma) |
+				   VIV_MMUV2_CONFIGURATION_MODE4_K);
+	if (vjob->pipe != vdev->pipe) {
+		p = viv_emit_state(p, VIV_GL_FLUSH_CACHE,
+				   vdev->pipe == VIV_PIPE_2D ? VIV_GL_FLUSH_CACHE_PE2D :
+				   VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH);
+		p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
+		p = viv_emit_state(p, VIV_GL_PIPE_SELECT, vjob->pipe);
+		vdev->pipe = vjob->pipe;
+	}
+	if (restore) {
+		p = viv_emit_restore(vdev, vvm, p);
+		vdev->last_vm = vvm;
+	}
+	stream = p;
+	memcpy(stream, vjob->stream, vjob->size);
+	for (i = 0; i < vjob->num_links; i++)
+		stream[vjob->links[i]] = block_va + (stream - (u32 *)block) * 4 +
+					 vjob->stream[vjob->links[i]] * 4;
+	p += vjob->size / 4;
+	viv_apply_writes(vdev, vvm, vjob);
+
+	/* The tail: wait for the pipe, drop addresses, leave the tables, signal. */
+	p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
+	for (i = 0; i < vjob->num_addr_states; i++)
+		p = viv_emit_state(p, vjob->addr_states[i],
+				   vdev->kregion_va + VIV_SCRATCH_OFFSET);
+	if (vdev->mmuv2)
+		p = viv_emit_state(p, VIV_MMUV2_CONFIGURATION,
+				   lower_32_bits(vdev->kvm->mtlb_dma) |
+				   VIV_MMUV2_CONFIGURATION_MODE4_K);
+	p = viv_emit_state(p, VIV_GL_EVENT, VIV_GL_EVENT_ID(event) |
+			   VIV_GL_EVENT_FROM_PE);
+
+	/* Ring: LINK to the block, then the new WAIT/LINK. */
+	new_pos = vdev->wl_pos + 4;
+	if (new_pos + VIV_RING_JOB_WORDS > VIV_RING_SIZE / 4)
+		new_pos = 0;
+	ret_pos = new_pos + 2;
+	*p++ = VIV_CMD_LINK(4);
+	*p++ = vdev->kregion_va + ret_pos * 4;
+	ring[new_pos] = VIV_CMD_LINK(words / 2);
+	ring[new_pos + 1] = block_va;
+	ring[ret_pos] = VIV_CMD_WAIT(200);
+	ring[ret_pos + 1] = 0;
+	ring[ret_pos + 2] = VIV_CMD_LINK(2);
+	ring[ret_pos + 3] = vdev->kregion_va + ret_pos * 4;
+	/* Everything above before the address, the address before the header. */
+	wmb();
+	ring[vdev->wl_pos + 1] = vdev->kregion_va + new_pos * 4;
+	/* The FE must not see the LINK header before its address. */
+	wmb();
+	WRITE_ONCE(ring[vdev->wl_pos], VIV_CMD_LINK(2));
+	vdev->wl_pos = ret_pos;
+
+	vjob->arena = block;
+	vjob->arena_size = size;
+	vjob->event = event;
+	vjob->seq = ++vdev->run_seq;
+	ugpu_job_get(job);
+	vdev->events[event] = job;
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+
+	if (!timer_pending(&vdev->hang_timer))
+		mod_timer(&vdev->hang_timer,
+			  jiffies + msecs_to_jiffies(VIV_HANGCHECK_MS));
+	return 0;
+}
+
+/* Caller holds ring_lock. */
+static struct ugpu_job *viv_event_take(struct viv_device *vdev, int event)
+{
+	struct ugpu_job *job = vdev->events[event];
+	struct viv_job *vjob;
+
+	if (!job)
+		return NULL;
+	vdev->events[event] = NULL;
+	vjob = job->priv;
+	/*
+	 * The event fires before the FE fetches the block's last LINK: the
+	 * block is freed once a later event (or a reset) proves it left.
+	 */
+	if (vdev->retired)
+		gen_pool_free(vdev->arena, vdev->retired, vdev->retired_size);
+	vdev->retired = vjob->arena;
+	vdev->retired_size = vjob->arena_size;
+	vjob->arena = 0;
+	vjob->event = -1;
+	return job;
+}
+
+void viv_events_irq(struct viv_device *vdev, u32 pending)
+{
+	struct ugpu_job *job;
+	unsigned long flags;
+	int event;
+
+	while (pending) {
+		event = __ffs(pending);
+		pending &= ~BIT(event);
+		spin_lock_irqsave(&vdev->ring_lock, flags);
+		job = viv_event_take(vdev, event);
+		spin_unlock_irqrestore(&vdev->ring_lock, flags);
+		if (!job)
+			continue;
+		ugpu_job_done(job, 0);
+		ugpu_job_put(job);
+	}
+	wake_up_all(&vdev->event_wq);
+}
+
+/* Restart the FE on a fresh ring. */
+void viv_ring_start(struct viv_device *vdev)
+{
+	u32 *ring = viv_ring(vdev);
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	vdev->wl_pos = 0;
+	vdev->last_vm = NULL;
+	vdev->pipe = vdev->features[0] & VIV_FEATURE_PIPE_3D ? VIV_PIPE_3D :
+								VIV_PIPE_2D;
+	/* After a reset every address state must go to the scratch page. */
+	bitmap_zero(vdev->hw_dirty, VIV_STATE_WORDS);
+	for (i = 0; i < VIV_STATE_WORDS; i++)
+		if (viv_state_is_address(i << 2))
+			__set_bit(i, vdev->hw_dirty);
+	ring[0] = VIV_CMD_WAIT(200);
+	ring[1] = 0;
+	ring[2] = VIV_CMD_LINK(2);
+	ring[3] = vdev->kregion_va;
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	/* The ring is in memory before the FE starts fetching it. */
+	wmb();
+
+	viv_write(vdev, VIV_FE_COMMAND_ADDRESS, vdev->kregion_va);
+	viv_write(vdev, VIV_FE_COMMAND_CONTROL, VIV_FE_COMMAND_CONTROL_ENABLE |
+		  VIV_FE_COMMAND_CONTROL_PREFETCH(2));
+}
+
+/* Forget every job on the hardware; the core fails or re-runs them. */
+void viv_ring_reset(struct viv_device *vdev)
+{
+	struct ugpu_job *job;
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < VIV_NUM_EVENTS; i++) {
+		spin_lock_irqsave(&vdev->ring_lock, flags);
+		job = viv_event_take(vdev, i);
+		spin_unlock_irqrestore(&vdev->ring_lock, flags);
+		if (job)
+			ugpu_job_put(job);
+	}
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	if (vdev->retired)
+		gen_pool_free(vdev->arena, vdev->retired, vdev->retired_size);
+	vdev->retired = 0;
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	WRITE_ONCE(vdev->stuck, 0);
+	WRITE_ONCE(vdev->fault, false);
+	wake_up_all(&vdev->event_wq);
+}
+
+int viv_ring_init(struct viv_device *vdev)
+{
+	struct device *dev = vdev->udev.dev;
+	int ret;
+
+	vdev->hw_dirty = devm_bitmap_zalloc(dev, VIV_STATE_WORDS, GFP_KERNEL);
+	vdev->restore_tmp = devm_bitmap_zalloc(dev, VIV_STATE_WORDS, GFP_KERNEL);
+	if (!vdev->hw_dirty || !vdev->restore_tmp)
+		return -ENOMEM;
+	vdev->arena = devm_gen_pool_create(dev, VIV_ARENA_ORDER, -1, NULL);
+	if (IS_ERR(vdev->arena))
+		return PTR_ERR(vdev->arena);
+	ret = gen_pool_add_virt(vdev->arena,
+				(unsigned long)vdev->kregion + VIV_ARENA_OFFSET,
+				vdev->kregion_va + VIV_ARENA_OFFSET,
+				VIV_ARENA_SIZE, -1);
+	if (ret)
+		return ret;
+	spin_lock_init(&vdev->ring_lock);
+	init_waitqueue_head(&vdev->event_wq);
+	return 0;
+}
+
+/* The oldest job still on the hardware, referenced, or NULL. */
+static struct ugpu_job *viv_oldest_job(struct viv_device *vdev)
+{
+	struct ugpu_job *job = NULL;
+	unsigned long flags;
+	u64 best = U64_MAX;
+	int i;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	for (i = 0; i < VIV_NUM_EVENTS; i++) {
+		struct ugpu_job *j = vdev->events[i];
+		struct viv_job *vj = j ? j->priv : NULL;
+
+		if (vj && vj->seq < best) {
+			best = vj->seq;
+			job = j;
+		}
+	}
+	if (job)
+		ugpu_job_get(job);
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	return job;
+}
+
+void viv_hang_work(struct work_struct *work)
+{
+	struct viv_device *vdev = container_of(work, struct viv_device,
+					       hang_work);
+	struct ugpu_job *job = viv_oldest_job(vdev);
+	bool fault = READ_ONCE(vdev->fault);
+
+	if (!job) {
+		WRITE_ONCE(vdev->fault, false);
+		return;
+	}
+	if (fault)
+		dev_warn(vdev->udev.dev, "MMU fault at %#x: recovering\n",
+			 READ_ONCE(vdev->fault_addr));
+	else
+		dev_warn(vdev->udev.dev, "GPU hang at FE address %#x: recovering\n",
+			 READ_ONCE(vdev->last_dma));
+	ugpu_recover(&vdev->udev, job, fault ? -EFAULT : -ETIMEDOUT);
+	ugpu_job_put(job);
+}
+
+/* The FE DMA address stops moving while a job is on the hardware. */
+void viv_hang_timer(struct timer_list *t)
+{
+	struct viv_device *vdev = from_timer(vdev, t, hang_timer);
+	unsigned int stuck;
+	bool busy = false;
+	unsigned long flags;
+	u32 dma, state;
+	int i;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	for (i = 0; i < VIV_NUM_EVENTS; i++)
+		busy |= !!vdev->events[i];
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	if (!busy) {
+		WRITE_ONCE(vdev->stuck, 0);
+		return;
+	}
+
+	dma = viv_read(vdev, VIV_FE_DMA_ADDRESS);
+	state = viv_read(vdev, VIV_FE_DMA_DEBUG_STATE);
+	stuck = READ_ONCE(vdev->stuck);
+	if (dma == vdev->last_dma && state != VIV_FE_DMA_DEBUG_STATE_WAIT)
+		stuck++;
+	else
+		stuck = 0;
+	WRITE_ONCE(vdev->last_dma, dma);
+	if (stuck >= VIV_HANGCHECK_TICKS) {
+		stuck = 0;
+		schedule_work(&vdev->hang_work);
+	}
+	WRITE_ONCE(vdev->stuck, stuck);
+	mod_timer(&vdev->hang_timer, jiffies + msecs_to_jiffies(VIV_HANGCHECK_MS));
+}
+
+enum drm_gpu_sched_stat viv_job_timedout(struct ugpu_job *job)
+{
+	struct viv_device *vdev = to_viv(job->udev);
+
+	/* A stream that loops forever moves the FE but never ends. */
+	dev_warn(vdev->udev.dev, "job timed out: recovering\n");
+	ugpu_recover(job->udev, job, -ETIMEDOUT);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}

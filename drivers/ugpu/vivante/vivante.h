@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ugpu driver for Vivante GCxxx GPUs: definitions shared by its files.
+ */
+#ifndef _UGPU_VIVANTE_H_
+#define _UGPU_VIVANTE_H_
+
+#include <linux/bitmap.h>
+#include <linux/genalloc.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <drm/drm_mm.h>
+
+#include <ugpu/ugpu_core.h>
+#include <ugpu/hw/vivante_regs.h>
+
+/* Feature words of DRM_UGPU_PARAM_FEATURES: features, minor features 0-5. */
+#define VIV_NUM_FEATURE_WORDS	7
+
+/*
+ * Kernel region: ring, scratch page and command-buffer arena in one
+ * coherent block, mapped at VIV_KERNEL_VA in every address space.
+ */
+#define VIV_RING_SIZE		SZ_32K
+#define VIV_ARENA_OFFSET	SZ_64K
+#define VIV_KREGION_SIZE	SZ_2M
+/* Last page: an unmapped guard page follows it in every address space. */
+#define VIV_SCRATCH_OFFSET	(VIV_KREGION_SIZE - SZ_4K)
+#define VIV_ARENA_SIZE		(VIV_SCRATCH_OFFSET - VIV_ARENA_OFFSET)
+#define VIV_ARENA_ORDER		8	/* 256-byte allocation granule */
+
+/* MMUv2 layout: kernel region low, user space above it. */
+#define VIV_MMUV2_KERNEL_VA	0x00100000ULL
+#define VIV_MMUV2_VA_START	0x01000000ULL
+#define VIV_MMUV2_VA_END	0x100000000ULL
+/* MMUv1: per-file handles of BOs; the GPU sees the global addresses. */
+#define VIV_MMUV1_KERNEL_VA	((u64)VIV_MMUV1_WINDOW_START)
+#define VIV_MMUV1_FILE_VA_START	0x01000000ULL
+#define VIV_MMUV1_FILE_VA_END	0x80000000ULL
+
+#define VIV_HANGCHECK_MS	50
+#define VIV_HANGCHECK_TICKS	4
+
+struct viv_device;
+
+/**
+ * struct viv_ctx_state - the state a context's streams have loaded.
+ * @set: states loaded, one bit per state word.
+ * @values: their values, by state word index.
+ */
+struct viv_ctx_state {
+	unsigned long *set;
+	u32 *values;
+};
+
+/**
+ * struct viv_vm - the Vivante side of a &struct ugpu_vm.
+ * @vdev: the device.
+ * @mtlb: MMUv2 master table (CPU address), NULL on MMUv1.
+ * @mtlb_dma: its bus address.
+ * @stlb: MMUv2 slave tables by MTLB entry (CPU addresses).
+ * @stlb_dma: their bus addresses.
+ * @v1_maps: MMUv1: global GPU address of each mapping, by per-file page.
+ * @state: the context state its streams loaded; updated when a job of the
+ *	VM runs, under &viv_device.ring_lock.
+ * @check_lock: protects @rs_check.
+ * @rs_check: resolve geometry (config, strides, window, clear control) as
+ *	the validated streams leave it, in submission order; the validator
+ *	checks a resolve against it when a stream kicks one without loading
+ *	all of it.
+ *
+ * Page tables are changed under &viv_device.mmu_lock.
+ */
+struct viv_vm {
+	struct viv_device *vdev;
+	u32 *mtlb;
+	dma_addr_t mtlb_dma;
+	u32 *stlb[VIV_MMUV2_ENTRIES];
+	dma_addr_t stlb_dma[VIV_MMUV2_ENTRIES];
+	struct xarray v1_maps;
+	struct viv_ctx_state state;
+	/* Protects @rs_check. */
+	struct mutex check_lock;
+	u32 rs_check[7];
+};
+
+/**
+ * struct viv_state_write - one state word a stream loads.
+ * @state: byte address of the state.
+ * @value: the value, relocated.
+ */
+struct viv_state_write {
+	u32 state;
+	u32 value;
+};
+
+/**
+ * struct viv_job - a validated hardware command.
+ * @stream: the command buffers, copied, checked and relocated, one after
+ *	the other; each ends where the next begins.
+ * @size: bytes in @stream.
+ * @buf_start: offset in @stream of each command buffer, and @size.
+ * @num_bufs: command buffers.
+ * @links: offsets in @stream of LINK/CALL address words that point into
+ *	the stream: at run time they get the arena address added.
+ * @num_links: entries in @links.
+ * @writes: the states the stream loads, in order, for the context state.
+ * @num_writes: entries in @writes.
+ * @addr_states: the address states the stream loads, each once: the
+ *	tail of the job points them at the scratch page again, so no
+ *	address outlives its submit.
+ * @num_addr_states: entries in @addr_states.
+ * @pipe: pipe the stream runs in.
+ * @arena: arena block of the running job, or 0.
+ * @arena_size: its size.
+ * @event: event signalling completion, or -1.
+ * @seq: order in which jobs went to the hardware.
+ */
+struct viv_job {
+	u32 *stream;
+	u32 size;
+	u32 *buf_start;
+	u32 num_bufs;
+	u32 *links;
+	u32 num_links;
+	struct viv_state_write *writes;
+	u32 num_writes;
+	u32 *addr_states;
+	u32 num_addr_states;
+	u32 pipe;
+	unsigned long arena;
+	size_t arena_size;
+	int event;
+	u64 seq;
+};
+
+/**
+ * struct viv_device - a Vivante GPU core.
+ * @udev: the ugpu device.
+ * @model: chip model.
+ * @revision: chip revision.
+ * @features: feature words (see %VIV_NUM_FEATURE_WORDS).
+ * @specs: HI_CHIP_SPECS, _2, _3.
+ * @mmuv2: the core has MMUv2.
+ * @irq: the interrupt.
+ * @kregion: kernel region (CPU address).
+ * @kregion_dma: its bus address.
+ * @kregion_va: its GPU address.
+ * @arena: allocator of the command-buffer arena; internally locked.
+ * @v1_pt: MMUv1 flat page table (CPU address).
+ * @v1_pt_dma: its bus address.
+ * @v1_mm: MMUv1 allocator of global GPU addresses, under @mmu_lock.
+ * @kvm: MMUv2 tables holding only the kernel region.
+ * @mmu_lock: serialises page-table updates and @v1_mm.
+ * @ring_lock: protects the ring, @events, @last_vm, @pipe, @hw_dirty and
+ *	the context state of every VM. Taken in IRQ context.
+ * @wl_pos: ring offset of the WAIT/LINK the FE idles in.
+ * @events: the job owning each event, or NULL.
+ * @event_wq: job_run() waits here for a free event.
+ * @last_vm: VM whose context state the hardware holds; never
+ *	dereferenced, only compared.
+ * @pipe: pipe selected at the end of the ring.
+ * @run_seq: last &viv_job.seq handed out.
+ * @retired: arena block of the last completed job, freed once a later
+ *	job completes (the FE may still fetch its final LINK), or 0.
+ * @retired_size: its size.
+ * @hw_dirty: states the hardware may hold with non-default values.
+ * @restore_tmp: scratch bitmap for building a restore stream.
+ * @hang_timer: samples the FE DMA address.
+ * @hang_work: recovers from a hang or fault in process context.
+ * @last_dma: FE DMA address at the previous sample (timer only).
+ * @stuck: consecutive samples without progress (timer; reset clears it).
+ * @fault: an MMU exception was reported (the hang work blames the job).
+ * @fault_addr: its GPU address.
+ * @stat_switches: context switches with a restore stream; under
+ *	@ring_lock, as are @stat_restore_bytes and @stat_restore_max.
+ * @stat_restore_bytes: bytes of restore streams emitted.
+ * @stat_restore_max: largest restore stream.
+ * @stat_validated: bytes validated.
+ * @stat_validate_ns: time spent validating.
+ */
+struct viv_device {
+	struct ugpu_device udev;
+	u32 model;
+	u32 revision;
+	u32 features[VIV_NUM_FEATURE_WORDS];
+	u32 specs[3];
+	bool mmuv2;
+	int irq;
+
+	void *kregion;
+	dma_addr_t kregion_dma;
+	u32 kregion_va;
+	struct gen_pool *arena;
+
+	u32 *v1_pt;
+	dma_addr_t v1_pt_dma;
+	struct drm_mm v1_mm;
+	struct viv_vm *kvm;
+	/* Serialises page-table updates. */
+	struct mutex mmu_lock;
+
+	/* Protects the ring and the hardware context; see above. */
+	spinlock_t ring_lock;
+	u32 wl_pos;
+	struct ugpu_job *events[VIV_NUM_EVENTS];
+	wait_queue_head_t event_wq;
+	void *last_vm;
+	u32 pipe;
+	u64 run_seq;
+	unsigned long retired;
+	size_t retired_size;
+	unsigned long *hw_dirty;
+	unsigned long *restore_tmp;
+
+	struct timer_list hang_timer;
+	struct work_struct hang_work;
+	u32 last_dma;
+	unsigned int stuck;
+	bool fault;
+	u32 fault_addr;
+
+	u64 stat_switches;
+	u64 stat_restore_bytes;
+	u64 stat_restore_max;
+	atomic64_t stat_validated;
+	atomic64_t stat_validate_ns;
+};
+
+static inline struct viv_device *to_viv(struct ugpu_device *udev)
+{
+	return container_of(udev, struct viv_device, udev);
+}
+
+static inline u32 viv_read(struct viv_device *vdev, u32 reg)
+{
+	return ugpu_read(&vdev->udev, reg);
+}
+
+static inline void viv_write(struct viv_device *vdev, u32 reg, u32 val)
+{
+	ugpu_write(&vdev->udev, reg, val);
+}
+
+/* viv_mmu.c */
+int viv_mmu_init(struct viv_device *vdev);
+void viv_mmu_fini(struct viv_device *vdev);
+void viv_mmu_hw_init(struct viv_device *vdev);
+int viv_vm_init(struct ugpu_vm *vm);
+void viv_vm_fini(struct ugpu_vm *vm);
+int viv_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
+	       u32 prot);
+void viv_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size);
+int viv_gpu_addr(struct ugpu_vm *vm, u64 va, u32 *addr);
+
+/* viv_validate.c */
+void viv_validate_init(void);
+bool viv_state_is_address(u32 state);
+bool viv_state_tracked(u32 state);
+int viv_job_prepare(struct ugpu_job *job);
+void viv_job_cleanup(struct ugpu_job *job);
+int viv_ctx_state_init(struct viv_ctx_state *cs);
+void viv_ctx_state_fini(struct viv_ctx_state *cs);
+u32 viv_ctx_merge(u32 state, u32 old, u32 val);
+
+/* viv_drv.c */
+void viv_debugfs_init(struct viv_device *vdev);
+
+/* viv_ring.c */
+int viv_ring_init(struct viv_device *vdev);
+void viv_ring_fini(struct viv_device *vdev);
+void viv_ring_start(struct viv_device *vdev);
+int viv_job_run(struct ugpu_job *job);
+enum drm_gpu_sched_stat viv_job_timedout(struct ugpu_job *job);
+void viv_ring_reset(struct viv_device *vdev);
+void viv_events_irq(struct viv_device *vdev, u32 pending);
+void viv_hang_timer(struct timer_list *t);
+void viv_hang_work(struct work_struct *work);
+
+#endif /* _UGPU_VIVANTE_H_ */

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Helpers for tests of Vivante devices.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "igt.h"
+#include "ugpu_vivante.h"
+
+void viv_env_open(struct viv_env *e, int minor)
+{
+	e->fd = ugpu_open_minor(minor);
+	e->ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	e->cmd = ugpu_bo_new(e->fd, sizeof(((struct viv_stream *)0)->w), 0);
+	ugpu_bo_map(e->cmd);
+}
+
+void viv_env_close(struct viv_env *e)
+{
+	ugpu_bo_free(e->cmd);
+	close(e->fd);
+}
+
+void viv_reset_stream(struct viv_stream *s)
+{
+	s->n = 0;
+	s->nrelocs = 0;
+}
+
+void viv_emit(struct viv_stream *s, uint32_t w0, uint32_t w1)
+{
+	igt_assert(s->n + 2 <= VIV_STREAM_WORDS);
+	s->w[s->n++] = w0;
+	s->w[s->n++] = w1;
+}
+
+void viv_ls(struct viv_stream *s, uint32_t state, uint32_t value)
+{
+	viv_emit(s, VIV_CMD_LOAD_STATE(state, 1, false), value);
+}
+
+void viv_ls_reloc(struct viv_stream *s, uint32_t state, uint32_t bo_index,
+		  uint64_t offset)
+{
+	struct drm_ugpu_reloc *r;
+
+	igt_assert(s->nrelocs < VIV_STREAM_RELOCS);
+	r = &s->relocs[s->nrelocs++];
+	memset(r, 0, sizeof(*r));
+	r->cmdbuf_offset = (s->n + 1) * 4;
+	r->bo_index = bo_index;
+	r->bo_offset = offset;
+	viv_ls(s, state, 0);
+}
+
+void viv_sem_stall(struct viv_stream *s, uint32_t from, uint32_t to)
+{
+	viv_ls(s, VIV_GL_SEMAPHORE_TOKEN, VIV_TOKEN(from, to));
+	viv_emit(s, VIV_CMD_STALL, VIV_TOKEN(from, to));
+}
+
+int viv_exec(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
+	     unsigned int nbos, uint32_t queue, int *status)
+{
+	struct drm_ugpu_cmd_buf buf = {
+		.handle = e->cmd->handle,
+		.size = s->n * 4,
+		.relocs = (uintptr_t)s->relocs,
+		.reloc_count = s->nrelocs,
+	};
+	struct ugpu_submit sub;
+	uint32_t sync;
+	unsigned int i, c;
+	int ret;
+
+	memcpy(e->cmd->map, s->w, s->n * 4);
+	ugpu_submit_init(&sub, e->ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].queue = queue;
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_bo(&sub, e->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	for (i = 0; i < nbos; i++)
+		ugpu_submit_bo(&sub, bos[i]->handle,
+			       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	sync = ugpu_syncobj_create(e->fd, false);
+	ugpu_submit_out_sync(&sub, sync, 0);
+	ret = __ugpu_submit(e->fd, &sub);
+	if (!ret && status) {
+		/* 1: signalled without error. */
+		*status = ugpu_syncobj_wait_status(e->fd, sync);
+		if (*status == 1)
+			*status = 0;
+	}
+	ugpu_syncobj_destroy(e->fd, sync);
+	return ret;
+}
+
+int viv_run(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
+	    unsigned int nbos, uint32_t queue)
+{
+	int status = 1, ret;
+
+	ret = viv_exec(e, s, bos, nbos, queue, &status);
+	igt_assert_f(ret == 0, "submit rejected: %d\n", ret);
+	return status;
+}
+
+uint32_t viv_ref_offset(enum viv_layout l, uint32_t stride, uint32_t x,
+			uint32_t y, uint32_t cpp)
+{
+	uint32_t tx, ty, in_tile;
+
+	if (l == VIV_LINEAR)
+		return y * stride + x * cpp;
+	in_tile = ((y % 4) * 4 + x % 4) * cpp;
+	if (l == VIV_TILED)
+		return (y / 4) * stride + (x / 4) * 16 * cpp + in_tile;
+	/*
+	 * Supertile: 64x64 pixels, 16x16 tiles. Tiles go in pairs across,
+	 * four pairs down, then the next column of pairs; after eight
+	 * columns the next band of four tile rows.
+	 */
+	tx = (x / 4) % 16;
+	ty = (y / 4) % 16;
+	return (y / 64) * stride * 16 + (x / 64) * 64 * 64 * cpp +
+	       ((ty / 4) * 64 + (tx / 2) * 8 + (ty % 4) * 2 + tx % 2) *
+	       16 * cpp + in_tile;
+}
+
+static uint32_t viv_stride_bits(enum viv_layout l, uint32_t stride)
+{
+	return stride | (l == VIV_SUPERTILED ? VIV_RS_STRIDE_SUPERTILED : 0);
+}
+
+void viv_resolve(struct viv_stream *s, uint32_t src_bo, uint64_t src_off,
+		 enum viv_layout sl, uint32_t sstride, uint32_t dst_bo,
+		 uint64_t dst_off, enum viv_layout dl, uint32_t dstride,
+		 uint32_t w, uint32_t h, uint32_t extra_config)
+{
+	uint32_t cfg = VIV_RS_FORMAT_A8R8G8B8 | VIV_RS_FORMAT_A8R8G8B8 << 8 |
+		       extra_config;
+
+	if (sl != VIV_LINEAR)
+		cfg |= VIV_RS_CONFIG_SOURCE_TILED;
+	if (dl != VIV_LINEAR)
+		cfg |= VIV_RS_CONFIG_DEST_TILED;
+	viv_ls(s, VIV_RS_CONFIG, cfg);
+	viv_ls_reloc(s, VIV_RS_SOURCE_ADDR, src_bo, src_off);
+	viv_ls(s, VIV_RS_SOURCE_STRIDE, viv_stride_bits(sl, sstride));
+	viv_ls_reloc(s, VIV_RS_DEST_ADDR, dst_bo, dst_off);
+	viv_ls(s, VIV_RS_DEST_STRIDE, viv_stride_bits(dl, dstride));
+	viv_ls(s, VIV_RS_WINDOW_SIZE, w | h << 16);
+	viv_ls(s, VIV_RS_CLEAR_CONTROL, 0);
+	viv_ls(s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+}
+
+void viv_clear(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
+	       enum viv_layout dl, uint32_t dstride, uint32_t w, uint32_t h,
+	       uint32_t fill)
+{
+	uint32_t cfg = VIV_RS_FORMAT_A8R8G8B8 | VIV_RS_FORMAT_A8R8G8B8 << 8;
+
+	if (dl != VIV_LINEAR)
+		cfg |= VIV_RS_CONFIG_DEST_TILED;
+	viv_ls(s, VIV_RS_CONFIG, cfg);
+	viv_ls_reloc(s, VIV_RS_DEST_ADDR, dst_bo, dst_off);
+	viv_ls(s, VIV_RS_DEST_STRIDE, viv_stride_bits(dl, dstride));
+	viv_ls(s, VIV_RS_WINDOW_SIZE, w | h << 16);
+	viv_ls(s, VIV_RS_FILL_VALUE(0), fill);
+	viv_ls(s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+	viv_ls(s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+}
+
+long long viv_stat(int fd, const char *key)
+{
+	char dev[64], path[PATH_MAX], buf[4096], *p;
+	struct dirent *de;
+	long long val = -1;
+	DIR *dir;
+
+	if (!ugpu_device_sysfs_name(fd, dev, sizeof(dev)))
+		return -1;
+	dir = opendir("/sys/kernel/debug/dri");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
+			 de->d_name);
+		if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0 ||
+		    !strstr(buf, dev))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/debug/dri/%s/vivante_stats", de->d_name);
+		if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0)
+			continue;
+		p = strstr(buf, key);
+		if (p && p[strlen(key)] == ':') {
+			val = strtoll(p + strlen(key) + 1, NULL, 0);
+			break;
+		}
+	}
+	closedir(dir);
+	return val;
+}

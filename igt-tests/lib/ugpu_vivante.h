@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for tests of Vivante devices: building FE command streams with
+ * relocations, submitting them, and a reference (de)tiler for the linear,
+ * tiled (4x4) and supertiled (64x64) layouts.
+ */
+#ifndef UGPU_VIVANTE_H
+#define UGPU_VIVANTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "igt_ugpu.h"
+#include "ugpu/hw/vivante_regs.h"
+
+#define VIV_STREAM_WORDS	8192
+#define VIV_STREAM_RELOCS	256
+
+/* A command stream under construction and its relocations. */
+struct viv_stream {
+	uint32_t w[VIV_STREAM_WORDS];
+	unsigned int n;
+	struct drm_ugpu_reloc relocs[VIV_STREAM_RELOCS];
+	unsigned int nrelocs;
+};
+
+/* A file and context on a Vivante device, with a command BO. */
+struct viv_env {
+	int fd;
+	uint32_t ctx;
+	struct ugpu_bo *cmd;
+};
+
+void viv_env_open(struct viv_env *e, int minor);
+void viv_env_close(struct viv_env *e);
+
+void viv_reset_stream(struct viv_stream *s);
+void viv_emit(struct viv_stream *s, uint32_t w0, uint32_t w1);
+/* LOAD_STATE of one value. */
+void viv_ls(struct viv_stream *s, uint32_t state, uint32_t value);
+/* LOAD_STATE of an address: BO @bo_index of the submit (1 = first data BO). */
+void viv_ls_reloc(struct viv_stream *s, uint32_t state, uint32_t bo_index,
+		  uint64_t offset);
+/* Semaphore + stall from @from to @to. */
+void viv_sem_stall(struct viv_stream *s, uint32_t from, uint32_t to);
+
+/*
+ * Submit @s on @queue with the data BOs @bos (indices 1.. in relocations);
+ * return the submit ioctl's result; on success the fence status after the
+ * wait (0 or a negative errno) goes to @status.
+ */
+int viv_exec(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
+	     unsigned int nbos, uint32_t queue, int *status);
+/* viv_exec that asserts the submit is accepted and returns the status. */
+int viv_run(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
+	    unsigned int nbos, uint32_t queue);
+
+/* Layouts of the reference tiler. */
+enum viv_layout { VIV_LINEAR, VIV_TILED, VIV_SUPERTILED };
+uint32_t viv_ref_offset(enum viv_layout l, uint32_t stride, uint32_t x,
+			uint32_t y, uint32_t cpp);
+
+/* Emit a resolve; @src_bo/@dst_bo are submit BO indices. */
+void viv_resolve(struct viv_stream *s, uint32_t src_bo, uint64_t src_off,
+		 enum viv_layout sl, uint32_t sstride, uint32_t dst_bo,
+		 uint64_t dst_off, enum viv_layout dl, uint32_t dstride,
+		 uint32_t w, uint32_t h, uint32_t extra_config);
+void viv_clear(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
+	       enum viv_layout dl, uint32_t dstride, uint32_t w, uint32_t h,
+	       uint32_t fill);
+
+/* Value of @key in the driver's vivante_stats debugfs file, or -1. */
+long long viv_stat(int fd, const char *key);
+
+#endif

@@ -1,0 +1,1025 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ugpu_vivante: Vivante GCxxx cores behind the ugpu uapi. Identity of the
+ * three simulated cores, the FE command stream and the kernel ring,
+ * command stream validation, relocations (MMUv1) and per-file page tables
+ * (MMUv2), the contiguous pool, user signals and events, resolves checked
+ * against a reference (de)tiler, fast clear, MSAA downsampling, the
+ * kernel's context switching, hangs and recovery, the 2D pipe.
+ */
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <sys/wait.h>
+
+#include "igt.h"
+#include "ugpu_vivante.h"
+
+static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
+static int num_devs;
+
+#define W	64
+#define H	64
+#define CPP	4
+#define LSTRIDE	(W * CPP)
+#define TSTRIDE	(W / 4 * 16 * CPP)
+
+static uint64_t param(int fd, uint32_t p)
+{
+	return ugpu_get_param(fd, p, 0);
+}
+
+/* First device of @model, skipping when there is none. */
+static int find_model(uint32_t model)
+{
+	int i, fd;
+
+	for (i = 0; i < num_devs; i++) {
+		fd = ugpu_open_minor(devs[i].minor);
+		if (param(fd, DRM_UGPU_PARAM_CHIP_MODEL) == model) {
+			close(fd);
+			return devs[i].minor;
+		}
+		close(fd);
+	}
+	igt_skip("no GC%x\n", model);
+	return -1;
+}
+
+static bool has_3d(int fd)
+{
+	return ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, 0) &
+	       DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
+}
+
+static void test_identity(void)
+{
+	static const struct {
+		uint32_t model, rev, mmu, caps0;
+	} want[] = {
+		{ 0x2000, 0x5108, 1, DRM_UGPU_QUEUE_CAP_CMDBUF_3D },
+		{ 0x320, 0x5007, 1, DRM_UGPU_QUEUE_CAP_CMDBUF_2D },
+		{ 0x7000, 0x6214, 2, DRM_UGPU_QUEUE_CAP_CMDBUF_3D },
+	};
+	unsigned int i;
+
+	igt_assert_lte(3, num_devs);
+	for (i = 0; i < 3; i++) {
+		int fd = ugpu_open_minor(find_model(want[i].model));
+
+		igt_assert_eq(param(fd, DRM_UGPU_PARAM_FAMILY), DRM_UGPU_FAMILY_VIVANTE);
+		igt_assert_eq_u32(param(fd, DRM_UGPU_PARAM_CHIP_REVISION), want[i].rev);
+		igt_assert_eq_u32(param(fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION),
+				  want[i].mmu);
+		igt_assert_eq(param(fd, DRM_UGPU_PARAM_NUM_FEATURE_WORDS), 7);
+		igt_assert_eq_u32(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, 0),
+				  want[i].caps0);
+		igt_assert(param(fd, DRM_UGPU_PARAM_CHIP_ID) ==
+			   ((uint64_t)want[i].model << 32 | want[i].rev));
+		if (want[i].model == 0x2000) {
+			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_INSTRUCTION_COUNT), 512);
+			igt_assert_eq(param(fd, DRM_UGPU_PARAM_NUM_QUEUES), 2);
+			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_PIXEL_PIPES), 2);
+		}
+		if (want[i].model == 0x7000) {
+			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT), 15);
+			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_SHADER_CORE_COUNT), 4);
+		}
+		close(fd);
+	}
+}
+
+/* A consistent draw state: one element, one VS input, shaders, scissor. */
+static void draw_state(struct viv_stream *s)
+{
+	viv_ls(s, VIV_FE_VERTEX_ELEMENT_CONFIG(0), 0x0c000000);
+	viv_ls(s, VIV_VS_INPUT_COUNT, 1);
+	viv_ls(s, VIV_VS_END_PC, 2);
+	viv_ls(s, VIV_PS_END_PC, 2);
+	viv_ls(s, VIV_SE_SCISSOR_RIGHT, (64 << 16) - 1);
+	viv_ls(s, VIV_SE_SCISSOR_BOTTOM, (64 << 16) - 1);
+}
+
+static void test_opcodes(int minor)
+{
+	static struct viv_stream s;
+	struct viv_env e;
+	unsigned int link, target, call;
+
+	viv_env_open(&e, minor);
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	viv_emit(&s, VIV_CMD_WAIT(16), 0);
+	viv_emit(&s, VIV_CMD_CHIP_SELECT(1), 0);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_LEFT, 1, true), 0x10000);
+	viv_sem_stall(&s, VIV_SYNC_FE, VIV_SYNC_PE);
+	/* LINK over a poisoned command to the next one. */
+	link = s.n;
+	viv_emit(&s, VIV_CMD_LINK(2), 0);
+	viv_emit(&s, 0x70000000, 0);	/* unknown opcode, skipped */
+	target = s.n;
+	s.w[link + 1] = 0;
+	s.relocs[s.nrelocs++] = (struct drm_ugpu_reloc){
+		.cmdbuf_offset = (link + 1) * 4, .bo_index = 0,
+		.bo_offset = target * 4 };
+	if (has_3d(e.fd)) {
+		draw_state(&s);
+		viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4);
+		viv_emit(&s, 0, 3);
+		viv_emit(&s, VIV_CMD_DRAW_INDEXED, 4);
+		viv_emit(&s, 0, 3);
+		viv_emit(&s, 0, 0);
+	}
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	igt_assert_eq(viv_exec(&e, &s, NULL, 0, DRM_UGPU_QUEUE_AUTO, NULL), -EINVAL);
+
+	/* The unknown opcode is rejected even though the LINK skips it. */
+	s.w[target - 2] = VIV_CMD_NOP;
+	igt_assert_eq(viv_run(&e, &s, NULL, 0, DRM_UGPU_QUEUE_AUTO), 0);
+
+	/* CALL a subroutine that RETURNs. */
+	viv_reset_stream(&s);
+	call = s.n;
+	viv_emit(&s, VIV_CMD_CALL(2), 0);
+	viv_emit(&s, 0, 0);
+	viv_emit(&s, VIV_CMD_LINK(2), 0);	/* over the subroutine */
+	target = s.n;
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	viv_emit(&s, VIV_CMD_RETURN, 0);
+	s.relocs[s.nrelocs++] = (struct drm_ugpu_reloc){
+		.cmdbuf_offset = (call + 1) * 4, .bo_index = 0,
+		.bo_offset = target * 4 };
+	s.relocs[s.nrelocs++] = (struct drm_ugpu_reloc){
+		.cmdbuf_offset = (call + 5) * 4, .bo_index = 0,
+		.bo_offset = (target + 4) * 4 };
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	igt_assert_eq(viv_run(&e, &s, NULL, 0, DRM_UGPU_QUEUE_AUTO), 0);
+	viv_env_close(&e);
+}
+
+static void expect_reject(struct viv_env *e, struct viv_stream *s,
+			  struct ugpu_bo **bos, unsigned int n, uint32_t queue,
+			  const char *what)
+{
+	int ret = viv_exec(e, s, bos, n, queue, NULL);
+
+	igt_assert_f(ret == -EINVAL, "%s: %d\n", what, ret);
+}
+
+static void test_validator(int minor)
+{
+	static const uint32_t forbidden[] = {
+		VIV_HI_INTR_ENBL, VIV_MMUV2_CONFIGURATION, VIV_FE_COMMAND_ADDRESS,
+		VIV_FE_COMMAND_CONTROL, VIV_GL_EVENT, VIV_GL_PIPE_SELECT,
+		VIV_GL_FLUSH_MMU, VIV_MC_MMU_FE_PAGE_TABLE,
+	};
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	unsigned int i;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+
+	viv_reset_stream(&s);
+	viv_emit(&s, 0x70000000, 0);
+	expect_reject(&e, &s, NULL, 0, 0, "unknown opcode");
+
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_END, 0);
+	expect_reject(&e, &s, NULL, 0, 0, "END");
+
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_RS_DITHER(0), 4, false), 0);
+	expect_reject(&e, &s, NULL, 0, 0, "overrun");
+
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_LINK(2), 0x1000);
+	expect_reject(&e, &s, NULL, 0, 0, "LINK out");
+
+	for (i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, forbidden[i], 0);
+		expect_reject(&e, &s, NULL, 0, 0, "forbidden state");
+	}
+
+	/* A raw address (no relocation, or outside every BO). */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_DEST_ADDR, 0x1000);
+	expect_reject(&e, &s, &bo, 1, 0, "raw address");
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_PE_COLOR_ADDR, (uint32_t)bo->va + 8192);
+	expect_reject(&e, &s, &bo, 1, 0, "address past BO");
+
+	/* A resolve leaving its BO. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0);
+	expect_reject(&e, &s, &bo, 1, 0, "RS out of BO");
+
+	/* Draws of the other pipe. */
+	viv_reset_stream(&s);
+	if (has_3d(e.fd))
+		viv_emit(&s, VIV_CMD_DRAW_2D(0), 0);
+	else
+		viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4), viv_emit(&s, 0, 3);
+	expect_reject(&e, &s, NULL, 0, 0, "wrong pipe");
+
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+static void check_fill(struct ugpu_bo *bo, uint64_t off, uint32_t stride,
+		       uint32_t w, uint32_t h, uint32_t val)
+{
+	uint32_t x, y;
+
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			igt_assert_f(ugpu_bo_read32(bo, off + y * stride + x * 4) == val,
+				     "(%u,%u) %#x != %#x\n", x, y,
+				     ugpu_bo_read32(bo, off + y * stride + x * 4), val);
+}
+
+static void test_reloc_clear(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, DRM_UGPU_BO_CONTIGUOUS);
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	memset(bo[0]->map, 0, 64 << 10);
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0xff112233);
+	viv_clear(&s, 2, 4096, VIV_LINEAR, LSTRIDE, W, 16, 0xff445566);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, DRM_UGPU_QUEUE_AUTO), 0);
+	check_fill(bo[0], 0, LSTRIDE, W, H, 0xff112233);
+	check_fill(bo[1], 4096, LSTRIDE, W, 16, 0xff445566);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], LSTRIDE * H), 0);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+static void fill_pattern(struct ugpu_bo *bo, enum viv_layout l, uint32_t stride)
+{
+	uint32_t x, y;
+
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++)
+			ugpu_bo_write32(bo, viv_ref_offset(l, stride, x, y, CPP),
+					0xff000000 | y << 8 | x | (x ^ y) << 16);
+}
+
+static void check_pattern(struct ugpu_bo *bo, enum viv_layout l, uint32_t stride)
+{
+	uint32_t x, y, got, want;
+
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			got = ugpu_bo_read32(bo, viv_ref_offset(l, stride, x, y, CPP));
+			want = 0xff000000 | y << 8 | x | (x ^ y) << 16;
+			igt_assert_f(got == want, "(%u,%u): %#x != %#x\n",
+				     x, y, got, want);
+		}
+}
+
+static void test_resolve(int minor, enum viv_layout from, enum viv_layout to)
+{
+	static const uint32_t stride[] = { LSTRIDE, TSTRIDE, TSTRIDE };
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	memset(bo[1]->map, 0, 64 << 10);
+	fill_pattern(bo[0], from, stride[from]);
+	viv_reset_stream(&s);
+	viv_resolve(&s, 1, 0, from, stride[from], 2, 0, to, stride[to], W, H, 0);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_pattern(bo[1], to, stride[to]);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/* Fast clear: TS cleared with 0x55555555, reads give the clear value. */
+static void test_fast_clear(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[3];
+	struct viv_env e;
+	uint32_t x, y;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);	/* supertiled surface */
+	bo[1] = ugpu_bo_new(e.fd, 4096, 0);		/* tile status */
+	bo[2] = ugpu_bo_new(e.fd, 64 << 10, 0);	/* linear result */
+	ugpu_bo_map(bo[0]);
+	fill_pattern(bo[0], VIV_SUPERTILED, TSTRIDE);
+	viv_reset_stream(&s);
+	viv_clear(&s, 2, 0, VIV_LINEAR, 64, 16, 1, VIV_TS_CLEAR_PATTERN);
+	/* Tiles of the first 32 rows stay valid: mark them normal again. */
+	viv_clear(&s, 2, 0, VIV_LINEAR, 64, 8, 1, 0);
+	viv_ls_reloc(&s, VIV_TS_COLOR_STATUS_BASE, 2, 0);
+	viv_ls_reloc(&s, VIV_TS_COLOR_SURFACE_BASE, 1, 0);
+	viv_ls(&s, VIV_TS_COLOR_CLEAR_VALUE, 0xff00ff00);
+	viv_ls(&s, VIV_TS_MEM_CONFIG, VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR);
+	viv_resolve(&s, 1, 0, VIV_SUPERTILED, TSTRIDE, 3, 0, VIV_LINEAR,
+		    LSTRIDE, W, H, 0);
+	viv_ls(&s, VIV_TS_MEM_CONFIG, 0);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), 0);
+	ugpu_bo_map(bo[2]);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			uint32_t off = viv_ref_offset(VIV_SUPERTILED, TSTRIDE, x, y, 4);
+			uint32_t want = off / 64 < 128 ?
+				0xff000000 | y << 8 | x | (x ^ y) << 16 : 0xff00ff00;
+
+			igt_assert_eq_u32(ugpu_bo_read32(bo[2], y * LSTRIDE + x * 4),
+					  want);
+		}
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	ugpu_bo_free(bo[2]);
+	viv_env_close(&e);
+}
+
+/* MSAA 2x2: a doubled window averaged down. */
+static void test_msaa(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	uint32_t x, y;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	bo[1] = ugpu_bo_new(e.fd, 16 << 10, 0);
+	ugpu_bo_map(bo[0]);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++)
+			ugpu_bo_write32(bo[0], viv_ref_offset(VIV_TILED, TSTRIDE, x, y, 4),
+					(x & 1) ? 0x40404040 : 0x80808080);
+	viv_reset_stream(&s);
+	viv_resolve(&s, 1, 0, VIV_TILED, TSTRIDE, 2, 0, VIV_LINEAR, 128, W, H,
+		    VIV_RS_CONFIG_DOWNSAMPLE_X | VIV_RS_CONFIG_DOWNSAMPLE_Y);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	ugpu_bo_map(bo[1]);
+	check_fill(bo[1], 0, 128, W / 2, H / 2, 0x60606060);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+static void test_contig_pool(int minor)
+{
+	struct drm_ugpu_bo_create arg;
+	uint32_t handles[1024];
+	uint64_t size, free0;
+	int fd, n = 0, ret;
+
+	fd = ugpu_open_minor(minor);
+	size = param(fd, DRM_UGPU_PARAM_CONTIG_POOL_SIZE);
+	igt_require(size);
+	free0 = param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE);
+	for (;;) {
+		memset(&arg, 0, sizeof(arg));
+		arg.size = 64 << 10;
+		arg.flags = DRM_UGPU_BO_CONTIGUOUS;
+		ret = __ugpu_bo_create(fd, &arg);
+		if (ret)
+			break;
+		igt_assert(n < 1024);
+		handles[n++] = arg.handle;
+	}
+	igt_assert_eq(ret, -ENOMEM);
+	igt_assert_lt(param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE), 64 << 10);
+	igt_assert(n > 0);
+	gem_close(fd, handles[0]);
+	memset(&arg, 0, sizeof(arg));
+	arg.size = 64 << 10;
+	arg.flags = DRM_UGPU_BO_CONTIGUOUS;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), 0);
+	handles[0] = arg.handle;
+	while (n--)
+		gem_close(fd, handles[n]);
+	igt_assert_eq(param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE), free0);
+	close(fd);
+}
+
+/* Soft commands behind a GPU command run when the GPU gets there. */
+static void test_events(int minor)
+{
+	static struct viv_stream s;
+	struct drm_ugpu_cmd_buf buf = { 0 };
+	struct ugpu_submit sub;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	uint32_t sig, c;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	ugpu_bo_map(bo);
+	sig = ugpu_signal_create(e.fd, 0);
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, 256, 64, 4, 0x12345678);
+	memcpy(e.cmd->map, s.w, s.n * 4);
+	buf.handle = e.cmd->handle;
+	buf.size = s.n * 4;
+	buf.relocs = (uintptr_t)s.relocs;
+	buf.reloc_count = s.nrelocs;
+
+	ugpu_submit_init(&sub, e.ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_cmd(&sub, DRM_UGPU_CMD_WRITE32, bo->handle, 2048, 0xcafe, 1);
+	ugpu_submit_cmd(&sub, DRM_UGPU_CMD_SIGNAL_SET, sig, 0, 0, 2);
+	ugpu_submit_bo(&sub, e.cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&sub, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit(e.fd, &sub);
+	igt_assert_eq(__ugpu_signal_wait(e.fd, sig, 5000), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x12345678);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 2048), 0xcafe);
+	/* Automatic reset: the wait consumed it. */
+	igt_assert_eq(__ugpu_signal_wait(e.fd, sig, 10), -ETIMEDOUT);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
+ * Two files with different resolve state, interleaved: each kick uses its
+ * own context's fill value although the other file changed it since.
+ */
+static void test_context_switch(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e[2];
+	int i, round;
+
+	for (i = 0; i < 2; i++) {
+		viv_env_open(&e[i], minor);
+		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
+		ugpu_bo_map(bo[i]);
+		viv_reset_stream(&s);
+		viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
+		       VIV_RS_FORMAT_A8R8G8B8 << 8);
+		viv_ls(&s, VIV_RS_WINDOW_SIZE, W | (16 + 16 * i) << 16);
+		viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xff000000 + i + 1);
+		viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
+		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
+	}
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 2; i++) {
+			memset(bo[i]->map, 0, 64 << 10);
+			viv_reset_stream(&s);
+			viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+			viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
+			viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+			igt_assert_eq(viv_run(&e[i], &s, &bo[i], 1, 0), 0);
+			check_fill(bo[i], 0, LSTRIDE, W, 16 + 16 * i,
+				   0xff000000 + i + 1);
+			igt_assert_eq_u32(ugpu_bo_read32(bo[i], LSTRIDE * (16 + 16 * i)), 0);
+		}
+	}
+	igt_info("context switches: %lld, restore bytes max %lld total %lld\n",
+		 viv_stat(e[0].fd, "context_switches"),
+		 viv_stat(e[0].fd, "restore_max"),
+		 viv_stat(e[0].fd, "restore_bytes"));
+	igt_assert(viv_stat(e[0].fd, "context_switches") != 0);
+	for (i = 0; i < 2; i++) {
+		ugpu_bo_free(bo[i]);
+		viv_env_close(&e[i]);
+	}
+}
+
+/* A STALL nobody armed hangs the core; recovery fails only that job. */
+static void test_hang(int minor, bool ban)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e, good;
+	int i, n = ban ? 4 : 1, status, ret;
+
+	viv_env_open(&e, minor);
+	viv_env_open(&good, minor);
+	bo = ugpu_bo_new(good.fd, 64 << 10, 0);
+	ugpu_bo_map(bo);
+	for (i = 0; i < n; i++) {
+		viv_reset_stream(&s);
+		viv_emit(&s, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
+		status = 0;
+		ret = viv_exec(&e, &s, NULL, 0, 0, &status);
+		if (ban && i == n - 1) {
+			igt_assert(ret || status);
+			break;
+		}
+		igt_assert_eq(ret, 0);
+		igt_assert_f(status == -ETIMEDOUT, "status %d\n", status);
+	}
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff777777);
+	igt_assert_eq(viv_run(&good, &s, &bo, 1, 0), 0);
+	check_fill(bo, 0, LSTRIDE, W, 4, 0xff777777);
+	ugpu_bo_free(bo);
+	viv_env_close(&good);
+	viv_env_close(&e);
+}
+
+/* 2D pipe: a solid fill with START_DE; on a 3D+2D core also pipe switches. */
+static void test_2d(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	uint32_t q2d = 0, q, nq;
+	int round;
+
+	viv_env_open(&e, minor);
+	nq = param(e.fd, DRM_UGPU_PARAM_NUM_QUEUES);
+	for (q = 0; q < nq; q++)
+		if (ugpu_get_param(e.fd, DRM_UGPU_PARAM_QUEUE_CAPS, q) &
+		    DRM_UGPU_QUEUE_CAP_CMDBUF_2D)
+			q2d = q;
+	igt_require(ugpu_get_param(e.fd, DRM_UGPU_PARAM_QUEUE_CAPS, q2d) &
+		    DRM_UGPU_QUEUE_CAP_CMDBUF_2D);
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo);
+	for (round = 0; round < 2; round++) {
+		memset(bo->map, 0, 64 << 10);
+		viv_reset_stream(&s);
+		viv_ls_reloc(&s, VIV_DE_DEST_ADDRESS, 1, 0);
+		viv_ls(&s, VIV_DE_DEST_STRIDE, LSTRIDE);
+		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, 0xff0000ff + round);
+		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
+		viv_emit(&s, 0, 32 | 8 << 16);
+		igt_assert_eq(viv_run(&e, &s, &bo, 1, q2d), 0);
+		check_fill(bo, 0, LSTRIDE, 32, 8, 0xff0000ff + round);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 32 * 4), 0);
+		if (nq > 1) {
+			/* Back to 3D in between. */
+			viv_reset_stream(&s);
+			viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0);
+			igt_assert_eq(viv_run(&e, &s, &bo, 1, 0), 0);
+		}
+	}
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
+ * MMUv2: every file has its own page tables. Two files get BOs at the
+ * same GPU address, yet a resolve of one leaves the other's memory alone,
+ * and an address only the other file maps is rejected.
+ */
+static void test_isolation(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *a, *b;
+	struct viv_env ea, eb;
+
+	viv_env_open(&ea, minor);
+	viv_env_open(&eb, minor);
+	a = ugpu_bo_new(ea.fd, 64 << 10, 0);
+	b = ugpu_bo_new(eb.fd, 16 << 10, 0);
+	igt_assert(a->va == b->va);
+	ugpu_bo_map(a);
+	memset(a->map, 0x5a, 64 << 10);
+
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_DEST_ADDR, (uint32_t)a->va + (32 << 10));
+	expect_reject(&eb, &s, &b, 1, 0, "other file's address");
+
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0xff00ff00);
+	igt_assert_eq(viv_run(&eb, &s, &b, 1, 0), 0);
+	ugpu_bo_map(b);
+	check_fill(b, 0, LSTRIDE, W, H, 0xff00ff00);
+	check_fill(a, 0, LSTRIDE, W, H, 0x5a5a5a5a);
+	ugpu_bo_free(a);
+	ugpu_bo_free(b);
+	viv_env_close(&ea);
+	viv_env_close(&eb);
+}
+
+static void test_concurrent(int minor)
+{
+	igt_fork(child, 6) {
+		static struct viv_stream s;
+		struct ugpu_bo *bo;
+		struct viv_env e;
+		int i;
+
+		viv_env_open(&e, minor);
+		bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+		ugpu_bo_map(bo);
+		for (i = 0; i < 25; i++) {
+			viv_reset_stream(&s);
+			viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4,
+				  0xff000000 | child << 8 | i);
+			igt_assert_eq(viv_run(&e, &s, &bo, 1, 0), 0);
+			check_fill(bo, 0, LSTRIDE, W, 4,
+				   0xff000000 | child << 8 | i);
+		}
+		ugpu_bo_free(bo);
+		viv_env_close(&e);
+	}
+	igt_waitchildren();
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The ways the seed says the core hangs: each is caught and recovered. */
+static void test_hang_cases(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	int c;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[1]);
+	for (c = 0; c < 4; c++) {
+		viv_reset_stream(&s);
+		switch (c) {
+		case 0:	/* more VS inputs than vertex elements */
+			draw_state(&s);
+			viv_ls(&s, VIV_VS_INPUT_COUNT, 2);
+			viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4);
+			viv_emit(&s, 0, 3);
+			break;
+		case 1:	/* SE_SCISSOR (x << 16) | 5 at 1920 wide */
+			draw_state(&s);
+			viv_ls(&s, VIV_SE_SCISSOR_RIGHT, 1920 << 16 | 5);
+			viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4);
+			viv_emit(&s, 0, 3);
+			break;
+		case 2:	/* garbage tile status under a fast-cleared draw */
+			memset(bo[1]->map, 0xff, 4096);
+			draw_state(&s);
+			viv_ls_reloc(&s, VIV_TS_COLOR_STATUS_BASE, 2, 0);
+			viv_ls_reloc(&s, VIV_TS_COLOR_SURFACE_BASE, 1, 0);
+			viv_ls(&s, VIV_TS_MEM_CONFIG, VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR);
+			viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4);
+			viv_emit(&s, 0, 3);
+			break;
+		case 3:	/* tiled resolve not 16x4 aligned */
+			viv_resolve(&s, 1, 0, VIV_TILED, TSTRIDE, 2, 0, VIV_LINEAR,
+				    LSTRIDE, 40, 6, 0);
+			break;
+		}
+		igt_assert_f(viv_run(&e, &s, bo, 2, 0) == -ETIMEDOUT, "case %d\n", c);
+		/* A new context: the old one is near its ban. */
+		ugpu_ctx_destroy(e.fd, e.ctx);
+		e.ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	}
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff123456);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	ugpu_bo_map(bo[0]);
+	check_fill(bo[0], 0, LSTRIDE, W, 4, 0xff123456);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/* A state of the simulated core, through its vivante_state debugfs file. */
+static uint32_t sim_state(int fd, uint32_t state)
+{
+	char path[PATH_MAX], buf[32];
+
+	igt_require(ugpu_sim_debugfs_path(fd, "vivante_state", path, sizeof(path)));
+	snprintf(buf, sizeof(buf), "%#x", state);
+	igt_assert_eq(igt_sysfs_write(path, buf), 0);
+	igt_assert(igt_sysfs_read(path, buf, sizeof(buf)) > 0);
+	return strtoul(buf, NULL, 0);
+}
+
+/* LOAD_STATE's fixed-point flag converts 16.16 to single precision. */
+static void test_fixp(int minor)
+{
+	static struct viv_stream s;
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_LEFT, 2, true), 0x00018000);
+	viv_emit(&s, 0xfffe0000, 0);	/* 1.5 and -2.0 */
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, false), 0x00018000);
+	igt_assert_eq(viv_run(&e, &s, NULL, 0, 0), 0);
+	igt_assert_eq_u32(sim_state(e.fd, VIV_SE_SCISSOR_LEFT), 0x3fc00000);
+	igt_assert_eq_u32(sim_state(e.fd, VIV_SE_SCISSOR_TOP), 0xc0000000);
+	igt_assert_eq_u32(sim_state(e.fd, VIV_SE_SCISSOR_RIGHT), 0x00018000);
+	viv_env_close(&e);
+}
+
+/*
+ * Masked state across a context switch: A's masked write changes only the
+ * unmasked field of A's own value, although B loaded another in between.
+ */
+static void test_masked_switch(int minor)
+{
+	static struct viv_stream s;
+	struct viv_env a, b;
+
+	viv_env_open(&a, minor);
+	viv_env_open(&b, minor);
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x12);
+	igt_assert_eq(viv_run(&a, &s, NULL, 0, 0), 0);
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x31);
+	igt_assert_eq(viv_run(&b, &s, NULL, 0, 0), 0);
+	igt_assert_eq_u32(sim_state(a.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0x31);
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0xf0 | VIV_MSAA_SAMPLES_MASK);
+	igt_assert_eq(viv_run(&a, &s, NULL, 0, 0), 0);
+	igt_assert_eq_u32(sim_state(a.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0xf2);
+	/* And B finds its own value again. */
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	igt_assert_eq(viv_run(&b, &s, NULL, 0, 0), 0);
+	igt_assert_eq_u32(sim_state(b.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0x31);
+	viv_env_close(&a);
+	viv_env_close(&b);
+}
+
+/* MMUv2: a write to a GPU-read-only BO faults; only that job fails. */
+static void test_mmu_fault(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *ro, *rw;
+	struct viv_env e, other;
+
+	viv_env_open(&e, minor);
+	viv_env_open(&other, minor);
+	ro = ugpu_bo_new(e.fd, 64 << 10, DRM_UGPU_BO_GPU_READONLY);
+	rw = ugpu_bo_new(other.fd, 64 << 10, 0);
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff0000ff);
+	igt_assert_eq(viv_run(&e, &s, &ro, 1, 0), -EFAULT);
+	igt_assert_eq(viv_run(&other, &s, &rw, 1, 0), 0);
+	ugpu_bo_map(rw);
+	check_fill(rw, 0, LSTRIDE, W, 4, 0xff0000ff);
+	ugpu_bo_free(ro);
+	ugpu_bo_free(rw);
+	viv_env_close(&other);
+	viv_env_close(&e);
+}
+
+/* The vendor's USER_SIGNAL semantics on the uniform uapi. */
+static void test_signals(int minor)
+{
+	struct drm_ugpu_signal_export exp = { 0 };
+	uint32_t manual, autor;
+	double t;
+	int fd;
+
+	fd = ugpu_open_minor(minor);
+	manual = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	autor = ugpu_signal_create(fd, 0);
+
+	/* WAIT takes milliseconds. */
+	t = now_s();
+	igt_assert_eq(__ugpu_signal_wait(fd, manual, 100), -ETIMEDOUT);
+	igt_assert(now_s() - t >= 0.095);
+
+	ugpu_signal_set(fd, manual, 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, manual, 0), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, manual, 0), 0);
+	ugpu_signal_set(fd, manual, 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, manual, 0), -ETIMEDOUT);
+
+	ugpu_signal_set(fd, autor, 1);
+	igt_assert_eq(__ugpu_signal_wait(fd, autor, 0), 0);
+	igt_assert_eq(__ugpu_signal_wait(fd, autor, 0), -ETIMEDOUT);
+
+	/* Shared with another process as a sync_file. */
+	exp.handle = manual;
+	exp.flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE;
+	igt_assert_eq(__ugpu_signal_export(fd, &exp), 0);
+	igt_fork(child, 1) {
+		struct pollfd p = { .fd = exp.fd, .events = POLLIN };
+
+		igt_assert_eq(poll(&p, 1, 5000), 1);
+	}
+	usleep(50000);
+	ugpu_signal_set(fd, manual, 1);
+	igt_waitchildren();
+	close(exp.fd);
+	__ugpu_signal_destroy(fd, manual);
+	__ugpu_signal_destroy(fd, autor);
+	close(fd);
+}
+
+/*
+ * Events (write data, signal, free) queued behind an innocent job that is
+ * caught in another file's hang still run, in order, after the reset.
+ */
+static void test_events_reset(int minor)
+{
+	static struct viv_stream hang, s;
+	struct drm_ugpu_cmd_buf buf = { 0 };
+	struct drm_ugpu_bo_info info = { 0 };
+	struct ugpu_bo *bo, *tmp;
+	struct ugpu_submit sub;
+	struct viv_env bad, e;
+	uint32_t sig, hs, c;
+	int status;
+
+	viv_env_open(&bad, minor);
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	tmp = ugpu_bo_new(e.fd, 4096, 0);
+	ugpu_bo_map(bo);
+	sig = ugpu_signal_create(e.fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+
+	viv_reset_stream(&hang);
+	viv_emit(&hang, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
+	memcpy(bad.cmd->map, hang.w, hang.n * 4);
+	buf.handle = bad.cmd->handle;
+	buf.size = hang.n * 4;
+	ugpu_submit_init(&sub, bad.ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_bo(&sub, bad.cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	hs = ugpu_syncobj_create(bad.fd, false);
+	ugpu_submit_out_sync(&sub, hs, 0);
+	ugpu_submit(bad.fd, &sub);
+
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, 256, 64, 4, 0x0badcafe);
+	memcpy(e.cmd->map, s.w, s.n * 4);
+	buf.handle = e.cmd->handle;
+	buf.size = s.n * 4;
+	buf.relocs = (uintptr_t)s.relocs;
+	buf.reloc_count = s.nrelocs;
+	ugpu_submit_init(&sub, e.ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_cmd(&sub, DRM_UGPU_CMD_WRITE32, bo->handle, 2048, 1, 1);
+	ugpu_submit_cmd(&sub, DRM_UGPU_CMD_WRITE32, bo->handle, 2048, 2, 2);
+	ugpu_submit_cmd(&sub, DRM_UGPU_CMD_BO_RELEASE, tmp->handle, 0, 0, 4);
+	ugpu_submit_cmd(&sub, DRM_UGPU_CMD_SIGNAL_SET, sig, 0, 0, 8);
+	ugpu_submit_bo(&sub, e.cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&sub, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit(e.fd, &sub);
+
+	igt_assert_eq(__ugpu_signal_wait(e.fd, sig, 10000), 0);
+	status = ugpu_syncobj_wait_status(bad.fd, hs);
+	igt_assert_eq(status, -ETIMEDOUT);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x0badcafe);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 2048), 2);
+	info.handle = tmp->handle;
+	igt_assert_eq(__ugpu_bo_info(e.fd, &info), -ENOENT);
+	ugpu_bo_free(bo);
+	free(tmp);
+	viv_env_close(&e);
+	viv_env_close(&bad);
+}
+
+/* Validation speed: bytes per second, against memcpy of the same size. */
+static void test_validator_speed(int minor)
+{
+	static struct viv_stream s;
+	static uint32_t src[VIV_STREAM_WORDS], dst[VIV_STREAM_WORDS];
+	long long b0, n0, b1, n1;
+	struct viv_env e;
+	double t, copy;
+	int i;
+
+	viv_env_open(&e, minor);
+	viv_reset_stream(&s);
+	/* Shader instruction memory: 1023 states per LOAD_STATE. */
+	while (s.n + 1024 <= VIV_STREAM_WORDS) {
+		s.w[s.n++] = VIV_CMD_LOAD_STATE(VIV_SH_INST_MEM, 1023, false);
+		for (i = 0; i < 1023; i++)
+			s.w[s.n++] = i;
+	}
+	b0 = viv_stat(e.fd, "validated_bytes");
+	n0 = viv_stat(e.fd, "validate_ns");
+	igt_require(b0 >= 0 && n0 >= 0);
+	for (i = 0; i < 20; i++)
+		igt_assert_eq(viv_run(&e, &s, NULL, 0, 0), 0);
+	b1 = viv_stat(e.fd, "validated_bytes");
+	n1 = viv_stat(e.fd, "validate_ns");
+	igt_assert_eq(b1 - b0, 20LL * s.n * 4);
+
+	t = now_s();
+	for (i = 0; i < 200; i++) {
+		memcpy(dst, src, s.n * 4);
+		src[i] = dst[i + 1];
+	}
+	copy = 200.0 * s.n * 4 / (now_s() - t);
+	igt_info("validator: %.1f MB/s, memcpy: %.1f MB/s (%lld bytes in %lld ns)\n",
+		 (b1 - b0) / ((n1 - n0) / 1e9) / 1e6, copy / 1e6, b1 - b0,
+		 n1 - n0);
+	igt_assert(n1 > n0);
+	viv_env_close(&e);
+}
+
+igt_main
+{
+	igt_fixture {
+		num_devs = ugpu_enumerate(DRM_UGPU_FAMILY_VIVANTE, devs,
+					  UGPU_MAX_DEVICES);
+		igt_require_f(num_devs > 0, "no Vivante device\n");
+	}
+
+	igt_subtest("identity")
+		test_identity();
+
+	igt_subtest("fe-opcodes-gc2000")
+		test_opcodes(find_model(0x2000));
+	igt_subtest("fe-opcodes-gc320")
+		test_opcodes(find_model(0x320));
+	igt_subtest("fe-opcodes-gc7000")
+		test_opcodes(find_model(0x7000));
+
+	igt_subtest("validator-gc2000")
+		test_validator(find_model(0x2000));
+	igt_subtest("validator-gc7000")
+		test_validator(find_model(0x7000));
+
+	igt_subtest("reloc-mmuv1")
+		test_reloc_clear(find_model(0x2000));
+	igt_subtest("clear-mmuv2")
+		test_reloc_clear(find_model(0x7000));
+	igt_subtest("mmuv2-isolation")
+		test_isolation(find_model(0x7000));
+
+	igt_subtest("wait-link-concurrent")
+		test_concurrent(find_model(0x2000));
+
+	igt_subtest("resolve-tiled-to-linear")
+		test_resolve(find_model(0x2000), VIV_TILED, VIV_LINEAR);
+	igt_subtest("resolve-linear-to-tiled")
+		test_resolve(find_model(0x2000), VIV_LINEAR, VIV_TILED);
+	igt_subtest("resolve-supertiled-to-linear")
+		test_resolve(find_model(0x7000), VIV_SUPERTILED, VIV_LINEAR);
+	igt_subtest("resolve-linear-to-supertiled")
+		test_resolve(find_model(0x7000), VIV_LINEAR, VIV_SUPERTILED);
+	igt_subtest("fast-clear")
+		test_fast_clear(find_model(0x2000));
+	igt_subtest("msaa-downsample")
+		test_msaa(find_model(0x7000));
+
+	igt_subtest("contig-pool")
+		test_contig_pool(find_model(0x2000));
+	igt_subtest("events")
+		test_events(find_model(0x2000));
+
+	igt_subtest("context-switch-gc2000")
+		test_context_switch(find_model(0x2000));
+	igt_subtest("context-switch-gc7000")
+		test_context_switch(find_model(0x7000));
+
+	igt_subtest("hang-recovery")
+		test_hang(find_model(0x2000), false);
+	igt_subtest("hang-ban")
+		test_hang(find_model(0x7000), true);
+
+	igt_subtest("fixed-point")
+		test_fixp(find_model(0x2000));
+	igt_subtest("context-masked-state")
+		test_masked_switch(find_model(0x7000));
+	igt_subtest("hang-cases")
+		test_hang_cases(find_model(0x2000));
+	igt_subtest("mmu-fault-gc7000")
+		test_mmu_fault(find_model(0x7000));
+	igt_subtest("signals")
+		test_signals(find_model(0x2000));
+	igt_subtest("events-across-reset")
+		test_events_reset(find_model(0x2000));
+	igt_subtest("validator-speed")
+		test_validator_speed(find_model(0x2000));
+
+	igt_subtest("2d-fill-gc320")
+		test_2d(find_model(0x320));
+	igt_subtest("2d-pipe-switch-gc2000")
+		test_2d(find_model(0x2000));
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Vivante GCxxx: host interface (AHB) registers, the states of the 64K-word
+ * state space that the driver and the simulated GPU use, and the front-end
+ * (FE) command stream format. Shared by the driver, the simulated GPU and
+ * the tests (which include it from user space).
+ *
+ * AHB registers are byte offsets in the register window. States are byte
+ * addresses in the state space (LOAD_STATE carries them divided by four).
+ */
+#ifndef _UGPU_HW_VIVANTE_REGS_H_
+#define _UGPU_HW_VIVANTE_REGS_H_
+
+#include <linux/bits.h>
+
+/* Host interface */
+#define VIV_HI_CLOCK_CONTROL		0x0000
+#define   VIV_HI_CLOCK_CONTROL_CLK3D_DIS	BIT(0)
+#define   VIV_HI_CLOCK_CONTROL_CLK2D_DIS	BIT(1)
+#define   VIV_HI_CLOCK_CONTROL_SOFT_RESET	BIT(12)
+#define   VIV_HI_CLOCK_CONTROL_IDLE_3D		BIT(16)
+#define   VIV_HI_CLOCK_CONTROL_IDLE_2D		BIT(17)
+#define VIV_HI_IDLE_STATE		0x0004
+#define   VIV_HI_IDLE_STATE_FE			BIT(0)
+#define   VIV_HI_IDLE_STATE_DE			BIT(1)
+#define   VIV_HI_IDLE_STATE_PE			BIT(2)
+#define   VIV_HI_IDLE_STATE_ALL			0x00000fff
+#define VIV_HI_INTR_ACKNOWLEDGE		0x0010	/* read clears */
+#define   VIV_HI_INTR_EVENT_MASK		0x3fffffff
+#define   VIV_HI_INTR_MMU_EXCEPTION		BIT(30)
+#define   VIV_HI_INTR_AXI_BUS_ERROR		BIT(31)
+#define VIV_HI_INTR_ENBL		0x0014
+#define VIV_HI_CHIP_IDENTITY		0x0018
+#define VIV_HI_CHIP_FEATURE		0x001c
+#define VIV_HI_CHIP_MODEL		0x0020
+#define VIV_HI_CHIP_REV			0x0024
+#define VIV_HI_CHIP_DATE		0x0028
+#define VIV_HI_CHIP_TIME		0x002c
+#define VIV_HI_CHIP_CUSTOMER_ID		0x0030
+#define VIV_HI_CHIP_MINOR_FEATURE_0	0x0034
+#define VIV_HI_CHIP_SPECS		0x0048
+#define   VIV_SPECS_STREAM_COUNT(x)		(((x) >> 0) & 0xf)
+#define   VIV_SPECS_REGISTER_MAX(x)		(((x) >> 4) & 0xf)
+#define   VIV_SPECS_THREAD_COUNT(x)		(((x) >> 8) & 0xf)
+#define   VIV_SPECS_VERTEX_CACHE_SIZE(x)	(((x) >> 12) & 0x1f)
+#define   VIV_SPECS_SHADER_CORE_COUNT(x)	(((x) >> 20) & 0x1f)
+#define   VIV_SPECS_PIXEL_PIPES(x)		(((x) >> 25) & 0x7)
+#define   VIV_SPECS_VERTEX_OUTPUT_BUFFER_SIZE(x) (((x) >> 28) & 0xf)
+#define VIV_HI_CHIP_MINOR_FEATURE_1	0x0074
+#define VIV_HI_CHIP_SPECS_2		0x0080
+#define   VIV_SPECS_2_BUFFER_SIZE(x)		(((x) >> 0) & 0xff)
+#define   VIV_SPECS_2_INSTRUCTION_COUNT(x)	(((x) >> 8) & 0xff)
+#define   VIV_SPECS_2_NUM_CONSTANTS(x)		(((x) >> 16) & 0xffff)
+#define VIV_HI_CHIP_MINOR_FEATURE_2	0x0084
+#define VIV_HI_CHIP_MINOR_FEATURE_3	0x0088
+#define VIV_HI_CHIP_SPECS_3		0x008c
+#define   VIV_SPECS_3_GPU_CORE_COUNT(x)		(((x) >> 0) & 0x7)
+#define   VIV_SPECS_3_VARYINGS_COUNT(x)		(((x) >> 4) & 0x1f)
+#define VIV_HI_CHIP_MINOR_FEATURE_4	0x0094
+#define VIV_HI_CHIP_SPECS_4		0x009c
+#define VIV_HI_CHIP_MINOR_FEATURE_5	0x00a0
+#define VIV_HI_CHIP_PRODUCT_ID		0x00a8
+#define VIV_HI_CHIP_ECO_ID		0x00e8
+
+/* MMUv2 (also reachable as states through LOAD_STATE) */
+#define VIV_MMUV2_SAFE_ADDRESS		0x0180
+#define VIV_MMUV2_CONFIGURATION		0x0184
+#define   VIV_MMUV2_CONFIGURATION_MODE4_K	0x00000000
+#define   VIV_MMUV2_CONFIGURATION_MODE_MASK	BIT(3)
+#define   VIV_MMUV2_CONFIGURATION_FLUSH		BIT(4)
+#define   VIV_MMUV2_CONFIGURATION_FLUSH_MASK	BIT(7)
+#define   VIV_MMUV2_CONFIGURATION_ADDRESS_MASK	BIT(8)
+#define   VIV_MMUV2_CONFIGURATION_ADDRESS	0xfffffc00
+#define VIV_MMUV2_STATUS		0x0188
+#define   VIV_MMUV2_STATUS_EXCEPTION0(x)	((x) & 0x3)
+#define   VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT	1
+#define   VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT	2
+#define   VIV_MMUV2_EXCEPTION_WRITE_VIOLATION	3
+#define VIV_MMUV2_CONTROL		0x018c
+#define   VIV_MMUV2_CONTROL_ENABLE		BIT(0)
+#define VIV_MMUV2_EXCEPTION_ADDR(i)	(0x0190 + 4 * (i))
+
+/* MMUv1 and the memory controller */
+#define VIV_MC_MMU_FE_PAGE_TABLE	0x0400
+#define VIV_MC_MMU_TX_PAGE_TABLE	0x0404
+#define VIV_MC_MMU_PE_PAGE_TABLE	0x0408
+#define VIV_MC_MMU_PEZ_PAGE_TABLE	0x040c
+#define VIV_MC_MMU_RA_PAGE_TABLE	0x0410
+#define VIV_MC_MEMORY_BASE_ADDR_RA	0x0418
+#define VIV_MC_MEMORY_BASE_ADDR_FE	0x041c
+#define VIV_MC_MEMORY_BASE_ADDR_TX	0x0420
+#define VIV_MC_MEMORY_BASE_ADDR_PEZ	0x0424
+#define VIV_MC_MEMORY_BASE_ADDR_PE	0x0428
+
+/*
+ * MMUv1: GPU addresses below the page-table window reach physical memory
+ * through the linear window (address + MC_MEMORY_BASE); the window itself
+ * is translated by one flat table of 32-bit page addresses.
+ */
+#define VIV_MMUV1_WINDOW_START		0x80000000u
+#define VIV_MMUV1_WINDOW_SIZE		0x80000000u
+
+/* MMUv2 two-level tables: 1024 MTLB entries of 4 MiB, 1024 STLB pages. */
+#define VIV_MMUV2_PTE_PRESENT		BIT(0)
+#define VIV_MMUV2_PTE_EXCEPTION		BIT(1)
+#define VIV_MMUV2_PTE_WRITEABLE		BIT(2)
+#define VIV_MMUV2_MTLB_SHIFT		22
+#define VIV_MMUV2_STLB_SHIFT		12
+#define VIV_MMUV2_ENTRIES		1024
+
+/* Front end */
+#define VIV_FE_VERTEX_ELEMENT_CONFIG(i)	(0x0600 + 4 * (i))
+#define VIV_FE_VERTEX_ELEMENTS		16
+#define VIV_FE_CMD_STREAM_BASE_ADDR	0x0640
+#define VIV_FE_INDEX_STREAM_BASE_ADDR	0x0644
+#define VIV_FE_VERTEX_STREAM_BASE_ADDR	0x064c
+#define VIV_FE_COMMAND_ADDRESS		0x0654
+#define VIV_FE_COMMAND_CONTROL		0x0658
+#define   VIV_FE_COMMAND_CONTROL_PREFETCH(x)	((x) & 0xffff)
+#define   VIV_FE_COMMAND_CONTROL_ENABLE		BIT(16)
+#define VIV_FE_DMA_STATUS		0x065c
+#define VIV_FE_DMA_DEBUG_STATE		0x0660
+#define   VIV_FE_DMA_DEBUG_STATE_IDLE		0x00
+#define   VIV_FE_DMA_DEBUG_STATE_WAIT		0x12
+#define   VIV_FE_DMA_DEBUG_STATE_STALL		0x15
+#define VIV_FE_DMA_ADDRESS		0x0664
+#define VIV_FE_DMA_LOW			0x0668
+#define VIV_FE_DMA_HIGH			0x066c
+#define VIV_FE_VERTEX_STREAMS_BASE_ADDR(i) (0x0680 + 4 * (i))
+#define VIV_FE_VERTEX_STREAMS		8
+
+/* Highest AHB register of the window. */
+#define VIV_MAX_REGISTER		0x0ffc
+
+/* Vertex shader, primitive assembly, setup engine */
+#define VIV_VS_END_PC			0x0800
+#define VIV_VS_INPUT_COUNT		0x0808
+#define   VIV_VS_INPUT_COUNT_COUNT(x)		((x) & 0xf)
+#define VIV_SE_SCISSOR_LEFT		0x0a00
+#define VIV_SE_SCISSOR_TOP		0x0a04
+#define VIV_SE_SCISSOR_RIGHT		0x0a08
+#define VIV_SE_SCISSOR_BOTTOM		0x0a0c
+#define VIV_PS_END_PC			0x1000
+
+/* 2D drawing engine */
+#define VIV_DE_SRC_ADDRESS		0x1200
+#define VIV_DE_SRC_STRIDE		0x1204
+#define VIV_DE_DEST_ADDRESS		0x1228
+#define VIV_DE_DEST_STRIDE		0x122c
+#define VIV_DE_DEST_CONFIG		0x1234
+#define   VIV_DE_DEST_CONFIG_COMMAND(x)		(((x) >> 12) & 0xf)
+#define   VIV_DE_COMMAND_CLEAR			0
+#define   VIV_DE_COMMAND_BIT_BLT		2
+#define VIV_DE_CLEAR_PIXEL_VALUE32	0x1240
+
+/* Pixel engine */
+#define VIV_PE_DEPTH_ADDR		0x1410
+#define VIV_PE_DEPTH_STRIDE		0x1414
+#define VIV_PE_COLOR_FORMAT		0x142c
+#define VIV_PE_COLOR_ADDR		0x1430
+#define VIV_PE_COLOR_STRIDE		0x1434
+#define VIV_PE_PIPE_COLOR_ADDR(i)	(0x1460 + 4 * (i))
+#define VIV_PE_PIPE_DEPTH_ADDR(i)	(0x1480 + 4 * (i))
+#define VIV_PE_PIPES			8
+
+/* Resolve engine */
+#define VIV_RS_KICKER			0x1600
+#define   VIV_RS_KICKER_START			BIT(0)
+#define VIV_RS_CONFIG			0x1604
+#define   VIV_RS_CONFIG_SOURCE_FORMAT(x)	((x) & 0x1f)
+#define   VIV_RS_CONFIG_DOWNSAMPLE_X		BIT(5)
+#define   VIV_RS_CONFIG_DOWNSAMPLE_Y		BIT(6)
+#define   VIV_RS_CONFIG_SOURCE_TILED		BIT(7)
+#define   VIV_RS_CONFIG_DEST_FORMAT(x)		(((x) >> 8) & 0x1f)
+#define   VIV_RS_CONFIG_DEST_TILED		BIT(14)
+#define VIV_RS_SOURCE_ADDR		0x1608
+#define VIV_RS_SOURCE_STRIDE		0x160c
+#define VIV_RS_DEST_ADDR		0x1610
+#define VIV_RS_DEST_STRIDE		0x1614
+#define   VIV_RS_STRIDE(x)			((x) & 0x3ffff)
+#define   VIV_RS_STRIDE_SUPERTILED		BIT(31)
+#define VIV_RS_WINDOW_SIZE		0x1620
+#define   VIV_RS_WINDOW_WIDTH(x)		((x) & 0xffff)
+#define   VIV_RS_WINDOW_HEIGHT(x)		((x) >> 16)
+#define VIV_RS_DITHER(i)		(0x1630 + 4 * (i))
+#define VIV_RS_CLEAR_CONTROL		0x163c
+#define   VIV_RS_CLEAR_CONTROL_BITS(x)		((x) & 0xffff)
+#define   VIV_RS_CLEAR_CONTROL_MODE(x)		(((x) >> 16) & 0x3)
+#define VIV_RS_FILL_VALUE(i)		(0x1640 + 4 * (i))
+#define VIV_TS_FLUSH_CACHE		0x1650
+#define VIV_TS_MEM_CONFIG		0x1654
+#define   VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR	BIT(0)
+#define   VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR	BIT(1)
+#define VIV_TS_COLOR_STATUS_BASE	0x1658
+#define VIV_TS_COLOR_SURFACE_BASE	0x165c
+#define VIV_TS_COLOR_CLEAR_VALUE	0x1660
+#define VIV_TS_DEPTH_STATUS_BASE	0x1664
+#define VIV_TS_DEPTH_SURFACE_BASE	0x1668
+#define VIV_TS_DEPTH_CLEAR_VALUE	0x166c
+#define VIV_RS_EXTRA_CONFIG		0x16a0
+
+/* Resolve pixel formats used here (RS_CONFIG SOURCE/DEST_FORMAT). */
+#define VIV_RS_FORMAT_R5G6B5		0x04
+#define VIV_RS_FORMAT_X8R8G8B8		0x05
+#define VIV_RS_FORMAT_A8R8G8B8		0x06
+
+/*
+ * Tile status: two bits per 4x4 tile of 32-bit pixels (64 bytes), so a
+ * surface needs size / 256 bytes of tile status. The resolve engine's
+ * clear pattern 0x55555555 marks every tile cleared.
+ */
+#define VIV_TS_TILE_BYTES		64
+#define VIV_TS_STATE_NORMAL		0x0
+#define VIV_TS_STATE_CLEARED		0x1
+#define VIV_TS_CLEAR_PATTERN		0x55555555u
+
+/* Texture sampler LOD addresses: 14 levels of 12 samplers. */
+#define VIV_TE_SAMPLER_LOD_ADDR(lod, s)	(0x2400 + 0x40 * (lod) + 4 * (s))
+#define VIV_TE_SAMPLERS			12
+#define VIV_TE_LODS			14
+
+/* Global states */
+#define VIV_GL_PIPE_SELECT		0x3800
+#define   VIV_PIPE_3D				0
+#define   VIV_PIPE_2D				1
+#define VIV_GL_EVENT			0x3804
+#define   VIV_GL_EVENT_ID(x)			((x) & 0x1f)
+#define   VIV_GL_EVENT_FROM_FE			BIT(5)
+#define   VIV_GL_EVENT_FROM_PE			BIT(6)
+#define VIV_GL_SEMAPHORE_TOKEN		0x3808
+#define VIV_GL_FLUSH_CACHE		0x380c
+#define   VIV_GL_FLUSH_CACHE_DEPTH		BIT(0)
+#define   VIV_GL_FLUSH_CACHE_COLOR		BIT(1)
+#define   VIV_GL_FLUSH_CACHE_PE2D		BIT(3)
+#define VIV_GL_FLUSH_MMU		0x3810
+#define VIV_GL_MULTI_SAMPLE_CONFIG	0x3818
+/* Masked state: a field is written only when its mask bit is clear. */
+#define   VIV_MSAA_SAMPLES_FIELD		0x00000003
+#define   VIV_MSAA_SAMPLES_MASK			BIT(3)
+#define   VIV_MSAA_ENABLES_FIELD		0x000000f0
+#define   VIV_MSAA_ENABLES_MASK			BIT(8)
+#define   VIV_MSAA_UNK12_FIELD			0x00007000
+#define   VIV_MSAA_UNK12_MASK			BIT(15)
+#define   VIV_MSAA_UNK16_FIELD			0x00070000
+#define   VIV_MSAA_UNK16_MASK			BIT(19)
+#define VIV_GL_OCCLUSION_QUERY_ADDR	0x3824
+#define VIV_GL_CONTEXT_POINTER		0x3850
+#define VIV_GL_FENCE_OUT_ADDRESS	0x3868
+#define VIV_GL_STALL_TOKEN		0x3c00
+
+/* Token of GL_SEMAPHORE_TOKEN, GL_STALL_TOKEN and the STALL command. */
+#define VIV_TOKEN(from, to)		((from) | ((to) << 8))
+#define VIV_TOKEN_FROM(x)		((x) & 0x1f)
+#define VIV_TOKEN_TO(x)			(((x) >> 8) & 0x1f)
+#define VIV_SYNC_FE			0x01
+#define VIV_SYNC_RA			0x05
+#define VIV_SYNC_PE			0x07
+#define VIV_SYNC_DE			0x0b
+
+/* Unified shader instruction memory (GC2000: 512 instructions). */
+#define VIV_SH_INST_MEM			0xc000
+#define VIV_SH_INST_MEM_END		0xe000
+
+/* The state space: 64K 32-bit words. */
+#define VIV_STATE_WORDS			0x10000
+
+/* Chip feature bits (HI_CHIP_FEATURE) */
+#define VIV_FEATURE_FAST_CLEAR		BIT(0)
+#define VIV_FEATURE_PIPE_3D		BIT(2)
+#define VIV_FEATURE_MSAA		BIT(7)
+#define VIV_FEATURE_PIPE_2D		BIT(9)
+#define VIV_FEATURE_PIPE_VG		BIT(26)
+/* Minor features 0 */
+#define VIV_MINOR0_SUPER_TILED		BIT(12)
+#define VIV_MINOR0_MC20			BIT(22)
+/* Minor features 1 */
+#define VIV_MINOR1_MMU_VERSION		BIT(28)
+
+/* FE command stream: opcode in bits 31:27, arguments padded to 64 bits. */
+#define VIV_FE_OPCODE(w)		((w) >> 27)
+#define VIV_FE_OP_LOAD_STATE		0x01
+#define VIV_FE_OP_END			0x02
+#define VIV_FE_OP_NOP			0x03
+#define VIV_FE_OP_DRAW_2D		0x04
+#define VIV_FE_OP_DRAW_PRIMITIVES	0x05
+#define VIV_FE_OP_DRAW_INDEXED		0x06
+#define VIV_FE_OP_WAIT			0x07
+#define VIV_FE_OP_LINK			0x08
+#define VIV_FE_OP_STALL			0x09
+#define VIV_FE_OP_CALL			0x0a
+#define VIV_FE_OP_RETURN		0x0b
+#define VIV_FE_OP_CHIP_SELECT		0x0d
+
+#define VIV_FE_LOAD_STATE_FIXP		BIT(26)
+#define VIV_FE_LOAD_STATE_COUNT(w)	(((w) >> 16) & 0x3ff)	/* 0: 1024 */
+#define VIV_FE_LOAD_STATE_OFFSET(w)	((w) & 0xffff)		/* in words */
+#define VIV_FE_END_EVENT_ENABLE		BIT(8)
+#define VIV_FE_DRAW_2D_COUNT(w)		(((w) >> 8) & 0xff)
+#define VIV_FE_DRAW_2D_DATA_COUNT(w)	(((w) >> 16) & 0x7ff)
+#define VIV_FE_PREFETCH(w)		((w) & 0xffff)
+
+/* Command words; LOAD_STATE's first value follows in the same 64 bits. */
+#define VIV_CMD_LOAD_STATE(state, count, fixp)				\
+	((VIV_FE_OP_LOAD_STATE << 27) | ((fixp) ? VIV_FE_LOAD_STATE_FIXP : 0) | \
+	 (((count) & 0x3ff) << 16) | (((state) >> 2) & 0xffff))
+#define VIV_CMD_END			(VIV_FE_OP_END << 27)
+#define VIV_CMD_NOP			(VIV_FE_OP_NOP << 27)
+#define VIV_CMD_WAIT(cycles)		((VIV_FE_OP_WAIT << 27) | ((cycles) & 0xffff))
+#define VIV_CMD_LINK(prefetch)		((VIV_FE_OP_LINK << 27) | ((prefetch) & 0xffff))
+#define VIV_CMD_STALL			(VIV_FE_OP_STALL << 27)
+#define VIV_CMD_CALL(prefetch)		((VIV_FE_OP_CALL << 27) | ((prefetch) & 0xffff))
+#define VIV_CMD_RETURN			(VIV_FE_OP_RETURN << 27)
+#define VIV_CMD_CHIP_SELECT(mask)	((VIV_FE_OP_CHIP_SELECT << 27) | ((mask) & 0xffff))
+#define VIV_CMD_DRAW_PRIMITIVES		(VIV_FE_OP_DRAW_PRIMITIVES << 27)
+#define VIV_CMD_DRAW_INDEXED		(VIV_FE_OP_DRAW_INDEXED << 27)
+#define VIV_CMD_DRAW_2D(rects)		((VIV_FE_OP_DRAW_2D << 27) | (((rects) & 0xff) << 8))
+
+/* Events: 30 ids, each with its own interrupt bit (bits 30, 31: errors). */
+#define VIV_NUM_EVENTS			30
+
+#endif /* _UGPU_HW_VIVANTE_REGS_H_ */
