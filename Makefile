@@ -20,7 +20,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 
 # Modules in load order (unloaded in reverse): the core, the simulated
 # GPUs, then the family drivers.
-UGPU_MODULES := ugpu ugpu_sim ugpu_mali ugpu_vivante
+UGPU_MODULES := ugpu ugpu_sim ugpu_mali ugpu_vivante ugpu_adreno
 
 BUILD ?= $(CURDIR)/build
 OUT ?= $(CURDIR)/out

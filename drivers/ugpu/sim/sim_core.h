@@ -141,6 +141,8 @@ int sim_phys_read64(struct sim_device *sdev, dma_addr_t addr, u64 *val);
 
 extern const struct sim_model sim_mali_t860;
 extern const struct sim_model sim_mali_g52;
+extern const struct sim_model sim_adreno_a618;
+extern const struct sim_model sim_adreno_a635;
 extern const struct sim_model sim_vivante_gc2000;
 extern const struct sim_model sim_vivante_gc320;
 extern const struct sim_model sim_vivante_gc7000;

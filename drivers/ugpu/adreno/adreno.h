@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ugpu driver for Qualcomm Adreno a6xx GPUs: shared definitions of the
+ * driver's files.
+ */
+#ifndef _UGPU_ADRENO_H_
+#define _UGPU_ADRENO_H_
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include <ugpu/ugpu_core.h>
+#include <ugpu/ugpu_pgtable.h>
+#include <ugpu/hw/adreno_regs.h>
+
+#define ADRENO_NUM_RINGS	3	/* one per context priority */
+#define ADRENO_RING_DWORDS	8192	/* 32 KiB per ring */
+#define ADRENO_MAX_IBS		32	/* indirect buffers per command */
+#define ADRENO_GMEM_BASE	0x100000ULL
+/* Kernel buffers, mapped at the same address in every page table. */
+#define ADRENO_KERNEL_VA	0x01000000ULL
+#define ADRENO_MEMPTRS_VA	0x01100000ULL
+/* What clients' BOs get. */
+#define ADRENO_VA_START		0x100000000ULL
+#define ADRENO_VA_SIZE		0xf00000000ULL
+
+/**
+ * struct adreno_info - what a chip is, as userspace plans its work.
+ * @name: marketing name.
+ * @core: chip id core number (6 for a6xx).
+ * @major: chip id major number.
+ * @minor: chip id minor number.
+ * @gmem_size: bytes of GMEM.
+ * @num_ccu: color cache units.
+ * @num_sp_cores: shader processor cores.
+ * @fibers_per_sp: fibers (threads) per SP.
+ * @reg_size_vec4: vec4 registers per fiber.
+ * @instr_cache_size: instruction cache size, in 128-bit instructions.
+ * @tile_align_w: tile width alignment.
+ * @tile_align_h: tile height alignment.
+ * @gmem_align_w: render-area granularity, width.
+ * @gmem_align_h: render-area granularity, height.
+ * @tile_max_w: largest tile width.
+ * @tile_max_h: largest tile height.
+ * @magic: magic register values, by &enum drm_ugpu_adreno_magic.
+ * @features: DRM_UGPU_ADRENO_FEAT_* bits.
+ */
+struct adreno_info {
+	const char *name;
+	u8 core, major, minor;
+	u32 gmem_size;
+	u32 num_ccu;
+	u32 num_sp_cores;
+	u32 fibers_per_sp;
+	u32 reg_size_vec4;
+	u32 instr_cache_size;
+	u32 tile_align_w, tile_align_h;
+	u32 gmem_align_w, gmem_align_h;
+	u32 tile_max_w, tile_max_h;
+	u32 magic[DRM_UGPU_ADRENO_MAGIC_COUNT];
+	u32 features;
+};
+
+/**
+ * struct adreno_vm - the Adreno side of a &struct ugpu_vm.
+ * @pgt: its SMMU page tables, with the kernel buffers mapped too.
+ * @id: unique id; never reused, unlike the VM's address.
+ * @asid: ASID the tables are tagged with.
+ */
+struct adreno_vm {
+	struct ugpu_pgtable *pgt;
+	u64 id;
+	u16 asid;
+};
+
+/**
+ * struct adreno_job - what the driver keeps of a command.
+ * @node: entry in &adreno_ring.jobs while written in the ring.
+ * @job: the core's job.
+ * @iova: GPU address of each indirect buffer.
+ * @dwords: size of each indirect buffer.
+ * @count: number of indirect buffers.
+ * @seqno: fence value the ring writes when the job is done.
+ * @fence_pos: ring offset of the job's fence write.
+ * @faulted: an SMMU fault stopped the job: it completes with -EIO.
+ */
+struct adreno_job {
+	struct list_head node;
+	struct ugpu_job *job;
+	u64 iova[ADRENO_MAX_IBS];
+	u32 dwords[ADRENO_MAX_IBS];
+	unsigned int count;
+	u32 seqno;
+	u32 fence_pos;
+	bool faulted;
+};
+
+/**
+ * struct adreno_ring - one ringbuffer. Under &adreno_device.lock.
+ * @id: ring number, also its priority (higher runs first).
+ * @cmds: CPU address of the ring.
+ * @iova: its GPU address.
+ * @wptr: where the driver writes next, in dwords.
+ * @hw_wptr: the write pointer the CP was given.
+ * @hw_rptr: read pointer to resume at when the CP comes back to the ring.
+ * @seqno: last fence value written.
+ * @last_vm: id of the VM whose tables the ring's last command selects.
+ * @last_ttbr: TTBR0 (with ASID) of that VM.
+ * @resume_ttbr: TTBR0 in effect at @hw_rptr.
+ * @jobs: jobs written to the ring and not completed, oldest first; each
+ *	holds a job reference.
+ */
+struct adreno_ring {
+	unsigned int id;
+	u32 *cmds;
+	u64 iova;
+	u32 wptr;
+	u32 hw_wptr;
+	u32 hw_rptr;
+	u32 seqno;
+	u64 last_vm;
+	u64 last_ttbr;
+	u64 resume_ttbr;
+	struct list_head jobs;
+};
+
+/**
+ * struct adreno_memptrs - what the CP writes back for the driver.
+ * @rptr: read-pointer shadow of each ring.
+ * @fence: last fence value of each ring.
+ */
+struct adreno_memptrs {
+	u32 rptr[ADRENO_NUM_RINGS];
+	u32 fence[ADRENO_NUM_RINGS];
+};
+
+/**
+ * struct adreno_fault - the last SMMU fault or CP error, for debugfs.
+ * @valid: one was recorded.
+ * @kind: what it was.
+ * @iova: faulting address (SMMU faults).
+ * @status: FSR, or CP_INTERRUPT_STATUS.
+ * @syn: FSYNR0, or CP_HW_FAULT.
+ * @ring: ring the CP was running.
+ */
+struct adreno_fault {
+	bool valid;
+	const char *kind;
+	u64 iova;
+	u32 status;
+	u32 syn;
+	int ring;
+};
+
+/**
+ * struct adreno_device - an Adreno a6xx GPU.
+ * @udev: the ugpu device.
+ * @info: the chip's description.
+ * @chip_id: core << 24 | major << 16 | minor << 8 | patch.
+ * @speed_bin: the speed bin fuse value.
+ * @irq_gpu: the RBBM interrupt.
+ * @irq_smmu: the SMMU context fault interrupt.
+ * @kpgt: kernel page table, what the CP uses between clients.
+ * @kernel_ttbr: TTBR0 value of @kpgt.
+ * @rings_cpu: CPU address of the rings.
+ * @rings_dma: DMA address of the rings.
+ * @rings_sgt: the rings as a one-segment table, for mapping.
+ * @memptrs: CPU address of the write-back area.
+ * @memptrs_dma: its DMA address.
+ * @memptrs_sgt: it as a one-segment table.
+ * @lock: protects @rings, @cur_ring, the hangcheck samples, @last_fault,
+ *	@hw_error and the CP ring registers. Taken in threaded interrupt
+ *	handlers and process context.
+ * @rings: the ringbuffers.
+ * @cur_ring: ring the CP runs, or -1.
+ * @hang_sample: CP progress registers at the last hangcheck.
+ * @hang_ticks: hangcheck periods without progress.
+ * @hw_error: the CP raised CP_HW_ERROR: recover at the next check.
+ * @last_fault: the last fault.
+ * @hangcheck: periodic progress check.
+ * @gone: the device is being removed.
+ * @next_vm_id: source of &adreno_vm.id.
+ */
+struct adreno_device {
+	struct ugpu_device udev;
+	const struct adreno_info *info;
+	u32 chip_id;
+	u32 speed_bin;
+	int irq_gpu;
+	int irq_smmu;
+
+	struct ugpu_pgtable *kpgt;
+	u64 kernel_ttbr;
+	u32 *rings_cpu;
+	dma_addr_t rings_dma;
+	struct sg_table rings_sgt;
+	struct adreno_memptrs *memptrs;
+	dma_addr_t memptrs_dma;
+	struct sg_table memptrs_sgt;
+
+	/* See @lock above. */
+	spinlock_t lock;
+	struct adreno_ring rings[ADRENO_NUM_RINGS];
+	int cur_ring;
+	u32 hang_sample[8];
+	unsigned int hang_ticks;
+	bool hw_error;
+	struct adreno_fault last_fault;
+
+	struct delayed_work hangcheck;
+	bool gone;
+	atomic64_t next_vm_id;
+};
+
+static inline struct adreno_device *to_adreno(struct ugpu_device *udev)
+{
+	return container_of(udev, struct adreno_device, udev);
+}
+
+static inline u32 adreno_read(struct adreno_device *adev, u32 reg)
+{
+	return ugpu_read(&adev->udev, A6XX_MMIO(reg));
+}
+
+static inline void adreno_write(struct adreno_device *adev, u32 reg, u32 val)
+{
+	ugpu_write(&adev->udev, A6XX_MMIO(reg), val);
+}
+
+static inline u32 smmu_read(struct adreno_device *adev, u32 off)
+{
+	return ugpu_read(&adev->udev, A6XX_SMMU_WINDOW + off);
+}
+
+static inline void smmu_write(struct adreno_device *adev, u32 off, u32 val)
+{
+	ugpu_write(&adev->udev, A6XX_SMMU_WINDOW + off, val);
+}
+
+extern unsigned int adreno_hangcheck_ms;
+
+/* adreno_dump.c */
+void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
+			  const char *reason);
+void adreno_debugfs_init(struct adreno_device *adev);
+
+/* adreno_mmu.c */
+int adreno_mmu_init(struct adreno_device *adev);
+void adreno_mmu_fini(struct adreno_device *adev);
+void adreno_mmu_hw_init(struct adreno_device *adev);
+void adreno_mmu_set_ttbr(struct adreno_device *adev, u64 ttbr);
+int adreno_vm_init(struct ugpu_vm *vm);
+void adreno_vm_fini(struct ugpu_vm *vm);
+int adreno_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
+		  u32 prot);
+void adreno_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size);
+irqreturn_t adreno_smmu_irq(int irq, void *data);
+
+/* adreno_ring.c */
+int adreno_job_prepare(struct ugpu_job *job);
+int adreno_job_run(struct ugpu_job *job);
+void adreno_job_cleanup(struct ugpu_job *job);
+enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job);
+void adreno_rings_reset(struct adreno_device *adev);
+void adreno_cp_hw_init(struct adreno_device *adev);
+void adreno_retire(struct adreno_device *adev);
+void adreno_kick_locked(struct adreno_device *adev);
+struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev);
+void adreno_fault_skip_locked(struct adreno_device *adev,
+			      struct adreno_job *aj);
+irqreturn_t adreno_gpu_irq(int irq, void *data);
+void adreno_hangcheck_work(struct work_struct *work);
+
+#endif /* _UGPU_ADRENO_H_ */

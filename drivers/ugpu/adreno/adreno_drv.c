@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ugpu driver for Qualcomm Adreno a6xx GPUs: identity, probe and removal,
+ * GET_PARAM, GPU reset.
+ *
+ * The chip is named by its compatible string, "qcom,adreno-635.0": the
+ * number before the dot gives the core, major and minor numbers, the one
+ * after it the patch level. The speed bin comes from "qcom,speed-bin".
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+
+#include "adreno.h"
+
+unsigned int adreno_hangcheck_ms = 100;
+module_param_named(hangcheck_ms, adreno_hangcheck_ms, uint, 0444);
+MODULE_PARM_DESC(hangcheck_ms, "Hangcheck period in milliseconds (default 100)");
+
+static unsigned int adreno_job_timeout_ms = 5000;
+module_param_named(job_timeout_ms, adreno_job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Scheduler timeout of a job, the backstop of hangcheck (default 5000)");
+
+static unsigned int adreno_ban_threshold = 3;
+module_param_named(ban_threshold, adreno_ban_threshold, uint, 0444);
+MODULE_PARM_DESC(ban_threshold,
+		 "Hangs or faults after which a context is banned (default 3)");
+
+/* Flags a618 (a6xx gen 1) has and a635 has not, and the reverse. */
+#define ADRENO_FEAT_GEN1 (DRM_UGPU_ADRENO_FEAT_HAS_CP_REG_WRITE |	\
+			  DRM_UGPU_ADRENO_FEAT_HAS_8BPP_UBWC |		\
+			  DRM_UGPU_ADRENO_FEAT_CCU_CNTL_GMEM_UNK2 |	\
+			  DRM_UGPU_ADRENO_FEAT_INDIRECT_DRAW_WFM_QUIRK |	\
+			  DRM_UGPU_ADRENO_FEAT_DEPTH_BOUNDS_REQUIRE_DEPTH_TEST_QUIRK)
+#define ADRENO_FEAT_A635 (DRM_UGPU_ADRENO_FEAT_SUPPORTS_MULTIVIEW_MASK |	\
+			  DRM_UGPU_ADRENO_FEAT_HAS_Z24UINT_S8UINT |	\
+			  DRM_UGPU_ADRENO_FEAT_TESS_USE_SHARED |		\
+			  DRM_UGPU_ADRENO_FEAT_STORAGE_16BIT |		\
+			  DRM_UGPU_ADRENO_FEAT_HAS_TEX_FILTER_CUBIC |	\
+			  DRM_UGPU_ADRENO_FEAT_HAS_SAMPLE_LOCATIONS |	\
+			  DRM_UGPU_ADRENO_FEAT_HAS_LPAC |		\
+			  DRM_UGPU_ADRENO_FEAT_HAS_SHADING_RATE |	\
+			  DRM_UGPU_ADRENO_FEAT_HAS_GETFIBERID |		\
+			  DRM_UGPU_ADRENO_FEAT_HAS_DP2ACC |		\
+			  DRM_UGPU_ADRENO_FEAT_HAS_DP4ACC)
+
+static const struct adreno_info adreno_infos[] = {
+	{
+		.name = "a618", .core = 6, .major = 1, .minor = 8,
+		.gmem_size = SZ_512K, .num_ccu = 1, .num_sp_cores = 1,
+		.fibers_per_sp = 128 * 16, .reg_size_vec4 = 96,
+		.instr_cache_size = 64,
+		.tile_align_w = 32, .tile_align_h = 32,
+		.gmem_align_w = 16, .gmem_align_h = 4,
+		.tile_max_w = 1024, .tile_max_h = 1008,
+		.magic = { 0x100000, 0, 0x00100000 },
+		.features = ADRENO_FEAT_GEN1,
+	},
+	{
+		.name = "a635", .core = 6, .major = 3, .minor = 5,
+		.gmem_size = SZ_512K, .num_ccu = 2, .num_sp_cores = 2,
+		.fibers_per_sp = 128 * 2 * 16, .reg_size_vec4 = 64,
+		.instr_cache_size = 127,
+		.tile_align_w = 32, .tile_align_h = 32,
+		.gmem_align_w = 16, .gmem_align_h = 4,
+		.tile_max_w = 1024, .tile_max_h = 1008,
+		.magic = { 0x5008000, 1, 0x00100000 },
+		.features = ADRENO_FEAT_A635,
+	},
+};
+
+/* "qcom,adreno-635.0" to core 6, major 3, minor 5, patch 0. */
+static int adreno_identify(struct adreno_device *adev)
+{
+	struct device *dev = adev->udev.dev;
+	unsigned int rev, patch, i;
+	const char *compat;
+	u32 bin = 0;
+
+	if (device_property_read_string(dev, "compatible", &compat) ||
+	    sscanf(compat, "qcom,adreno-%u.%u", &rev, &patch) != 2 ||
+	    rev > 999 || patch > 255)
+		return dev_err_probe(dev, -ENODEV,
+				     "no \"qcom,adreno-<id>.<patch>\" compatible\n");
+	device_property_read_u32(dev, "qcom,speed-bin", &bin);
+
+	for (i = 0; i < ARRAY_SIZE(adreno_infos); i++) {
+		const struct adreno_info *info = &adreno_infos[i];
+
+		if (info->core == rev / 100 && info->major == (rev / 10) % 10 &&
+		    info->minor == rev % 10) {
+			adev->info = info;
+			adev->chip_id = info->core << 24 | info->major << 16 |
+					info->minor << 8 | patch;
+			adev->speed_bin = bin & 0xffff;
+			return 0;
+		}
+	}
+	return dev_err_probe(dev, -ENODEV, "unsupported Adreno %u.%u\n", rev,
+			     patch);
+}
+
+static int adreno_get_param(struct ugpu_device *udev, u32 param, u32 index,
+			    u64 *value)
+{
+	struct adreno_device *adev = to_adreno(udev);
+	const struct adreno_info *info = adev->info;
+
+	if (param == DRM_UGPU_PARAM_ADRENO_MAGIC) {
+		if (index >= DRM_UGPU_ADRENO_MAGIC_COUNT)
+			return -EINVAL;
+		*value = info->magic[index];
+		return 0;
+	}
+	if (index)
+		return -EINVAL;
+
+	switch (param) {
+	case DRM_UGPU_PARAM_ADRENO_GPU_ID:
+		*value = 0;	/* deprecated */
+		break;
+	case DRM_UGPU_PARAM_ADRENO_SPEED_BIN:
+		*value = adev->speed_bin;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_GMEM_BASE:
+		*value = ADRENO_GMEM_BASE;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_GMEM_SIZE:
+		*value = info->gmem_size;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_NUM_CCU:
+		*value = info->num_ccu;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_NUM_SP_CORES:
+		*value = info->num_sp_cores;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_FIBERS_PER_SP:
+		*value = info->fibers_per_sp;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_REG_SIZE_VEC4:
+		*value = info->reg_size_vec4;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_INSTR_CACHE_SIZE:
+		*value = info->instr_cache_size;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_W:
+		*value = info->tile_align_w;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_H:
+		*value = info->tile_align_h;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_GMEM_ALIGN_W:
+		*value = info->gmem_align_w;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_GMEM_ALIGN_H:
+		*value = info->gmem_align_h;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_TILE_MAX_W:
+		*value = info->tile_max_w;
+		break;
+	case DRM_UGPU_PARAM_ADRENO_TILE_MAX_H:
+		*value = info->tile_max_h;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u64 adreno_read_timestamp(struct ugpu_device *udev)
+{
+	struct adreno_device *adev = to_adreno(udev);
+	u32 hi, lo;
+
+	do {
+		hi = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI);
+		lo = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER);
+	} while (hi != adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI));
+	return (u64)hi << 32 | lo;
+}
+
+/* Called by ugpu_recover() with every queue stopped, and on unregister. */
+static void adreno_reset(struct ugpu_device *udev)
+{
+	struct adreno_device *adev = to_adreno(udev);
+
+	if (!READ_ONCE(adev->gone))
+		dev_warn(udev->dev, "resetting the GPU\n");
+	adreno_retire(adev);
+	adreno_rings_reset(adev);
+	adreno_cp_hw_init(adev);
+}
+
+static const struct ugpu_family_ops adreno_ops = {
+	.get_param = adreno_get_param,
+	.read_timestamp = adreno_read_timestamp,
+	.vm_init = adreno_vm_init,
+	.vm_fini = adreno_vm_fini,
+	.vm_map = adreno_vm_map,
+	.vm_unmap = adreno_vm_unmap,
+	.job_prepare = adreno_job_prepare,
+	.job_run = adreno_job_run,
+	.job_timedout = adreno_job_timedout,
+	.job_cleanup = adreno_job_cleanup,
+	.reset = adreno_reset,
+};
+
+static const char *const adreno_ring_names[ADRENO_NUM_RINGS] = {
+	"ring-low", "ring-medium", "ring-high",
+};
+
+static int adreno_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct adreno_device *adev;
+	struct ugpu_device *udev;
+	struct regmap *regs;
+	unsigned int i;
+	u32 freq;
+	int ret;
+
+	adev = ugpu_device_alloc(dev, &adreno_ops, struct adreno_device, udev);
+	if (IS_ERR(adev))
+		return PTR_ERR(adev);
+	udev = &adev->udev;
+	platform_set_drvdata(pdev, adev);
+	spin_lock_init(&adev->lock);
+	adev->cur_ring = -1;
+	atomic64_set(&adev->next_vm_id, 0);
+	INIT_DELAYED_WORK(&adev->hangcheck, adreno_hangcheck_work);
+
+	regs = ugpu_io_init(pdev);
+	if (IS_ERR(regs))
+		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
+	udev->regs = regs;
+
+	ret = adreno_identify(adev);
+	if (ret)
+		return ret;
+
+	/* The SMMU walks 48-bit output addresses. */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
+	if (ret)
+		return dev_err_probe(dev, ret, "no 48-bit DMA\n");
+
+	adev->irq_gpu = platform_get_irq_byname(pdev, "gpu");
+	if (adev->irq_gpu < 0)
+		return adev->irq_gpu;
+	adev->irq_smmu = platform_get_irq_byname(pdev, "smmu");
+	if (adev->irq_smmu < 0)
+		return adev->irq_smmu;
+
+	ret = adreno_mmu_init(adev);
+	if (ret)
+		return ret;
+	adreno_rings_reset(adev);
+	adreno_cp_hw_init(adev);
+
+	/* Threaded: the handlers complete jobs. */
+	ret = devm_request_threaded_irq(dev, adev->irq_gpu, NULL,
+					adreno_gpu_irq, IRQF_ONESHOT, "gpu",
+					adev);
+	if (ret)
+		goto err_mmu;
+	ret = devm_request_threaded_irq(dev, adev->irq_smmu, NULL,
+					adreno_smmu_irq, IRQF_ONESHOT, "smmu",
+					adev);
+	if (ret)
+		goto err_mmu;
+
+	udev->family = DRM_UGPU_FAMILY_ADRENO;
+	udev->chip_model = adev->info->core * 100 + adev->info->major * 10 +
+			   adev->info->minor;
+	udev->chip_revision = adev->chip_id & 0xff;
+	udev->chip_id = adev->chip_id | (u64)adev->speed_bin << 32;
+	udev->num_features = 1;
+	udev->features[0] = adev->info->features;
+	if (device_property_read_u32(dev, "timestamp-frequency", &freq) || !freq)
+		freq = 19200000;	/* the always-on counter's usual rate */
+	udev->timestamp_frequency = freq;
+	udev->va_start = ADRENO_VA_START;
+	udev->va_size = ADRENO_VA_SIZE;
+	udev->job_timeout_ms = adreno_job_timeout_ms;
+	udev->ban_threshold = adreno_ban_threshold;
+	udev->num_queues = ADRENO_NUM_RINGS;
+	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
+		udev->queues[i].caps = DRM_UGPU_QUEUE_CAP_PM4;
+		strscpy(udev->queues[i].name, adreno_ring_names[i]);
+	}
+
+	adreno_debugfs_init(adev);
+
+	ret = ugpu_device_register(udev);
+	if (ret)
+		goto err_mmu;
+
+	dev_info(dev, "Adreno %s, chip id 0x%08x, speed bin %u\n",
+		 adev->info->name, adev->chip_id, adev->speed_bin);
+	return 0;
+
+err_mmu:
+	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
+	adreno_mmu_fini(adev);
+	return ret;
+}
+
+static void adreno_remove(struct platform_device *pdev)
+{
+	struct adreno_device *adev = platform_get_drvdata(pdev);
+
+	/*
+	 * Unregistering resets the GPU through adreno_reset(), fails every
+	 * job and frees every VM.
+	 */
+	WRITE_ONCE(adev->gone, true);
+	cancel_delayed_work_sync(&adev->hangcheck);
+	ugpu_device_unregister(&adev->udev);
+	cancel_delayed_work_sync(&adev->hangcheck);
+	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
+	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
+	adreno_mmu_fini(adev);
+}
+
+static const struct of_device_id adreno_of_match[] = {
+	{ .compatible = "qcom,adreno" },
+	{ .compatible = "qcom,adreno-618.0" },
+	{ .compatible = "qcom,adreno-635.0" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, adreno_of_match);
+
+static const struct platform_device_id adreno_id_table[] = {
+	{ .name = "ugpu-adreno" },
+	{}
+};
+MODULE_DEVICE_TABLE(platform, adreno_id_table);
+
+static struct platform_driver adreno_driver = {
+	.probe = adreno_probe,
+	.remove = adreno_remove,
+	.id_table = adreno_id_table,
+	.driver = {
+		.name = "ugpu-adreno",
+		.of_match_table = adreno_of_match,
+	},
+};
+module_platform_driver(adreno_driver);
+
+MODULE_DESCRIPTION("ugpu driver for Qualcomm Adreno a6xx GPUs");
+MODULE_LICENSE("GPL");

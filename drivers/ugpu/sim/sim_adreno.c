@@ -1,0 +1,1187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Simulated Qualcomm Adreno a618 and a635.
+ *
+ * What is modelled: the RBBM interrupt and reset registers, the command
+ * processor (CP) with its ringbuffer, read-pointer shadow and two levels
+ * of indirect buffers, the PM4 packets listed in Documentation/adreno.rst,
+ * the register file type-4 packets write, the 2D engine run by CP_BLIT,
+ * and context bank 0 of the GPU's SMMU, whose AArch64 stage-1 tables
+ * translate every CP and 2D-engine access.
+ *
+ * The chip identity is not in a register: as on boards, it comes from the
+ * "compatible" string ("qcom,adreno-618.0") and the speed bin from a
+ * "qcom,speed-bin" property, both published as device properties.
+ *
+ * Simulator accommodations, documented for the driver: CP_RB_CNTL resets
+ * the read pointer; CP_RB_RPTR may be written while the CP has no
+ * indirect buffer active (to move it to another ring, or past a faulting
+ * submit), where the hardware would restore it from a preemption record.
+ */
+
+#include <linux/bitops.h>
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/property.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/unaligned.h>
+#include <linux/vmalloc.h>
+
+#include <ugpu/hw/adreno_regs.h>
+
+#include "sim_core.h"
+
+#define A6XX_SIM_IRQ_GPU	0
+#define A6XX_SIM_IRQ_SMMU	1
+#define A6XX_SIM_BATCH		256	/* packets per device-thread round */
+#define A6XX_SIM_POLL_US	200	/* CP_WAIT_REG_MEM re-check period */
+#define A6XX_SIM_MAX_PKT	0x4000	/* dwords: header + largest payload */
+#define A6XX_SIM_MAX_ROW	(0x4000 * 4)
+#define A6XX_AON_HZ		19200000
+/* Type-4 packets may write registers from here on (the CP protects below). */
+#define A6XX_UNPROTECTED_BASE	0x0c00
+
+static const char * const a6xx_irq_names[] = { "gpu", "smmu" };
+
+enum a6xx_cp_state {
+	A6XX_CP_RUNNING,	/* fetching, or waiting for WPTR */
+	A6XX_CP_STALLED,	/* SMMU fault, until CB_RESUME */
+	A6XX_CP_HALTED,		/* CP_HW_ERROR, until reset */
+};
+
+enum a6xx_exec {
+	A6XX_EXEC_NEXT,		/* packet done, advance */
+	A6XX_EXEC_WAIT,		/* try the same packet again later */
+	A6XX_EXEC_FAULT,	/* SMMU fault, stall */
+	A6XX_EXEC_ERROR,	/* malformed or forbidden: halt */
+};
+
+/**
+ * struct a6xx_ib - one active indirect buffer level.
+ * @base: GPU address of the next dword.
+ * @rem: dwords left.
+ */
+struct a6xx_ib {
+	u64 base;
+	u32 rem;
+};
+
+/**
+ * struct a6xx_sim - state of one simulated a6xx; under &sim_device.lock
+ * unless noted.
+ * @sdev: the simulated device.
+ * @regs: the register file type-4 packets and CP_MEM_TO_REG write.
+ * @gen: bumped by a reset; a packet executed across a reset is dropped.
+ * @state: CP state.
+ * @sqe_on: CP_SQE_CNTL enable.
+ * @rb_base: CP_RB_BASE.
+ * @rb_dwords: ring size in dwords.
+ * @rb_cntl: CP_RB_CNTL.
+ * @rptr_addr: CP_RB_RPTR_ADDR.
+ * @rptr: read pointer, dwords.
+ * @wptr: write pointer, dwords.
+ * @ib: indirect buffer levels 1 and 2.
+ * @depth: active levels in @ib.
+ * @int_status: RBBM_INT_0 raw status.
+ * @int_mask: RBBM_INT_0_MASK.
+ * @cp_int: CP_INTERRUPT_STATUS.
+ * @hw_fault: CP_HW_FAULT: the header of the packet that halted the CP.
+ * @marker: last CP_SET_MARKER mode.
+ * @mode: last CP_SET_MODE.
+ * @vis_override: last CP_SET_VISIBILITY_OVERRIDE.
+ * @sctlr: SMMU CB SCTLR.
+ * @tcr: SMMU CB TCR.
+ * @ttbr0: SMMU CB TTBR0 (ASID in bits 63:48).
+ * @contextidr: SMMU CB CONTEXTIDR.
+ * @fsr: SMMU CB FSR.
+ * @fsynr0: SMMU CB FSYNR0.
+ * @far: SMMU CB FAR.
+ * @faults: SMMU faults seen, for debugfs.
+ * @pkt: packet buffer of the device thread (not locked).
+ * @row: two pixel-row buffers of the 2D engine (not locked).
+ */
+struct a6xx_sim {
+	struct sim_device *sdev;
+	u32 *regs;
+	u32 gen;
+
+	enum a6xx_cp_state state;
+	bool sqe_on;
+	u64 rb_base;
+	u32 rb_dwords;
+	u32 rb_cntl;
+	u64 rptr_addr;
+	u32 rptr;
+	u32 wptr;
+	struct a6xx_ib ib[2];
+	unsigned int depth;
+
+	u32 int_status;
+	u32 int_mask;
+	u32 cp_int;
+	u32 hw_fault;
+	u32 marker;
+	u32 mode;
+	u32 vis_override;
+
+	u32 sctlr;
+	u32 tcr;
+	u64 ttbr0;
+	u32 contextidr;
+	u32 fsr;
+	u32 fsynr0;
+	u64 far;
+	unsigned long faults;
+
+	u32 *pkt;
+	u8 *row;
+};
+
+static inline struct a6xx_sim *to_a6xx(struct sim_device *sdev)
+{
+	return sdev->priv;
+}
+
+static void a6xx_update_irqs(struct a6xx_sim *a)
+{
+	sim_irq_set_level(a->sdev, A6XX_SIM_IRQ_GPU,
+			  a->int_status & a->int_mask);
+	sim_irq_set_level(a->sdev, A6XX_SIM_IRQ_SMMU,
+			  (a->fsr & SMMU_FSR_FAULT) && (a->sctlr & SMMU_SCTLR_CFIE));
+}
+
+static u64 a6xx_aon(void)
+{
+	return mul_u64_u32_div(ktime_get_ns(), A6XX_AON_HZ, NSEC_PER_SEC);
+}
+
+/* SMMU: AArch64 stage-1, 4 KiB granule, 48-bit input addresses. */
+
+#define PTE_TYPE_MASK		3ULL
+#define PTE_TYPE_BLOCK		1ULL
+#define PTE_TYPE_TABLE		3ULL	/* levels 0-2; a page at level 3 */
+#define PTE_AP_RDONLY		BIT_ULL(7)
+#define PTE_AF			BIT_ULL(10)
+#define PTE_XN			BIT_ULL(54)
+#define PTE_ADDR_MASK		GENMASK_ULL(47, 12)
+
+/* Walk the tables; 0 or an FSR fault bit. */
+static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va,
+		     enum sim_access access, dma_addr_t *addr)
+{
+	u64 table = ttbr & PTE_ADDR_MASK;
+	unsigned int lvl;
+
+	if (va >> 48)
+		return SMMU_FSR_TF;
+
+	for (lvl = 0; lvl < 4; lvl++) {
+		unsigned int shift = 39 - 9 * lvl;
+		u64 pte, type, mask;
+
+		if (sim_phys_read64(a->sdev, table + ((va >> shift) & 511) * 8,
+				    &pte))
+			return SMMU_FSR_EF;
+		type = pte & PTE_TYPE_MASK;
+		if (lvl < 3 && type == PTE_TYPE_TABLE) {
+			table = pte & PTE_ADDR_MASK;
+			continue;
+		}
+		if (!(lvl == 3 && type == PTE_TYPE_TABLE) &&
+		    !((lvl == 1 || lvl == 2) && type == PTE_TYPE_BLOCK))
+			return SMMU_FSR_TF;
+		/* No access-flag faults: the driver sets AF up front. */
+		if (!(pte & PTE_AF))
+			return SMMU_FSR_TF;
+		if (access == SIM_ACCESS_WRITE && (pte & PTE_AP_RDONLY))
+			return SMMU_FSR_PF;
+		if (access == SIM_ACCESS_EXEC && (pte & PTE_XN))
+			return SMMU_FSR_PF;
+		mask = (1ULL << shift) - 1;
+		*addr = (pte & PTE_ADDR_MASK & ~mask) | (va & mask);
+		return 0;
+	}
+	return SMMU_FSR_TF;
+}
+
+/*
+ * Translation hook. A fault latches FSR/FAR/FSYNR0 (the first one only,
+ * later ones set MULTI); the caller stalls the CP, which raises the SMMU
+ * interrupt, until the driver writes CB_RESUME.
+ */
+static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
+			  enum sim_access access, phys_addr_t *pa)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	unsigned long flags;
+	dma_addr_t addr = 0;
+	u64 ttbr;
+	u32 fault;
+	bool on;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	ttbr = a->ttbr0;
+	on = a->sctlr & SMMU_SCTLR_M;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	fault = on ? a6xx_walk(a, ttbr, va, access, &addr) : SMMU_FSR_TF;
+	if (!fault) {
+		*pa = sim_dma_to_phys(sdev, addr);
+		return 0;
+	}
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->fsr & SMMU_FSR_FAULT) {
+		a->fsr |= SMMU_FSR_MULTI;
+	} else {
+		a->fsr = fault | SMMU_FSR_SS;
+		a->far = va;
+		a->fsynr0 = (access == SIM_ACCESS_WRITE ? SMMU_FSYNR0_WNR : 0) |
+			    (access == SIM_ACCESS_EXEC ? SMMU_FSYNR0_IND : 0);
+	}
+	a->faults++;
+	/* The interrupt comes once the CP has stalled on the fault. */
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return fault;
+}
+
+/* The 2D engine */
+
+/* Component widths (R, G, B, A) of the formats the 2D engine handles. */
+static bool a6xx_fmt_widths(u32 fmt, u8 w[4], unsigned int *cpp)
+{
+	static const u8 w8888[4] = { 8, 8, 8, 8 }, w5551[4] = { 5, 5, 5, 1 },
+			w565[4] = { 5, 6, 5, 0 }, w4444[4] = { 4, 4, 4, 4 };
+	const u8 *src;
+
+	switch (fmt) {
+	case FMT6_8_8_8_8_UNORM:
+		src = w8888;
+		*cpp = 4;
+		break;
+	case FMT6_5_5_5_1_UNORM:
+		src = w5551;
+		*cpp = 2;
+		break;
+	case FMT6_5_6_5_UNORM:
+		src = w565;
+		*cpp = 2;
+		break;
+	case FMT6_4_4_4_4_UNORM:
+		src = w4444;
+		*cpp = 2;
+		break;
+	default:
+		return false;
+	}
+	memcpy(w, src, 4);
+	return true;
+}
+
+/*
+ * Component (0 = X/R ... 3 = W/A) at each position from the most to the
+ * least significant bits, per swap. A 3-component format has W first,
+ * which then has width 0.
+ */
+static const u8 a6xx_swap_order[4][4] = {
+	[WZYX] = { 3, 2, 1, 0 },
+	[WXYZ] = { 3, 0, 1, 2 },
+	[ZYXW] = { 2, 1, 0, 3 },
+	[XYZW] = { 0, 1, 2, 3 },
+};
+
+/* Bit position of each component in a packed pixel. */
+static void a6xx_layout(const u8 w[4], u32 swap, u8 shift[4])
+{
+	unsigned int pos = 0;
+	int i;
+
+	for (i = 3; i >= 0; i--) {
+		u8 c = a6xx_swap_order[swap][i];
+
+		shift[c] = pos;
+		pos += w[c];
+	}
+}
+
+static u32 a6xx_unorm_to8(u32 v, unsigned int bits)
+{
+	u32 max = (1u << bits) - 1;
+
+	return bits ? (v * 255 + max / 2) / max : 255;
+}
+
+static u32 a6xx_unorm_from8(u32 v, unsigned int bits)
+{
+	u32 max = (1u << bits) - 1;
+
+	return (min(v, 255u) * max + 127) / 255;
+}
+
+static u32 a6xx_pack(const u32 c[4], const u8 w[4], const u8 shift[4])
+{
+	u32 px = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (w[i])
+			px |= a6xx_unorm_from8(c[i], w[i]) << shift[i];
+	return px;
+}
+
+static void a6xx_unpack(u32 px, const u8 w[4], const u8 shift[4], u32 c[4])
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		c[i] = a6xx_unorm_to8((px >> shift[i]) & ((1u << w[i]) - 1),
+				      w[i]);
+}
+
+static u32 a6xx_get_px(const u8 *p, unsigned int cpp)
+{
+	return cpp == 4 ? get_unaligned_le32(p) : get_unaligned_le16(p);
+}
+
+static void a6xx_put_px(u8 *p, unsigned int cpp, u32 px)
+{
+	if (cpp == 4)
+		put_unaligned_le32(px, p);
+	else
+		put_unaligned_le16(px, p);
+}
+
+struct a6xx_blit {
+	bool solid;
+	u32 color[4];
+	u32 dst_info, src_info;
+	u64 dst, src;
+	u32 dst_pitch, src_pitch;
+	u32 x1, y1, x2, y2, sx, sy;
+};
+
+static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
+				    const struct a6xx_blit *b)
+{
+	u8 dw[4], sw[4], dshift[4], sshift[4];
+	unsigned int dcpp, scpp = 0, x, y, width;
+	u8 *drow = a->row, *srow = a->row + A6XX_SIM_MAX_ROW;
+	u64 fva;
+	u32 c[4];
+	int ret;
+
+	if (A6XX_2D_INFO_TILE_MODE_GET(b->dst_info) != TILE6_LINEAR ||
+	    !a6xx_fmt_widths(A6XX_2D_INFO_FORMAT_GET(b->dst_info), dw, &dcpp))
+		return A6XX_EXEC_ERROR;
+	a6xx_layout(dw, A6XX_2D_INFO_SWAP_GET(b->dst_info), dshift);
+	if (!b->solid) {
+		if (A6XX_2D_INFO_TILE_MODE_GET(b->src_info) != TILE6_LINEAR ||
+		    !a6xx_fmt_widths(A6XX_2D_INFO_FORMAT_GET(b->src_info), sw,
+				     &scpp))
+			return A6XX_EXEC_ERROR;
+		a6xx_layout(sw, A6XX_2D_INFO_SWAP_GET(b->src_info), sshift);
+	}
+	if (b->x2 < b->x1 || b->y2 < b->y1)
+		return A6XX_EXEC_NEXT;
+	width = b->x2 - b->x1 + 1;
+
+	for (y = b->y1; y <= b->y2; y++) {
+		u64 dva = b->dst + (u64)y * b->dst_pitch + b->x1 * dcpp;
+
+		if (!b->solid) {
+			u64 sva = b->src + (u64)(b->sy + y - b->y1) * b->src_pitch +
+				  b->sx * scpp;
+
+			ret = sim_mem_read(a->sdev, 0, sva, srow, width * scpp,
+					   SIM_ACCESS_READ, &fva);
+			if (ret)
+				return A6XX_EXEC_FAULT;
+		}
+		for (x = 0; x < width; x++) {
+			if (b->solid)
+				memcpy(c, b->color, sizeof(c));
+			else
+				a6xx_unpack(a6xx_get_px(srow + x * scpp, scpp),
+					    sw, sshift, c);
+			a6xx_put_px(drow + x * dcpp, dcpp,
+				    a6xx_pack(c, dw, dshift));
+		}
+		ret = sim_mem_write(a->sdev, 0, dva, drow, width * dcpp, &fva);
+		if (ret)
+			return A6XX_EXEC_FAULT;
+	}
+	return A6XX_EXEC_NEXT;
+}
+
+/* CP_BLIT: one dword, the operation; the rest comes from the registers. */
+static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, const u32 *p, u32 cnt)
+{
+	struct a6xx_blit b = { };
+	unsigned long flags;
+	u32 op, cntl, tl, br;
+	int i;
+
+	if (cnt < 1)
+		return A6XX_EXEC_ERROR;
+	op = p[0] & 0xf;
+	if (op != BLIT_OP_FILL && op != BLIT_OP_COPY && op != BLIT_OP_SCALE)
+		return A6XX_EXEC_ERROR;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	cntl = a->regs[A6XX_RB_2D_BLIT_CNTL];
+	b.solid = cntl & A6XX_2D_BLIT_CNTL_SOLID_COLOR;
+	for (i = 0; i < 4; i++)
+		b.color[i] = a->regs[A6XX_RB_2D_SRC_SOLID_C0 + i];
+	b.dst_info = a->regs[A6XX_RB_2D_DST_INFO];
+	b.dst = a->regs[A6XX_RB_2D_DST] |
+		(u64)a->regs[A6XX_RB_2D_DST_HI] << 32;
+	b.dst_pitch = (a->regs[A6XX_RB_2D_DST_PITCH] & 0xffff) << 6;
+	b.src_info = a->regs[A6XX_SP_PS_2D_SRC_INFO];
+	b.src = a->regs[A6XX_SP_PS_2D_SRC] |
+		(u64)a->regs[A6XX_SP_PS_2D_SRC_HI] << 32;
+	b.src_pitch = A6XX_2D_SRC_PITCH_GET(a->regs[A6XX_SP_PS_2D_SRC_PITCH]);
+	tl = a->regs[A6XX_GRAS_2D_DST_TL];
+	br = a->regs[A6XX_GRAS_2D_DST_BR];
+	b.sx = A6XX_2D_SRC_COORD_GET(a->regs[A6XX_GRAS_2D_SRC_TL_X]);
+	b.sy = A6XX_2D_SRC_COORD_GET(a->regs[A6XX_GRAS_2D_SRC_TL_Y]);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+
+	b.x1 = A6XX_XY_X(tl);
+	b.y1 = A6XX_XY_Y(tl);
+	b.x2 = A6XX_XY_X(br);
+	b.y2 = A6XX_XY_Y(br);
+	return a6xx_blit_run(a, &b);
+}
+
+/* The command processor */
+
+static bool a6xx_cond(u32 func, u32 val, u32 ref)
+{
+	switch (func) {
+	case WRITE_ALWAYS:
+		return true;
+	case WRITE_LT:
+		return val < ref;
+	case WRITE_LE:
+		return val <= ref;
+	case WRITE_EQ:
+		return val == ref;
+	case WRITE_NE:
+		return val != ref;
+	case WRITE_GE:
+		return val >= ref;
+	case WRITE_GT:
+		return val > ref;
+	default:
+		return false;
+	}
+}
+
+static u32 a6xx_reg_get(struct a6xx_sim *a, u32 reg)
+{
+	unsigned long flags;
+	u32 val = 0;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	if (reg < A6XX_NUM_REGS)
+		val = a->regs[reg];
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return val;
+}
+
+/* Register writes of the CP itself; the CP protects RBBM and its own. */
+static bool a6xx_cp_reg_write(struct a6xx_sim *a, u32 reg, const u32 *val,
+			      u32 cnt)
+{
+	unsigned long flags;
+	u32 i;
+
+	for (i = 0; i < cnt; i++) {
+		u32 r = reg + i;
+
+		if (r >= A6XX_NUM_REGS ||
+		    (r < A6XX_UNPROTECTED_BASE &&
+		     !(r >= A6XX_CP_SCRATCH(0) && r <= A6XX_CP_SCRATCH(7))))
+			return false;
+	}
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	memcpy(&a->regs[reg], val, cnt * 4);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return true;
+}
+
+/* Result of one packet, applied under the lock. */
+struct a6xx_step {
+	u32 irq;		/* RBBM_INT_0 bits to raise */
+	u32 cp_int;		/* CP_INTERRUPT_STATUS bits on an error */
+	bool call;		/* push an indirect buffer */
+	struct a6xx_ib callee;
+	bool table;		/* CP_SMMU_TABLE_UPDATE */
+	u64 ttbr0;
+	u32 contextidr;
+};
+
+static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, const u32 *p,
+				       u32 cnt, struct a6xx_step *st)
+{
+	u32 ev, val;
+	u64 va, fva;
+
+	if (cnt < 1)
+		return A6XX_EXEC_ERROR;
+	ev = CP_EVENT_WRITE_EVENT(p[0]);
+	switch (ev) {
+	case CACHE_FLUSH_TS:
+	case PC_CCU_RESOLVE_TS:
+	case PC_CCU_FLUSH_DEPTH_TS:
+	case PC_CCU_FLUSH_COLOR_TS:
+		if (cnt >= 4) {
+			va = p[1] | (u64)p[2] << 32;
+			val = p[0] & CP_EVENT_WRITE_TIMESTAMP ?
+			      lower_32_bits(a6xx_aon()) : p[3];
+			if (sim_mem_write(a->sdev, 0, va, &val, 4, &fva))
+				return A6XX_EXEC_FAULT;
+		}
+		if (p[0] & CP_EVENT_WRITE_IRQ) {
+			if (ev == CACHE_FLUSH_TS)
+				st->irq |= A6XX_INT_CP_CACHE_FLUSH_TS;
+			else if (ev == PC_CCU_RESOLVE_TS)
+				st->irq |= BIT(12);
+			else if (ev == PC_CCU_FLUSH_DEPTH_TS)
+				st->irq |= BIT(10);
+			else
+				st->irq |= BIT(11);
+		}
+		return A6XX_EXEC_NEXT;
+	default:
+		/* Flushes, invalidates and markers: caches are coherent here. */
+		return A6XX_EXEC_NEXT;
+	}
+}
+
+static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
+				 u32 op, const u32 *p, u32 cnt,
+				 struct a6xx_step *st)
+{
+	u64 va, fva;
+	u32 n, i, val;
+
+	switch (op) {
+	case CP_NOP:
+	case CP_WAIT_FOR_IDLE:
+	case CP_WAIT_FOR_ME:
+		return A6XX_EXEC_NEXT;
+	case CP_SET_MARKER:
+		if (cnt < 1)
+			return A6XX_EXEC_ERROR;
+		WRITE_ONCE(a->marker, p[0]);
+		return A6XX_EXEC_NEXT;
+	case CP_SET_MODE:
+		if (cnt < 1)
+			return A6XX_EXEC_ERROR;
+		WRITE_ONCE(a->mode, p[0]);
+		return A6XX_EXEC_NEXT;
+	case CP_SET_VISIBILITY_OVERRIDE:
+		if (cnt < 1)
+			return A6XX_EXEC_ERROR;
+		WRITE_ONCE(a->vis_override, p[0]);
+		return A6XX_EXEC_NEXT;
+	case CP_INDIRECT_BUFFER:
+		/* The ring calls IB1s, an IB1 calls IB2s, an IB2 nothing. */
+		if (cnt < 3 || level >= 2)
+			return A6XX_EXEC_ERROR;
+		st->call = true;
+		st->callee.base = p[0] | (u64)p[1] << 32;
+		st->callee.rem = p[2] & CP_IB_SIZE_MASK;
+		return A6XX_EXEC_NEXT;
+	case CP_MEM_WRITE:
+		if (cnt < 3)
+			return A6XX_EXEC_ERROR;
+		va = p[0] | (u64)p[1] << 32;
+		if (sim_mem_write(a->sdev, 0, va, &p[2], (cnt - 2) * 4, &fva))
+			return A6XX_EXEC_FAULT;
+		return A6XX_EXEC_NEXT;
+	case CP_EVENT_WRITE:
+		return a6xx_event_write(a, p, cnt, st);
+	case CP_WAIT_REG_MEM:
+		if (cnt < 6)
+			return A6XX_EXEC_ERROR;
+		if (CP_WAIT_REG_MEM_POLL_GET(p[0]) == POLL_MEMORY) {
+			va = p[1] | (u64)p[2] << 32;
+			if (sim_mem_read(a->sdev, 0, va, &val, 4,
+					 SIM_ACCESS_READ, &fva))
+				return A6XX_EXEC_FAULT;
+		} else if (CP_WAIT_REG_MEM_POLL_GET(p[0]) == POLL_REGISTER) {
+			val = a6xx_reg_get(a, p[1] & 0x3ffff);
+		} else {
+			return A6XX_EXEC_ERROR;
+		}
+		return a6xx_cond(CP_WAIT_REG_MEM_FUNCTION(p[0]), val & p[4],
+				 p[3]) ? A6XX_EXEC_NEXT : A6XX_EXEC_WAIT;
+	case CP_REG_TO_MEM:
+		if (cnt < 3)
+			return A6XX_EXEC_ERROR;
+		n = max_t(u32, CP_REG_TO_MEM_CNT_GET(p[0]), 1);
+		va = p[1] | (u64)p[2] << 32;
+		for (i = 0; i < n; i++) {
+			val = a6xx_reg_get(a, CP_REG_TO_MEM_REG(p[0]) + i);
+			if (sim_mem_write(a->sdev, 0, va + i * 4, &val, 4, &fva))
+				return A6XX_EXEC_FAULT;
+		}
+		return A6XX_EXEC_NEXT;
+	case CP_MEM_TO_REG:
+		if (cnt < 3)
+			return A6XX_EXEC_ERROR;
+		n = max_t(u32, CP_MEM_TO_REG_CNT_GET(p[0]), 1);
+		va = p[1] | (u64)p[2] << 32;
+		for (i = 0; i < n; i++) {
+			if (sim_mem_read(a->sdev, 0, va + i * 4, &val, 4,
+					 SIM_ACCESS_READ, &fva))
+				return A6XX_EXEC_FAULT;
+			if (p[0] & CP_MEM_TO_REG_SHIFT_BY_2)
+				val <<= 2;
+			if (!a6xx_cp_reg_write(a, CP_MEM_TO_REG_REG(p[0]) + i,
+					       &val, 1)) {
+				st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+				return A6XX_EXEC_ERROR;
+			}
+		}
+		return A6XX_EXEC_NEXT;
+	case CP_SMMU_TABLE_UPDATE:
+		/* Privileged: only the kernel's ring may switch tables. */
+		if (cnt < 4 || level) {
+			st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+			return A6XX_EXEC_ERROR;
+		}
+		st->table = true;
+		st->ttbr0 = p[0] | (u64)(p[1] & 0xffff) << 32 |
+			    (u64)(p[1] >> 16) << SMMU_TTBR_ASID_SHIFT;
+		st->contextidr = p[2];
+		return A6XX_EXEC_NEXT;
+	case CP_BLIT:
+		return a6xx_cp_blit(a, p, cnt);
+	default:
+		return A6XX_EXEC_ERROR;
+	}
+}
+
+/* Read @n dwords of the ring from dword @off, wrapping at its end. */
+static int a6xx_ring_read(struct a6xx_sim *a, u64 base, u32 size, u32 off,
+			  u32 *buf, u32 n)
+{
+	u32 first = min(n, size - off);
+	u64 fva;
+	int ret;
+
+	ret = sim_mem_read(a->sdev, 0, base + off * 4, buf, first * 4,
+			   SIM_ACCESS_EXEC, &fva);
+	if (!ret && n > first)
+		ret = sim_mem_read(a->sdev, 0, base, buf + first,
+				   (n - first) * 4, SIM_ACCESS_EXEC, &fva);
+	return ret;
+}
+
+/* Header check: type, parity bits and reserved bits, as the CP does. */
+static bool a6xx_header_ok(u32 h, u32 *cnt)
+{
+	switch (h >> PM4_TYPE_SHIFT) {
+	case PM4_TYPE4:
+		*cnt = PM4_PKT4_CNT(h);
+		return PM4_PKT4_CNT_PARITY(h) == a6xx_pm4_parity(*cnt) &&
+		       PM4_PKT4_REG_PARITY(h) ==
+		       a6xx_pm4_parity(PM4_PKT4_REG(h));
+	case PM4_TYPE7:
+		*cnt = PM4_PKT7_CNT(h);
+		return !PM4_PKT7_MBZ(h) &&
+		       PM4_PKT7_CNT_PARITY(h) == a6xx_pm4_parity(*cnt) &&
+		       PM4_PKT7_OPCODE_PARITY(h) ==
+		       a6xx_pm4_parity(PM4_PKT7_OPCODE(h));
+	default:
+		return false;
+	}
+}
+
+static void a6xx_mirror_ib_regs(struct a6xx_sim *a)
+{
+	struct a6xx_ib none = { };
+	const struct a6xx_ib *ib1 = a->depth > 0 ? &a->ib[0] : &none;
+	const struct a6xx_ib *ib2 = a->depth > 1 ? &a->ib[1] : &none;
+
+	a->regs[A6XX_CP_IB1_BASE] = lower_32_bits(ib1->base);
+	a->regs[A6XX_CP_IB1_BASE_HI] = upper_32_bits(ib1->base);
+	a->regs[A6XX_CP_IB1_REM_SIZE] = ib1->rem;
+	a->regs[A6XX_CP_IB2_BASE] = lower_32_bits(ib2->base);
+	a->regs[A6XX_CP_IB2_BASE_HI] = upper_32_bits(ib2->base);
+	a->regs[A6XX_CP_IB2_REM_SIZE] = ib2->rem;
+}
+
+static bool a6xx_cp_has_work(struct a6xx_sim *a)
+{
+	return a->state == A6XX_CP_RUNNING && a->sqe_on && a->rb_dwords &&
+	       (a->depth || a->rptr != a->wptr);
+}
+
+/*
+ * Fetch and run one packet. Returns false when the CP has nothing to do
+ * now; *@next is set when it should look again at a given time.
+ */
+static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
+{
+	struct sim_device *sdev = a->sdev;
+	struct a6xx_step st = { };
+	u64 fetch, fva, rb_base = 0, shadow = 0;
+	u32 h, cnt, gen, rb_size = 0, rptr = 0, new_rptr = 0, rem = 0;
+	bool write_shadow = false;
+	enum a6xx_exec ex;
+	unsigned int level;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	/* Finished indirect buffers return to their caller. */
+	while (a->depth && !a->ib[a->depth - 1].rem)
+		a->depth--;
+	a6xx_mirror_ib_regs(a);
+	if (!a6xx_cp_has_work(a)) {
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return false;
+	}
+	gen = a->gen;
+	level = a->depth;
+	if (level) {
+		fetch = a->ib[level - 1].base;
+		rem = a->ib[level - 1].rem;
+	} else {
+		rb_base = a->rb_base;
+		rb_size = a->rb_dwords;
+		rptr = a->rptr;
+		fetch = rb_base + rptr * 4;
+	}
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	if (level)
+		ret = sim_mem_read(sdev, 0, fetch, &h, 4, SIM_ACCESS_EXEC,
+				   &fva);
+	else
+		ret = a6xx_ring_read(a, rb_base, rb_size, rptr, &h, 1);
+	if (ret) {
+		ex = A6XX_EXEC_FAULT;
+		goto commit;
+	}
+	if (!a6xx_header_ok(h, &cnt) || cnt + 1 > A6XX_SIM_MAX_PKT ||
+	    (level && cnt + 1 > rem) ||
+	    (!level && cnt + 1 > rb_size)) {
+		st.cp_int |= A6XX_CP_INT_OPCODE_ERROR;
+		ex = A6XX_EXEC_ERROR;
+		goto commit;
+	}
+	a->pkt[0] = h;
+	if (cnt) {
+		if (level)
+			ret = sim_mem_read(sdev, 0, fetch + 4, &a->pkt[1],
+					   cnt * 4, SIM_ACCESS_EXEC, &fva);
+		else
+			ret = a6xx_ring_read(a, rb_base, rb_size,
+					     (rptr + 1) % rb_size, &a->pkt[1],
+					     cnt);
+		if (ret) {
+			ex = A6XX_EXEC_FAULT;
+			goto commit;
+		}
+	}
+
+	if (h >> PM4_TYPE_SHIFT == PM4_TYPE4) {
+		ex = a6xx_cp_reg_write(a, PM4_PKT4_REG(h), &a->pkt[1], cnt) ?
+		     A6XX_EXEC_NEXT : A6XX_EXEC_ERROR;
+		if (ex == A6XX_EXEC_ERROR)
+			st.cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+	} else {
+		ex = a6xx_type7(a, level, PM4_PKT7_OPCODE(h), &a->pkt[1], cnt,
+				&st);
+		if (ex == A6XX_EXEC_ERROR && !st.cp_int)
+			st.cp_int |= A6XX_CP_INT_OPCODE_ERROR;
+	}
+
+commit:
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (gen != a->gen || a->state != A6XX_CP_RUNNING) {
+		/* Reset or halted meanwhile: the packet never happened. */
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return true;
+	}
+	switch (ex) {
+	case A6XX_EXEC_NEXT:
+		if (level) {
+			a->ib[level - 1].base += (cnt + 1) * 4;
+			a->ib[level - 1].rem -= cnt + 1;
+		} else {
+			a->rptr = (a->rptr + cnt + 1) % a->rb_dwords;
+			a->regs[A6XX_CP_RB_RPTR] = a->rptr;
+			new_rptr = a->rptr;
+			shadow = a->rptr_addr;
+			write_shadow = !(a->rb_cntl & A6XX_CP_RB_CNTL_NO_UPDATE);
+		}
+		if (st.call && st.callee.rem) {
+			a->ib[level] = st.callee;
+			a->depth = level + 1;
+		}
+		if (st.table) {
+			a->ttbr0 = st.ttbr0;
+			a->contextidr = st.contextidr;
+		}
+		break;
+	case A6XX_EXEC_WAIT:
+		*next = ktime_add_us(ktime_get(), A6XX_SIM_POLL_US);
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return false;
+	case A6XX_EXEC_FAULT:
+		a->state = A6XX_CP_STALLED;
+		/* A bus error behind a valid translation is an external fault. */
+		if (!(a->fsr & SMMU_FSR_FAULT)) {
+			a->fsr = SMMU_FSR_EF | SMMU_FSR_SS;
+			a->far = fetch;
+		}
+		a6xx_update_irqs(a);
+		break;
+	case A6XX_EXEC_ERROR:
+		a->state = A6XX_CP_HALTED;
+		a->hw_fault = h;
+		a->cp_int |= st.cp_int;
+		st.irq |= A6XX_INT_CP_HW_ERROR;
+		break;
+	}
+	a6xx_mirror_ib_regs(a);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	/* The shadow lands before the interrupt the packet raised. */
+	if (write_shadow)
+		sim_mem_write(sdev, 0, shadow, &new_rptr, 4, &fva);
+
+	if (st.irq) {
+		spin_lock_irqsave(&sdev->lock, flags);
+		if (gen == a->gen) {
+			a->int_status |= st.irq;
+			a6xx_update_irqs(a);
+		}
+		spin_unlock_irqrestore(&sdev->lock, flags);
+	}
+	return ex == A6XX_EXEC_NEXT;
+}
+
+static ktime_t a6xx_process(struct sim_device *sdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	ktime_t next = KTIME_MAX;
+	unsigned int i;
+
+	for (i = 0; i < A6XX_SIM_BATCH; i++)
+		if (!a6xx_cp_step(a, &next))
+			return next;
+	/* More to do: let the thread breathe, then go on. */
+	return ktime_get();
+}
+
+/* Registers */
+
+static void a6xx_reset(struct a6xx_sim *a)
+{
+	memset(a->regs, 0, A6XX_NUM_REGS * sizeof(u32));
+	a->gen++;
+	a->state = A6XX_CP_RUNNING;
+	a->sqe_on = false;
+	a->rb_base = 0;
+	a->rb_dwords = 0;
+	a->rb_cntl = 0;
+	a->rptr_addr = 0;
+	a->rptr = 0;
+	a->wptr = 0;
+	a->depth = 0;
+	memset(a->ib, 0, sizeof(a->ib));
+	a->int_status = 0;
+	a->int_mask = 0;
+	a->cp_int = 0;
+	a->hw_fault = 0;
+	a->marker = 0;
+	a->mode = 0;
+	a->vis_override = 0;
+	/* The SMMU is a separate block: only its fault state is dropped. */
+	a->fsr = 0;
+	a->fsynr0 = 0;
+	a->far = 0;
+	a6xx_update_irqs(a);
+}
+
+static u32 a6xx_smmu_read(struct a6xx_sim *a, unsigned int off)
+{
+	switch (off) {
+	case SMMU_CB_SCTLR:
+		return a->sctlr;
+	case SMMU_CB_TTBR0:
+		return lower_32_bits(a->ttbr0);
+	case SMMU_CB_TTBR0_HI:
+		return upper_32_bits(a->ttbr0);
+	case SMMU_CB_TCR:
+		return a->tcr;
+	case SMMU_CB_CONTEXTIDR:
+		return a->contextidr;
+	case SMMU_CB_FSR:
+		return a->fsr;
+	case SMMU_CB_FAR:
+		return lower_32_bits(a->far);
+	case SMMU_CB_FAR_HI:
+		return upper_32_bits(a->far);
+	case SMMU_CB_FSYNR0:
+		return a->fsynr0;
+	default:
+		return 0;	/* TLBSTATUS: never busy */
+	}
+}
+
+static void a6xx_smmu_write(struct a6xx_sim *a, unsigned int off, u32 val)
+{
+	switch (off) {
+	case SMMU_CB_SCTLR:
+		a->sctlr = val;
+		break;
+	case SMMU_CB_TTBR0:
+		a->ttbr0 = (a->ttbr0 & GENMASK_ULL(63, 32)) | val;
+		break;
+	case SMMU_CB_TTBR0_HI:
+		a->ttbr0 = (a->ttbr0 & GENMASK_ULL(31, 0)) | (u64)val << 32;
+		break;
+	case SMMU_CB_TCR:
+		a->tcr = val;
+		break;
+	case SMMU_CB_CONTEXTIDR:
+		a->contextidr = val;
+		break;
+	case SMMU_CB_FSR:
+		a->fsr &= ~val;
+		break;
+	case SMMU_CB_RESUME:
+		/*
+		 * Terminating the stalled transaction aborts the indirect
+		 * buffers; the CP goes on from the ring's read pointer.
+		 */
+		if (a->state == A6XX_CP_STALLED && (val & SMMU_RESUME_TERMINATE)) {
+			a->depth = 0;
+			a->state = A6XX_CP_RUNNING;
+			a->gen++;
+			a6xx_mirror_ib_regs(a);
+			sim_kick(a->sdev);
+		}
+		break;
+	default:
+		break;	/* TLB invalidation: the simulator caches nothing */
+	}
+	a6xx_update_irqs(a);
+}
+
+static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	unsigned int r = reg / 4;
+	u64 aon;
+
+	if (reg >= A6XX_SMMU_WINDOW)
+		return a6xx_smmu_read(a, reg - A6XX_SMMU_WINDOW);
+
+	switch (r) {
+	case A6XX_RBBM_INT_0_STATUS:
+		return a->int_status;
+	case A6XX_RBBM_INT_0_MASK:
+		return a->int_mask;
+	case A6XX_RBBM_STATUS:
+		if (a->state != A6XX_CP_RUNNING || a6xx_cp_has_work(a))
+			return A6XX_RBBM_STATUS_GPU_BUSY |
+			       A6XX_RBBM_STATUS_CP_BUSY;
+		return 0;
+	case A6XX_RBBM_STATUS3:
+		return a->state == A6XX_CP_STALLED ?
+		       A6XX_RBBM_STATUS3_SMMU_STALLED : 0;
+	case A6XX_CP_RB_RPTR:
+		return a->rptr;
+	case A6XX_CP_RB_WPTR:
+		return a->wptr;
+	case A6XX_CP_INTERRUPT_STATUS:
+		return a->cp_int;
+	case A6XX_CP_HW_FAULT:
+		return a->hw_fault;
+	case A6XX_CP_ALWAYS_ON_COUNTER:
+		return lower_32_bits(a6xx_aon());
+	case A6XX_CP_ALWAYS_ON_COUNTER_HI:
+		aon = a6xx_aon();
+		return upper_32_bits(aon);
+	default:
+		return r < A6XX_NUM_REGS ? a->regs[r] : 0;
+	}
+}
+
+static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	unsigned int r = reg / 4;
+
+	if (reg >= A6XX_SMMU_WINDOW) {
+		a6xx_smmu_write(a, reg - A6XX_SMMU_WINDOW, val);
+		return;
+	}
+
+	switch (r) {
+	case A6XX_RBBM_SW_RESET_CMD:
+		if (val & 1)
+			a6xx_reset(a);
+		return;
+	case A6XX_RBBM_INT_CLEAR_CMD:
+		a->int_status &= ~val;
+		a6xx_update_irqs(a);
+		return;
+	case A6XX_RBBM_INT_0_MASK:
+		a->int_mask = val;
+		a6xx_update_irqs(a);
+		return;
+	case A6XX_CP_RB_BASE:
+		a->rb_base = (a->rb_base & GENMASK_ULL(63, 32)) | val;
+		break;
+	case A6XX_CP_RB_BASE_HI:
+		a->rb_base = (a->rb_base & GENMASK_ULL(31, 0)) | (u64)val << 32;
+		break;
+	case A6XX_CP_RB_CNTL:
+		a->rb_cntl = val;
+		a->rb_dwords = 2u << min_t(u32, A6XX_CP_RB_CNTL_BUFSZ_GET(val), 20);
+		a->rptr = 0;
+		a->wptr = 0;
+		break;
+	case A6XX_CP_RB_RPTR_ADDR:
+		a->rptr_addr = (a->rptr_addr & GENMASK_ULL(63, 32)) | val;
+		break;
+	case A6XX_CP_RB_RPTR_ADDR_HI:
+		a->rptr_addr = (a->rptr_addr & GENMASK_ULL(31, 0)) |
+			       (u64)val << 32;
+		break;
+	case A6XX_CP_RB_RPTR:
+		if ((!a->depth || a->state == A6XX_CP_STALLED) && a->rb_dwords)
+			a->rptr = val % a->rb_dwords;
+		break;
+	case A6XX_CP_RB_WPTR:
+		if (a->rb_dwords)
+			a->wptr = val % a->rb_dwords;
+		sim_kick(sdev);
+		break;
+	case A6XX_CP_SQE_CNTL:
+		a->sqe_on = val & A6XX_CP_SQE_CNTL_ENABLE;
+		sim_kick(sdev);
+		break;
+	case A6XX_CP_INTERRUPT_STATUS:
+		a->cp_int &= ~val;
+		return;
+	default:
+		break;
+	}
+	if (r < A6XX_NUM_REGS)
+		a->regs[r] = val;
+}
+
+/* debugfs */
+
+static int a6xx_state_show(struct seq_file *sf, void *unused)
+{
+	struct sim_device *sdev = sf->private;
+	struct a6xx_sim *a = to_a6xx(sdev);
+	static const char * const states[] = { "running", "stalled", "halted" };
+	unsigned long flags;
+	struct a6xx_sim s;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	s = *a;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	seq_printf(sf, "cp: %s sqe %d rb 0x%llx size %u rptr %u wptr %u depth %u\n",
+		   states[s.state], s.sqe_on, s.rb_base, s.rb_dwords, s.rptr,
+		   s.wptr, s.depth);
+	seq_printf(sf, "ib1: 0x%llx rem %u ib2: 0x%llx rem %u\n",
+		   s.ib[0].base, s.ib[0].rem, s.ib[1].base, s.ib[1].rem);
+	seq_printf(sf, "int 0x%08x mask 0x%08x cp_int 0x%x hw_fault 0x%08x\n",
+		   s.int_status, s.int_mask, s.cp_int, s.hw_fault);
+	seq_printf(sf, "marker 0x%x mode 0x%x visibility override 0x%x\n",
+		   s.marker, s.mode, s.vis_override);
+	seq_printf(sf, "smmu: sctlr 0x%x ttbr0 0x%llx fsr 0x%x far 0x%llx fsynr0 0x%x faults %lu\n",
+		   s.sctlr, s.ttbr0, s.fsr, s.far, s.fsynr0, s.faults);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(a6xx_state);
+
+static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
+{
+	debugfs_create_file("state", 0444, dir, sdev, &a6xx_state_fops);
+}
+
+/* Model */
+
+static int a6xx_init(struct sim_device *sdev)
+{
+	struct a6xx_sim *a;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	a->sdev = sdev;
+	a->regs = vzalloc(A6XX_NUM_REGS * sizeof(u32));
+	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
+	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
+	if (!a->regs || !a->pkt || !a->row) {
+		vfree(a->row);
+		vfree(a->pkt);
+		vfree(a->regs);
+		kfree(a);
+		return -ENOMEM;
+	}
+	sdev->priv = a;
+	return 0;
+}
+
+static void a6xx_fini(struct sim_device *sdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+
+	vfree(a->row);
+	vfree(a->pkt);
+	vfree(a->regs);
+	kfree(a);
+}
+
+static const struct property_entry a618_props[] = {
+	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-618.0"),
+	PROPERTY_ENTRY_U32("qcom,speed-bin", 0),
+	{ }
+};
+
+static const struct property_entry a635_props[] = {
+	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-635.0"),
+	PROPERTY_ENTRY_U32("qcom,speed-bin", 1),
+	{ }
+};
+
+#define A6XX_MODEL(_name, _props)					\
+	{								\
+		.name = _name,						\
+		.pdev_name = "ugpu-adreno",				\
+		.timestamp_frequency = A6XX_AON_HZ,			\
+		.max_register = A6XX_SMMU_WINDOW +			\
+				A6XX_SMMU_WINDOW_SIZE - 4,		\
+		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
+		.irq_names = a6xx_irq_names,				\
+		.props = _props,					\
+		.init = a6xx_init,					\
+		.fini = a6xx_fini,					\
+		.reg_read = a6xx_reg_read,				\
+		.reg_write = a6xx_reg_write,				\
+		.process = a6xx_process,				\
+		.translate = a6xx_translate,				\
+		.debugfs_init = a6xx_debugfs_init,			\
+	}
+
+const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props);
+const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props);

@@ -1,0 +1,1172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ugpu_adreno: Adreno a6xx GPUs behind the ugpu uapi. Chip identity and
+ * GMEM parameters, PM4 streams run from the rings, indirect buffers two
+ * levels deep, ring priorities, implicit and explicit synchronisation
+ * between clients, per-client page tables and SMMU faults, hangcheck and
+ * recovery, context banning, and the 2D engine's fills and copies in each
+ * format and swap. Every subtest runs on every Adreno device as a dynamic
+ * subtest named after the device.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <xf86drm.h>
+
+#include "igt.h"
+#include "igt_ugpu.h"
+#include "ugpu_adreno.h"
+
+static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
+static int num_devs;
+
+#define for_each_adreno(d)						\
+	for ((d) = devs; (d) < devs + num_devs; (d)++)			\
+		igt_dynamic_f("%s", (d)->tag)
+
+#define CMD_SIZE	(64 << 10)
+#define DATA_SIZE	(256 << 10)
+#define FLAG		0x0000		/* data: CPU-released flag */
+#define TARGETS		0x1000		/* data: values the GPU writes */
+#define IMG_SRC		0x10000		/* data: blit source */
+#define IMG_DST		0x20000		/* data: blit destination */
+
+/* A file, a context and two mapped BOs on one Adreno device. */
+struct env {
+	struct ugpu_device_info *d;
+	int fd;
+	uint32_t ctx;
+	struct ugpu_bo *cmd;
+	struct ugpu_bo *data;
+};
+
+static void env_open(struct env *e, struct ugpu_device_info *d)
+{
+	e->d = d;
+	e->fd = ugpu_open_minor(d->minor);
+	e->ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	e->cmd = ugpu_bo_new(e->fd, CMD_SIZE, 0);
+	e->data = ugpu_bo_new(e->fd, DATA_SIZE, 0);
+	ugpu_bo_map(e->cmd);
+	ugpu_bo_map(e->data);
+	memset(e->data->map, 0, DATA_SIZE);
+}
+
+static void env_close(struct env *e)
+{
+	ugpu_bo_free(e->cmd);
+	ugpu_bo_free(e->data);
+	close(e->fd);
+}
+
+/* Submit @cs on @ctx and @queue; the fence goes to syncobj @sync. */
+static void submit_cs(struct env *e, uint32_t ctx, const struct adreno_cs *cs,
+		      uint32_t queue, uint32_t flags, uint32_t sync)
+{
+	struct drm_ugpu_cmd_buf buf;
+	struct ugpu_submit s;
+
+	ugpu_submit_init(&s, ctx);
+	s.flags = flags;
+	ugpu_submit_adreno(&s, &buf, cs, queue, 0);
+	ugpu_submit_bo(&s, e->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&s, e->data->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	if (sync)
+		ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e->fd, &s);
+}
+
+/* Run @cs on the env's context; returns the fence status. */
+static int run_cs(struct env *e, const struct adreno_cs *cs)
+{
+	uint32_t sync = ugpu_syncobj_create(e->fd, false);
+	int status;
+
+	submit_cs(e, e->ctx, cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+	status = ugpu_syncobj_wait_status(e->fd, sync);
+	ugpu_syncobj_destroy(e->fd, sync);
+	return status;
+}
+
+/* Identity */
+
+struct chip {
+	uint32_t model;
+	uint64_t chip_id;	/* with the speed bin the simulator fuses */
+	uint32_t num_ccu, num_sp_cores, fibers_per_sp, reg_size_vec4;
+	uint32_t instr_cache_size;
+	uint32_t magic[DRM_UGPU_ADRENO_MAGIC_COUNT];
+	uint32_t set, clear;	/* feature flags set and not set */
+};
+
+#define F(x) DRM_UGPU_ADRENO_FEAT_##x
+#define FLAGS_635 (F(SUPPORTS_MULTIVIEW_MASK) | F(HAS_Z24UINT_S8UINT) |	\
+		   F(TESS_USE_SHARED) | F(STORAGE_16BIT) |			\
+		   F(HAS_TEX_FILTER_CUBIC) | F(HAS_SAMPLE_LOCATIONS) |		\
+		   F(HAS_LPAC) | F(HAS_SHADING_RATE) | F(HAS_GETFIBERID) |	\
+		   F(HAS_DP2ACC) | F(HAS_DP4ACC))
+#define FLAGS_NOT_635 (F(HAS_CP_REG_WRITE) | F(HAS_8BPP_UBWC) |		\
+		       F(CCU_CNTL_GMEM_UNK2) | F(INDIRECT_DRAW_WFM_QUIRK) |	\
+		       F(DEPTH_BOUNDS_REQUIRE_DEPTH_TEST_QUIRK))
+
+static const struct chip chips[] = {
+	{ 618, 0x06010800ull, 1, 1, 128 * 16, 96, 64,
+	  { 0x100000, 0, 0x00100000 }, FLAGS_NOT_635, FLAGS_635 },
+	{ 635, 0x06030500ull | 1ull << 32, 2, 2, 128 * 2 * 16, 64, 127,
+	  { 0x5008000, 1, 0x00100000 }, FLAGS_635, FLAGS_NOT_635 },
+};
+
+static void test_identity(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	const struct chip *c = NULL;
+	uint64_t model, v, feat;
+	unsigned int i;
+
+	igt_assert_eq(ugpu_get_param(fd, DRM_UGPU_PARAM_FAMILY, 0),
+		      DRM_UGPU_FAMILY_ADRENO);
+	model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+	for (i = 0; i < ARRAY_SIZE(chips); i++)
+		if (chips[i].model == model)
+			c = &chips[i];
+	igt_assert_f(c, "unexpected chip model %" PRIu64 "\n", model);
+	igt_info("%s: Adreno %" PRIu64 ", chip id %#" PRIx64 "\n", d->name,
+		 model, ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_ID, 0));
+
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_ID, 0),
+			  c->chip_id);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_SPEED_BIN, 0),
+			  c->chip_id >> 32);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_REVISION, 0), 0);
+	/* The deprecated id reads 0. */
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_GPU_ID, 0), 0);
+
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_GMEM_BASE, 0),
+			  0x100000);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_GMEM_SIZE, 0),
+			  512 << 10);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_NUM_CCU, 0),
+			  c->num_ccu);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_NUM_SP_CORES, 0),
+			  c->num_sp_cores);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_FIBERS_PER_SP, 0),
+			  c->fibers_per_sp);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_REG_SIZE_VEC4, 0),
+			  c->reg_size_vec4);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_INSTR_CACHE_SIZE, 0),
+			  c->instr_cache_size);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_W, 0), 32);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_H, 0), 32);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_GMEM_ALIGN_W, 0), 16);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_GMEM_ALIGN_H, 0), 4);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_TILE_MAX_W, 0), 1024);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_TILE_MAX_H, 0), 1008);
+	for (i = 0; i < DRM_UGPU_ADRENO_MAGIC_COUNT; i++)
+		igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_MAGIC, i),
+				  c->magic[i]);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_MAGIC,
+				       DRM_UGPU_ADRENO_MAGIC_COUNT, &v), -EINVAL);
+
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_FEATURE_WORDS, 0), 1);
+	feat = ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 0);
+	igt_assert_f((feat & c->set) == c->set, "flags %#" PRIx64 " lack %#x\n",
+		     feat, c->set);
+	igt_assert_f(!(feat & c->clear), "flags %#" PRIx64 " have some of %#x\n",
+		     feat, c->clear);
+
+	/* One PM4 ring per priority. */
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0), 3);
+	for (i = 0; i < 3; i++)
+		igt_assert(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, i) &
+			   DRM_UGPU_QUEUE_CAP_PM4);
+
+	/* Another family's parameter, an unknown one. */
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_GPU_ID, 0, &v),
+		      -EINVAL);
+	igt_assert_eq(__ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_MAGIC + 1, 0,
+				       &v), -EINVAL);
+	close(fd);
+}
+
+/* Rings */
+
+static void test_mem_write(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0xcafe0001);
+	adreno_cs_pkt7(&cs, CP_NOP, 2);
+	adreno_cs_emit(&cs, 0xdeadbeef);
+	adreno_cs_emit(&cs, 0xdeadbeef);
+	adreno_cs_pkt7(&cs, CP_MEM_WRITE, 4);
+	adreno_cs_emit(&cs, (uint32_t)(e.data->va + TARGETS + 8));
+	adreno_cs_emit(&cs, (uint32_t)((e.data->va + TARGETS + 8) >> 32));
+	adreno_cs_emit(&cs, 0x11111111);
+	adreno_cs_emit(&cs, 0x22222222);
+	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+	adreno_cs_pkt7(&cs, CP_WAIT_FOR_ME, 0);
+	adreno_cs_pkt7(&cs, CP_SET_MARKER, 1);
+	adreno_cs_emit(&cs, RM6_BYPASS);
+	adreno_cs_pkt7(&cs, CP_SET_VISIBILITY_OVERRIDE, 1);
+	adreno_cs_emit(&cs, 1);
+	adreno_cs_pkt7(&cs, CP_SET_MODE, 1);
+	adreno_cs_emit(&cs, 1);
+	adreno_cs_pkt7(&cs, CP_SET_VISIBILITY_OVERRIDE, 1);
+	adreno_cs_emit(&cs, 0);
+	adreno_cs_pkt7(&cs, CP_SET_MODE, 1);
+	adreno_cs_emit(&cs, 0);
+	/* Register round trip: memory to a scratch register and back. */
+	adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(2), e.data->va + TARGETS, 1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(2), e.data->va + TARGETS + 16, 1);
+	/* A type-4 write, read back. */
+	adreno_cs_pkt4(&cs, A6XX_CP_SCRATCH(3), 1);
+	adreno_cs_emit(&cs, 0x5eed);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(3), e.data->va + TARGETS + 20, 1);
+	/* Timestamp events: cache flush with a write, CCU flushes, invalidate. */
+	adreno_cs_pkt7(&cs, CP_EVENT_WRITE, 4);
+	adreno_cs_emit(&cs, CP_EVENT_WRITE_EVENT(CACHE_FLUSH_TS));
+	adreno_cs_emit(&cs, (uint32_t)(e.data->va + TARGETS + 24));
+	adreno_cs_emit(&cs, (uint32_t)((e.data->va + TARGETS + 24) >> 32));
+	adreno_cs_emit(&cs, 0x7357);
+	adreno_cs_pkt7(&cs, CP_EVENT_WRITE, 1);
+	adreno_cs_emit(&cs, CP_EVENT_WRITE_EVENT(PC_CCU_FLUSH_COLOR_TS));
+	adreno_cs_pkt7(&cs, CP_EVENT_WRITE, 1);
+	adreno_cs_emit(&cs, CP_EVENT_WRITE_EVENT(CACHE_INVALIDATE));
+	/* Satisfied at once. */
+	adreno_wait_mem_eq(&cs, e.data->va + TARGETS, 0xcafe0001);
+
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0xcafe0001);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8), 0x11111111);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 12), 0x22222222);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 16), 0xcafe0001);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 20), 0x5eed);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 24), 0x7357);
+	env_close(&e);
+}
+
+/* An IB1 calling IB2s, with its own writes in between. */
+static void test_ib2(struct ugpu_device_info *d)
+{
+	struct adreno_cs ib1, ib2[3];
+	struct drm_ugpu_cmd_buf bufs[2];
+	struct ugpu_submit s;
+	uint32_t sync;
+	unsigned int i;
+	struct env e;
+
+	env_open(&e, d);
+	for (i = 0; i < 3; i++) {
+		adreno_cs_init(&ib2[i], e.cmd, 0x1000 * (i + 1));
+		adreno_mem_write(&ib2[i], e.data->va + TARGETS + 4 * i, 0x1b2 + i);
+		/* The write order shows in the last word. */
+		adreno_mem_write(&ib2[i], e.data->va + TARGETS + 0x100, 0x200 + i);
+	}
+	adreno_cs_init(&ib1, e.cmd, 0);
+	for (i = 0; i < 3; i++) {
+		adreno_ib(&ib1, adreno_cs_va(&ib2[i]), adreno_cs_dwords(&ib2[i]));
+		adreno_mem_write(&ib1, e.data->va + TARGETS + 0x40 + 4 * i,
+				 0x1b1 + i);
+	}
+	/* A second IB1 in the same command runs after the first. */
+	adreno_cs_init(&ib2[0], e.cmd, 0x8000);
+	adreno_mem_write(&ib2[0], e.data->va + TARGETS + 0x100, 0x300);
+
+	sync = ugpu_syncobj_create(e.fd, false);
+	ugpu_submit_init(&s, e.ctx);
+	i = ugpu_submit_adreno(&s, &bufs[0], &ib1, DRM_UGPU_QUEUE_AUTO, 0);
+	memset(&bufs[1], 0, sizeof(bufs[1]));
+	bufs[1].handle = e.cmd->handle;
+	bufs[1].offset = 0x8000;
+	bufs[1].size = adreno_cs_dwords(&ib2[0]);
+	s.cmds[i].buf_count = 2;
+	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e.fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+
+	for (i = 0; i < 3; i++) {
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 4 * i), 0x1b2 + i);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x40 + 4 * i),
+				  0x1b1 + i);
+	}
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0x300);
+	ugpu_syncobj_destroy(e.fd, sync);
+	env_close(&e);
+}
+
+/* Bad commands are refused at submit time. */
+static void test_bad_cmds(struct ugpu_device_info *d)
+{
+	struct drm_ugpu_cmd_buf buf;
+	struct ugpu_submit s;
+	struct adreno_cs cs;
+	uint32_t sync;
+	struct env e;
+
+	env_open(&e, d);
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 1);
+
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, 0);
+	buf.reloc_count = 1;
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EINVAL);
+	buf.reloc_count = 0;
+	buf.size = CMD_SIZE / 4 + 1;
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EINVAL);
+	buf.size = adreno_cs_dwords(&cs);
+	buf.offset = 4;
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EINVAL);
+	buf.offset = 0;
+	buf.handle = 0xdead;
+	igt_assert_neq(__ugpu_submit(e.fd, &s), 0);
+	buf.handle = e.cmd->handle;
+	s.cmds[0].queue = 3;
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EINVAL);
+	/* A ring above the context's priority. */
+	s.cmds[0].queue = 2;
+	igt_assert_eq(__ugpu_submit(e.fd, &s), -EPERM);
+	/* Fixed, it runs. */
+	s.cmds[0].queue = 0;
+	sync = ugpu_syncobj_create(e.fd, false);
+	ugpu_submit_out_sync(&s, sync, 0);
+	igt_assert_eq(__ugpu_submit(e.fd, &s), 0);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 1);
+	env_close(&e);
+}
+
+/*
+ * Higher priority first: while a blocker holds the CP on the medium
+ * ring, a low- and then a high-priority command are queued; once the
+ * blocker ends, the high one runs first, so the low one writes last.
+ */
+static void test_priority(struct ugpu_device_info *d)
+{
+	struct adreno_cs blocker, low, high, many[3];
+	uint32_t ctx_low, ctx_high, s_block, s_low, s_high, s_ring[3];
+	unsigned int i, r;
+	struct env e;
+
+	env_open(&e, d);
+	ctx_low = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_LOW);
+	ctx_high = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_HIGH);
+	s_block = ugpu_syncobj_create(e.fd, false);
+	s_low = ugpu_syncobj_create(e.fd, false);
+	s_high = ugpu_syncobj_create(e.fd, false);
+	for (r = 0; r < 3; r++)
+		s_ring[r] = ugpu_syncobj_create(e.fd, false);
+
+	adreno_cs_init(&blocker, e.cmd, 0);
+	adreno_wait_mem_eq(&blocker, e.data->va + FLAG, 1);
+	adreno_cs_init(&low, e.cmd, 0x100);
+	adreno_mem_write(&low, e.data->va + TARGETS, 0x10);
+	adreno_mem_write(&low, e.data->va + TARGETS + 4, 0x10);
+	adreno_cs_init(&high, e.cmd, 0x200);
+	adreno_mem_write(&high, e.data->va + TARGETS, 0x30);
+	adreno_mem_write(&high, e.data->va + TARGETS + 8, 0x30);
+
+	/* NO_IMPLICIT: only the ring order may order them. */
+	submit_cs(&e, e.ctx, &blocker, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_block);
+	usleep(20000);
+	submit_cs(&e, ctx_low, &low, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_low);
+	submit_cs(&e, ctx_high, &high, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_high);
+	/* Both reach their rings; well inside the hangcheck budget. */
+	usleep(150000);
+	igt_assert_eq(ugpu_syncobj_status(e.fd, s_low), 0);
+	igt_assert_eq(ugpu_syncobj_status(e.fd, s_high), 0);
+	ugpu_bo_write32(e.data, FLAG, 1);
+
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_block), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_low), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_high), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 4), 0x10);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8), 0x30);
+	igt_assert_f(ugpu_bo_read32(e.data, TARGETS) == 0x10,
+		     "the high-priority command did not run first\n");
+
+	/*
+	 * Many commands on all three rings, by explicit queue index: a
+	 * high-priority context may use every ring.
+	 */
+	for (i = 0; i < 20; i++) {
+		for (r = 0; r < 3; r++) {
+			adreno_cs_init(&many[r], e.cmd, 0x1000 +
+				       0x40 * (r * 20 + i));
+			adreno_mem_write(&many[r], e.data->va + TARGETS + 0x100 +
+					 4 * r, i);
+			adreno_mem_write(&many[r], e.data->va + TARGETS + 0x200 +
+					 4 * (r * 20 + i), 0xa000 + i);
+			submit_cs(&e, ctx_high, &many[r], r, 0,
+				  i == 19 ? s_ring[r] : 0);
+		}
+	}
+	for (r = 0; r < 3; r++) {
+		igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_ring[r]), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100 + 4 * r), 19);
+		for (i = 0; i < 20; i++)
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x200 +
+							 4 * (r * 20 + i)),
+					  0xa000 + i);
+	}
+	env_close(&e);
+}
+
+/* Implicit synchronisation */
+
+/*
+ * Client A writes a shared BO in a command held back by a user signal;
+ * client B, which imported the BO, reads it. With implicit sync B waits
+ * for A and reads A's value; with NO_IMPLICIT B runs at once and reads
+ * the old one.
+ */
+static void do_shared(struct ugpu_device_info *d, bool implicit)
+{
+	struct drm_ugpu_cmd_buf buf_a, buf_b;
+	struct adreno_cs cs_a, cs_b;
+	struct ugpu_bo *shared;
+	struct drm_ugpu_bo_info info = { };
+	struct ugpu_submit s;
+	uint32_t sig, sync_a, sync_b, handle_b;
+	struct env a, b;
+	int dmabuf;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	shared = ugpu_bo_new(a.fd, 4096, 0);
+	ugpu_bo_map(shared);
+	ugpu_bo_write32(shared, 0, 0x01d);
+	igt_assert_eq(drmPrimeHandleToFD(a.fd, shared->handle, DRM_CLOEXEC,
+					 &dmabuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(b.fd, dmabuf, &handle_b), 0);
+	close(dmabuf);
+	info.handle = handle_b;
+	igt_assert_eq(__ugpu_bo_info(b.fd, &info), 0);
+
+	adreno_cs_init(&cs_a, a.cmd, 0);
+	adreno_mem_write(&cs_a, shared->va, 0xa11);
+	adreno_cs_init(&cs_b, b.cmd, 0);
+	adreno_mem_to_reg(&cs_b, A6XX_CP_SCRATCH(0), info.va, 1);
+	adreno_reg_to_mem(&cs_b, A6XX_CP_SCRATCH(0), b.data->va + TARGETS, 1);
+
+	sig = ugpu_signal_create(a.fd, 0);
+	sync_a = ugpu_syncobj_create(a.fd, false);
+	sync_b = ugpu_syncobj_create(b.fd, false);
+
+	ugpu_submit_init(&s, a.ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_adreno(&s, &buf_a, &cs_a, DRM_UGPU_QUEUE_AUTO, 1);
+	ugpu_submit_bo(&s, shared->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, sync_a, 0);
+	ugpu_submit(a.fd, &s);
+
+	ugpu_submit_init(&s, b.ctx);
+	s.flags = implicit ? 0 : DRM_UGPU_SUBMIT_NO_IMPLICIT;
+	ugpu_submit_adreno(&s, &buf_b, &cs_b, DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_bo(&s, handle_b, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&s, b.data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, sync_b, 0);
+	ugpu_submit(b.fd, &s);
+
+	if (implicit) {
+		usleep(100000);
+		igt_assert_eq(ugpu_syncobj_status(b.fd, sync_b), 0);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0);
+		ugpu_signal_set(a.fd, sig, 1);
+		igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
+		igt_assert_eq(ugpu_syncobj_wait_status(b.fd, sync_b), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0xa11);
+	} else {
+		igt_assert_eq(ugpu_syncobj_wait_status(b.fd, sync_b), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0x01d);
+		igt_assert_eq(ugpu_syncobj_status(a.fd, sync_a), 0);
+		ugpu_signal_set(a.fd, sig, 1);
+		igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
+	}
+	igt_assert_eq_u32(ugpu_bo_read32(shared, 0), 0xa11);
+
+	ugpu_bo_free(shared);
+	env_close(&b);
+	env_close(&a);
+}
+
+/* Page tables */
+
+/*
+ * B's page tables map only B's BOs: writing or reading at the address of
+ * A's data faults, fails only B's command (with the address reported in
+ * the kernel log), and leaves A's data alone; both go on working.
+ */
+static void test_isolation(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct env a;
+	int fd_b;
+	struct ugpu_bo *cmd_b;
+	uint32_t ctx_b, sync;
+	struct drm_ugpu_cmd_buf buf;
+	struct ugpu_submit s;
+	unsigned int i;
+
+	env_open(&a, d);
+	ugpu_bo_write32(a.data, TARGETS, 0xa);
+	fd_b = ugpu_open_minor(d->minor);
+	ctx_b = ugpu_ctx_create(fd_b, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	cmd_b = ugpu_bo_new(fd_b, 4096, 0);
+	ugpu_bo_map(cmd_b);
+	/* B's only BO sits below A's data BO, which B has no mapping of. */
+	igt_assert(cmd_b->va + cmd_b->size <= a.data->va);
+	sync = ugpu_syncobj_create(fd_b, false);
+
+	for (i = 0; i < 2; i++) {
+		adreno_cs_init(&cs, cmd_b, 0);
+		if (i == 0) {
+			adreno_mem_write(&cs, a.data->va + TARGETS, 0xbad);
+		} else {
+			adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(1),
+					  a.data->va + TARGETS, 1);
+			adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(1),
+					  cmd_b->va + 0x800, 1);
+		}
+		/* Never reached: the fault ends the command. */
+		adreno_mem_write(&cs, cmd_b->va + 0x804, 0xbad);
+		ugpu_submit_init(&s, ctx_b);
+		ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_out_sync(&s, sync, 0);
+		ugpu_submit(fd_b, &s);
+		igt_assert_eq(ugpu_syncobj_wait_status(fd_b, sync), -EIO);
+		igt_assert_eq_u32(ugpu_bo_read32(cmd_b, 0x804), 0);
+		igt_assert_eq_u32(ugpu_bo_read32(cmd_b, 0x800), 0);
+	}
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xa);
+
+	/* B's own memory still works, and so does A. */
+	adreno_cs_init(&cs, cmd_b, 0x400);
+	adreno_mem_write(&cs, cmd_b->va + 0x808, 0x600d);
+	ugpu_submit_init(&s, ctx_b);
+	ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(fd_b, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd_b, sync), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(cmd_b, 0x808), 0x600d);
+
+	adreno_cs_init(&cs, a.cmd, 0);
+	adreno_mem_write(&cs, a.data->va + TARGETS + 4, 0xa2);
+	igt_assert_eq(run_cs(&a, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 4), 0xa2);
+
+	ugpu_bo_free(cmd_b);
+	close(fd_b);
+	env_close(&a);
+}
+
+/* A read-only BO is read-only to the GPU too. */
+static void test_readonly(struct ugpu_device_info *d)
+{
+	struct ugpu_bo *ro;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	ro = ugpu_bo_new(e.fd, 4096, DRM_UGPU_BO_GPU_READONLY);
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(4), ro->va, 1);
+	adreno_mem_write(&cs, ro->va, 1);
+	igt_assert_eq(run_cs(&e, &cs), -EIO);
+
+	adreno_cs_init(&cs, e.cmd, 0x100);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 2);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 2);
+	ugpu_bo_free(ro);
+	env_close(&e);
+}
+
+/* Hangs */
+
+enum hang_kind { HANG_WAIT, HANG_PARITY, HANG_OPCODE, HANG_IB3 };
+
+/* A command that hangs the CP in the way @kind says. */
+static void write_hang(struct env *e, struct adreno_cs *cs, uint64_t off,
+		       enum hang_kind kind)
+{
+	struct adreno_cs inner;
+
+	adreno_cs_init(cs, e->cmd, off);
+	switch (kind) {
+	case HANG_WAIT:
+		/* The flag never becomes 2. */
+		adreno_wait_mem_eq(cs, e->data->va + FLAG, 2);
+		break;
+	case HANG_PARITY:
+		adreno_cs_emit(cs, a6xx_pkt7(CP_NOP, 0) ^ (1 << 15));
+		break;
+	case HANG_OPCODE:
+		adreno_cs_pkt7(cs, 0x7e, 0);
+		break;
+	case HANG_IB3:
+		/* IB2s cannot call further. */
+		adreno_cs_init(&inner, e->cmd, off + 0x100);
+		adreno_ib(&inner, e->data->va, 1);
+		adreno_ib(cs, adreno_cs_va(&inner), adreno_cs_dwords(&inner));
+		break;
+	}
+	adreno_mem_write(cs, e->data->va + TARGETS + 0x10, 0xbad);
+}
+
+/*
+ * Client B hangs the CP; hangcheck finds it, the GPU is reset, B's
+ * command fails and client A's command, queued behind it, completes.
+ */
+static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
+{
+	struct adreno_cs hang, good;
+	uint32_t sync_a, sync_b;
+	struct env a, b;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	write_hang(&b, &hang, 0, kind);
+	adreno_cs_init(&good, a.cmd, 0);
+	adreno_mem_write(&good, a.data->va + TARGETS, 0x600d);
+	sync_a = ugpu_syncobj_create(a.fd, false);
+	sync_b = ugpu_syncobj_create(b.fd, false);
+
+	submit_cs(&b, b.ctx, &hang, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
+	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
+	igt_assert_lt(ugpu_syncobj_wait_status(b.fd, sync_b), 0);
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0x600d);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 0x10), 0);
+
+	/* And the GPU works for B's next command. */
+	adreno_cs_init(&good, b.cmd, 0x400);
+	adreno_mem_write(&good, b.data->va + TARGETS, 0x600e);
+	igt_assert_eq(run_cs(&b, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0x600e);
+	env_close(&b);
+	env_close(&a);
+}
+
+static unsigned int ban_threshold(void)
+{
+	return ugpu_module_param("ugpu_adreno", "ban_threshold", 3);
+}
+
+/* A context that keeps hanging is banned; others are not. */
+static void test_ban(struct ugpu_device_info *d)
+{
+	unsigned int threshold = ban_threshold(), i;
+	struct drm_ugpu_cmd_buf buf;
+	struct adreno_cs hang, good;
+	struct ugpu_submit s;
+	uint32_t ctx, sync;
+	struct env e;
+	int ret;
+
+	env_open(&e, d);
+	ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	sync = ugpu_syncobj_create(e.fd, false);
+	igt_info("ban threshold %u\n", threshold);
+	for (i = 0; i < threshold; i++) {
+		write_hang(&e, &hang, 0, i % 2 ? HANG_OPCODE : HANG_PARITY);
+		submit_cs(&e, ctx, &hang, DRM_UGPU_QUEUE_AUTO, 0, sync);
+		igt_assert_lt(ugpu_syncobj_wait_status(e.fd, sync), 0);
+	}
+
+	adreno_cs_init(&good, e.cmd, 0x400);
+	adreno_mem_write(&good, e.data->va + TARGETS, 0x600d);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_adreno(&s, &buf, &good, DRM_UGPU_QUEUE_AUTO, 0);
+	ret = __ugpu_submit(e.fd, &s);
+	igt_assert_f(ret == -EIO || ret == -ECANCELED,
+		     "submit on a banned context: %d\n", ret);
+
+	igt_assert_eq(run_cs(&e, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
+/* Unbind state, so that an exit handler can rebind after a failure. */
+static char unbound_driver[64], unbound_device[64];
+
+static int bind_device(const char *op)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 unbound_driver, op);
+	return igt_sysfs_write(path, unbound_device);
+}
+
+static void rebind_on_exit(int sig)
+{
+	(void)sig;
+	if (unbound_device[0])
+		bind_device("bind");
+}
+
+/* The render node of the device named @name, once its driver is bound. */
+static int wait_for_device(const char *name)
+{
+	struct ugpu_device_info found[UGPU_MAX_DEVICES];
+	uint64_t t0 = igt_nsec_now();
+	int i, n;
+
+	for (;;) {
+		n = ugpu_enumerate(DRM_UGPU_FAMILY_ADRENO, found,
+				   UGPU_MAX_DEVICES);
+		for (i = 0; i < n; i++)
+			if (!strcmp(found[i].name, name))
+				return found[i].minor;
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "%s did not come back\n", name);
+		usleep(10000);
+	}
+}
+
+/*
+ * Unbinding the driver while the CP is held in a CP_WAIT_REG_MEM with a
+ * command queued behind: both fences end with an error (-ENODEV, or
+ * -ETIMEDOUT should hangcheck be faster), the old file fails with
+ * -ENODEV, and the device works once bound again.
+ */
+static void test_unbind(struct ugpu_device_info *d)
+{
+	struct drm_ugpu_get_param gp = { .param = DRM_UGPU_PARAM_FAMILY };
+	struct adreno_cs hang, queued;
+	uint32_t hang_sync, queued_sync;
+	int hang_fd, queued_fd, st;
+	struct pollfd pfd;
+	struct env e;
+
+	igt_require(getuid() == 0);
+	env_open(&e, d);
+	igt_require(ugpu_driver_sysfs_name(e.fd, unbound_driver,
+					   sizeof(unbound_driver)));
+	igt_assert(ugpu_device_sysfs_name(e.fd, unbound_device,
+					  sizeof(unbound_device)));
+
+	write_hang(&e, &hang, 0, HANG_WAIT);
+	adreno_cs_init(&queued, e.cmd, 0x400);
+	adreno_mem_write(&queued, e.data->va + TARGETS, 0x9);
+	hang_sync = ugpu_syncobj_create(e.fd, false);
+	queued_sync = ugpu_syncobj_create(e.fd, false);
+	submit_cs(&e, e.ctx, &hang, DRM_UGPU_QUEUE_AUTO, 0, hang_sync);
+	submit_cs(&e, e.ctx, &queued, DRM_UGPU_QUEUE_AUTO, 0, queued_sync);
+	/* Let the first reach the CP. */
+	usleep(30000);
+	/* sync_files: syncobj ioctls stop working once the device is gone. */
+	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, hang_sync, &hang_fd), 0);
+	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, queued_sync, &queued_fd), 0);
+
+	igt_install_exit_handler(rebind_on_exit);
+	igt_fork(child, 1) {
+		igt_assert_eq(bind_device("unbind"), 0);
+	}
+	igt_waitchildren_timeout(60, "unbind");
+
+	igt_assert_eq(igt_ioctl(e.fd, DRM_IOCTL_UGPU_GET_PARAM, &gp), -1);
+	igt_assert_eq(errno, ENODEV);
+
+	pfd.fd = hang_fd;
+	pfd.events = POLLIN;
+	igt_assert_eq(poll(&pfd, 1, UGPU_WAIT_MS), 1);
+	st = ugpu_sync_file_status(hang_fd);
+	igt_assert_f(st == -ENODEV || st == -ETIMEDOUT, "hung command: %d\n", st);
+	pfd.fd = queued_fd;
+	igt_assert_eq(poll(&pfd, 1, UGPU_WAIT_MS), 1);
+	st = ugpu_sync_file_status(queued_fd);
+	igt_assert_f(st == -ENODEV || st == 1, "queued command: %d\n", st);
+	close(hang_fd);
+	close(queued_fd);
+
+	munmap(e.cmd->map, e.cmd->size);
+	munmap(e.data->map, e.data->size);
+	free(e.cmd);
+	free(e.data);
+	igt_assert_eq(close(e.fd), 0);
+
+	igt_assert_eq(bind_device("bind"), 0);
+	unbound_device[0] = '\0';
+	d->minor = wait_for_device(d->name);
+	env_open(&e, d);
+	adreno_cs_init(&queued, e.cmd, 0);
+	adreno_mem_write(&queued, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &queued), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
+/* The 2D engine */
+
+#define IMG_W		64
+#define IMG_H		32
+
+static const char *const swap_names[] = { "WZYX", "WXYZ", "ZYXW", "XYZW" };
+
+struct fmt {
+	uint32_t fmt;
+	const char *name;
+	unsigned int cpp;
+	unsigned int bits[4];	/* R, G, B, A */
+};
+
+static const struct fmt fmts[] = {
+	{ FMT6_8_8_8_8_UNORM, "8_8_8_8", 4, { 8, 8, 8, 8 } },
+	{ FMT6_5_5_5_1_UNORM, "5_5_5_1", 2, { 5, 5, 5, 1 } },
+};
+
+/*
+ * Where each component goes, straight from the swap's definition: the
+ * swap names the components from the most significant bits down, X = R,
+ * Y = G, Z = B, W = A.
+ */
+static void component_shifts(const struct fmt *f, uint32_t swap,
+			     unsigned int shift[4])
+{
+	const char *order = swap_names[swap];
+	unsigned int pos = 0;
+	int i;
+
+	for (i = 3; i >= 0; i--) {
+		unsigned int c = order[i] == 'X' ? 0 : order[i] == 'Y' ? 1 :
+				 order[i] == 'Z' ? 2 : 3;
+
+		shift[c] = pos;
+		pos += f->bits[c];
+	}
+}
+
+static uint32_t to_bits(uint32_t v8, unsigned int bits)
+{
+	return (v8 * ((1u << bits) - 1) + 127) / 255;
+}
+
+static uint32_t from_bits(uint32_t v, unsigned int bits)
+{
+	uint32_t max = (1u << bits) - 1;
+
+	return (v * 255 + max / 2) / max;
+}
+
+static uint32_t pack(const struct fmt *f, uint32_t swap, const uint32_t c[4])
+{
+	unsigned int shift[4], i;
+	uint32_t px = 0;
+
+	component_shifts(f, swap, shift);
+	for (i = 0; i < 4; i++)
+		px |= to_bits(c[i], f->bits[i]) << shift[i];
+	return px;
+}
+
+static uint32_t read_px(struct ugpu_bo *bo, uint64_t off, unsigned int cpp)
+{
+	return cpp == 4 ? ugpu_bo_read32(bo, off) :
+	       *(volatile uint16_t *)((char *)bo->map + off);
+}
+
+static void write_px(struct ugpu_bo *bo, uint64_t off, unsigned int cpp,
+		     uint32_t v)
+{
+	if (cpp == 4)
+		ugpu_bo_write32(bo, off, v);
+	else
+		*(volatile uint16_t *)((char *)bo->map + off) = v;
+}
+
+/* Program the 2D engine and run CP_BLIT. */
+static void emit_blit(struct adreno_cs *cs, bool solid, const uint32_t c[4],
+		      uint64_t dst, uint32_t dst_fmt, uint32_t dst_swap,
+		      uint32_t dst_pitch, uint64_t src, uint32_t src_fmt,
+		      uint32_t src_swap, uint32_t src_pitch, unsigned int x1,
+		      unsigned int y1, unsigned int x2, unsigned int y2)
+{
+	uint32_t cntl = A6XX_2D_BLIT_CNTL_COLOR_FORMAT(dst_fmt) |
+			A6XX_2D_BLIT_CNTL_IFMT(R2D_UNORM8) |
+			(solid ? A6XX_2D_BLIT_CNTL_SOLID_COLOR : 0);
+	unsigned int i;
+
+	adreno_cs_pkt7(cs, CP_SET_MARKER, 1);
+	adreno_cs_emit(cs, RM6_BYPASS);
+	adreno_cs_pkt4(cs, A6XX_RB_2D_BLIT_CNTL, 1);
+	adreno_cs_emit(cs, cntl);
+	adreno_cs_pkt4(cs, A6XX_GRAS_2D_BLIT_CNTL, 1);
+	adreno_cs_emit(cs, cntl);
+	adreno_cs_pkt4(cs, A6XX_RB_2D_DST_INFO, 4);
+	adreno_cs_emit(cs, A6XX_2D_INFO_FORMAT(dst_fmt) |
+		       A6XX_2D_INFO_TILE_MODE(TILE6_LINEAR) |
+		       A6XX_2D_INFO_SWAP(dst_swap));
+	adreno_cs_emit(cs, (uint32_t)dst);
+	adreno_cs_emit(cs, (uint32_t)(dst >> 32));
+	adreno_cs_emit(cs, dst_pitch >> 6);
+	if (solid) {
+		adreno_cs_pkt4(cs, A6XX_RB_2D_SRC_SOLID_C0, 4);
+		for (i = 0; i < 4; i++)
+			adreno_cs_emit(cs, c[i]);
+	} else {
+		adreno_cs_pkt4(cs, A6XX_SP_PS_2D_SRC_INFO, 5);
+		adreno_cs_emit(cs, A6XX_2D_INFO_FORMAT(src_fmt) |
+			       A6XX_2D_INFO_TILE_MODE(TILE6_LINEAR) |
+			       A6XX_2D_INFO_SWAP(src_swap));
+		adreno_cs_emit(cs, A6XX_2D_SRC_SIZE(IMG_W, IMG_H));
+		adreno_cs_emit(cs, (uint32_t)src);
+		adreno_cs_emit(cs, (uint32_t)(src >> 32));
+		adreno_cs_emit(cs, A6XX_2D_SRC_PITCH(src_pitch));
+		adreno_cs_pkt4(cs, A6XX_GRAS_2D_SRC_TL_X, 4);
+		adreno_cs_emit(cs, A6XX_2D_SRC_COORD(x1));
+		adreno_cs_emit(cs, A6XX_2D_SRC_COORD(x2));
+		adreno_cs_emit(cs, A6XX_2D_SRC_COORD(y1));
+		adreno_cs_emit(cs, A6XX_2D_SRC_COORD(y2));
+	}
+	adreno_cs_pkt4(cs, A6XX_GRAS_2D_DST_TL, 2);
+	adreno_cs_emit(cs, A6XX_XY(x1, y1));
+	adreno_cs_emit(cs, A6XX_XY(x2, y2));
+	adreno_cs_pkt7(cs, CP_BLIT, 1);
+	adreno_cs_emit(cs, BLIT_OP_SCALE);
+	adreno_cs_pkt7(cs, CP_EVENT_WRITE, 1);
+	adreno_cs_emit(cs, CP_EVENT_WRITE_EVENT(PC_CCU_FLUSH_COLOR_TS));
+	adreno_cs_pkt7(cs, CP_WAIT_FOR_IDLE, 0);
+}
+
+/*
+ * Fill a rectangle of an image in every format and swap; every pixel is
+ * checked, inside (the packed colour) and outside (untouched).
+ */
+static void test_blit_fill(struct ugpu_device_info *d)
+{
+	static const uint32_t colors[][4] = {
+		{ 255, 0, 0, 255 }, { 0, 255, 0, 0 }, { 0, 0, 255, 255 },
+		{ 0x12, 0x9a, 0xde, 0x80 },
+	};
+	unsigned int f, swap, k, x, y;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		const struct fmt *fm = &fmts[f];
+		uint32_t pitch = IMG_W * fm->cpp;
+
+		for (swap = 0; swap < 4; swap++) {
+			for (k = 0; k < ARRAY_SIZE(colors); k++) {
+				uint32_t want = pack(fm, swap, colors[k]);
+
+				memset((char *)e.data->map + IMG_DST, 0x5a,
+				       pitch * IMG_H);
+				adreno_cs_init(&cs, e.cmd, 0);
+				emit_blit(&cs, true, colors[k], e.data->va + IMG_DST,
+					  fm->fmt, swap, pitch, 0, 0, 0, 0,
+					  3, 2, 40, 29);
+				igt_assert_eq(run_cs(&e, &cs), 1);
+				for (y = 0; y < IMG_H; y++) {
+					for (x = 0; x < IMG_W; x++) {
+						bool in = x >= 3 && x <= 40 &&
+							  y >= 2 && y <= 29;
+						uint32_t got = read_px(e.data, IMG_DST +
+								       y * pitch + x * fm->cpp,
+								       fm->cpp);
+						uint32_t exp = in ? want :
+							       fm->cpp == 4 ? 0x5a5a5a5a : 0x5a5a;
+
+						igt_assert_f(got == exp,
+							     "%s %s color %u (%u,%u): %#x, expected %#x\n",
+							     fm->name, swap_names[swap],
+							     k, x, y, got, exp);
+					}
+				}
+			}
+		}
+	}
+
+	/* The worked example: FMT6_5_5_5_1_UNORM with WXYZ is B5G5R5A1. */
+	{
+		static const uint32_t red[4] = { 255, 0, 0, 255 };
+		static const uint32_t green[4] = { 0, 255, 0, 0 };
+
+		igt_assert_eq_u32(pack(&fmts[1], WXYZ, red), 0xfc00);
+		igt_assert_eq_u32(pack(&fmts[1], WXYZ, green), 0x03e0);
+		igt_assert_eq_u32(pack(&fmts[1], XYZW, red), 0xf801);
+		igt_assert_eq_u32(pack(&fmts[0], WZYX, red), 0xff0000ff);
+		for (k = 0; k < 2; k++) {
+			adreno_cs_init(&cs, e.cmd, 0);
+			emit_blit(&cs, true, k ? green : red, e.data->va + IMG_DST,
+				  FMT6_5_5_5_1_UNORM, WXYZ, IMG_W * 2, 0, 0, 0, 0,
+				  0, 0, 0, 0);
+			igt_assert_eq(run_cs(&e, &cs), 1);
+			igt_assert_eq_u32(read_px(e.data, IMG_DST, 2),
+					  k ? 0x03e0 : 0xfc00);
+		}
+	}
+	env_close(&e);
+}
+
+/*
+ * Copy an image of random pixels in every format and swap to RGBA8
+ * (8_8_8_8 WZYX) and to its own format; every pixel is checked.
+ */
+static void test_blit_copy(struct ugpu_device_info *d)
+{
+	unsigned int f, swap, x, y, i;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	srand(6);
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		const struct fmt *fm = &fmts[f];
+		uint32_t spitch = IMG_W * fm->cpp;
+
+		for (swap = 0; swap < 4; swap++) {
+			unsigned int shift[4];
+
+			component_shifts(fm, swap, shift);
+			for (y = 0; y < IMG_H; y++)
+				for (x = 0; x < IMG_W; x++)
+					write_px(e.data, IMG_SRC + y * spitch + x * fm->cpp,
+						 fm->cpp, (uint32_t)rand());
+
+			/* To RGBA8. */
+			memset((char *)e.data->map + IMG_DST, 0, IMG_W * 4 * IMG_H);
+			adreno_cs_init(&cs, e.cmd, 0);
+			emit_blit(&cs, false, NULL, e.data->va + IMG_DST,
+				  FMT6_8_8_8_8_UNORM, WZYX, IMG_W * 4,
+				  e.data->va + IMG_SRC, fm->fmt, swap, spitch,
+				  0, 0, IMG_W - 1, IMG_H - 1);
+			igt_assert_eq(run_cs(&e, &cs), 1);
+			for (y = 0; y < IMG_H; y++) {
+				for (x = 0; x < IMG_W; x++) {
+					uint32_t s = read_px(e.data, IMG_SRC + y * spitch +
+							     x * fm->cpp, fm->cpp);
+					uint32_t got = ugpu_bo_read32(e.data, IMG_DST +
+								      y * IMG_W * 4 + x * 4);
+					uint32_t exp = 0;
+
+					for (i = 0; i < 4; i++)
+						exp |= from_bits((s >> shift[i]) &
+								 ((1u << fm->bits[i]) - 1),
+								 fm->bits[i]) << (8 * i);
+					igt_assert_f(got == exp,
+						     "%s %s (%u,%u): src %#x got %#x, expected %#x\n",
+						     fm->name, swap_names[swap], x, y, s,
+						     got, exp);
+				}
+			}
+
+			/* To the same format and swap: unchanged bits. */
+			memset((char *)e.data->map + IMG_DST, 0, spitch * IMG_H);
+			adreno_cs_init(&cs, e.cmd, 0);
+			emit_blit(&cs, false, NULL, e.data->va + IMG_DST, fm->fmt,
+				  swap, spitch, e.data->va + IMG_SRC, fm->fmt, swap,
+				  spitch, 0, 0, IMG_W - 1, IMG_H - 1);
+			igt_assert_eq(run_cs(&e, &cs), 1);
+			igt_assert(!memcmp((char *)e.data->map + IMG_DST,
+					   (char *)e.data->map + IMG_SRC,
+					   spitch * IMG_H));
+		}
+	}
+	env_close(&e);
+}
+
+igt_main
+{
+	struct ugpu_device_info *d;
+
+	igt_fixture {
+		num_devs = ugpu_enumerate(DRM_UGPU_FAMILY_ADRENO, devs,
+					  UGPU_MAX_DEVICES);
+		igt_require_f(num_devs > 0, "no Adreno device\n");
+	}
+
+	igt_describe("Chip id, device info, GMEM and tiling parameters.");
+	igt_subtest_with_dynamic("identity")
+		for_each_adreno(d)
+			test_identity(d);
+
+	igt_describe("PM4 packets of one indirect buffer, checked in memory.");
+	igt_subtest_with_dynamic("mem-write")
+		for_each_adreno(d)
+			test_mem_write(d);
+
+	igt_describe("Indirect buffers calling indirect buffers.");
+	igt_subtest_with_dynamic("ib2-chain")
+		for_each_adreno(d)
+			test_ib2(d);
+
+	igt_describe("Malformed commands are refused at submit.");
+	igt_subtest_with_dynamic("bad-commands")
+		for_each_adreno(d)
+			test_bad_cmds(d);
+
+	igt_describe("Many commands on every ring; higher priority first.");
+	igt_subtest_with_dynamic("priority")
+		for_each_adreno(d)
+			test_priority(d);
+
+	igt_describe("Implicit sync between two clients sharing a dma-buf.");
+	igt_subtest_with_dynamic("implicit-sync")
+		for_each_adreno(d)
+			do_shared(d, true);
+
+	igt_describe("NO_IMPLICIT: the reader does not wait for the writer.");
+	igt_subtest_with_dynamic("no-implicit")
+		for_each_adreno(d)
+			do_shared(d, false);
+
+	igt_describe("Per-client page tables; a fault fails only its command.");
+	igt_subtest_with_dynamic("isolation-fault")
+		for_each_adreno(d)
+			test_isolation(d);
+
+	igt_describe("A read-only BO faults on a GPU write.");
+	igt_subtest_with_dynamic("readonly-bo")
+		for_each_adreno(d)
+			test_readonly(d);
+
+	igt_describe("An endless CP_WAIT_REG_MEM: hangcheck and recovery.");
+	igt_subtest_with_dynamic("hang-wait")
+		for_each_adreno(d)
+			do_hang(d, HANG_WAIT);
+
+	igt_describe("A packet with a bad parity bit: CP error and recovery.");
+	igt_subtest_with_dynamic("hang-parity")
+		for_each_adreno(d)
+			do_hang(d, HANG_PARITY);
+
+	igt_describe("An IB2 calling a third level: CP error and recovery.");
+	igt_subtest_with_dynamic("hang-ib3")
+		for_each_adreno(d)
+			do_hang(d, HANG_IB3);
+
+	igt_describe("A context that keeps hanging is banned.");
+	igt_subtest_with_dynamic("ban")
+		for_each_adreno(d)
+			test_ban(d);
+
+	igt_describe("2D fills in both formats and all four swaps.");
+	igt_subtest_with_dynamic("blit-fill")
+		for_each_adreno(d)
+			test_blit_fill(d);
+
+	igt_describe("2D copies in both formats and all four swaps.");
+	igt_subtest_with_dynamic("blit-copy")
+		for_each_adreno(d)
+			test_blit_copy(d);
+
+	igt_describe("Unbinding the driver with work on the rings; binding again.");
+	igt_subtest_with_dynamic("unbind")
+		for_each_adreno(d)
+			test_unbind(d);
+}
