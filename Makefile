@@ -44,7 +44,7 @@ IGT_BUILD := $(IGT_DIR)/build
 
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
-DEMO_TOOLS := mali-frame
+DEMO_TOOLS := mali-frame vivante-resolve adreno-blit
 USER_TOOLS := ugpu-info $(DEMO_TOOLS)
 
 KBUILD_FLAGS := $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
@@ -73,7 +73,7 @@ tests:
 	$(LOCK) $(MAKE) -C $(IGT_DIR)
 
 tools:
-	$(LOCK) sh -ec 'for t in $(USER_TOOLS); do $(MAKE) -C tools/$$t; done'
+	$(LOCK) $(MAKE) -C tools TOOLS='$(USER_TOOLS)'
 
 deps:
 	tools/install-deps.sh '$(KVER)'
@@ -102,5 +102,5 @@ checkpatch:
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) clean
 	$(MAKE) -C $(IGT_DIR) clean
-	@for t in $(USER_TOOLS); do $(MAKE) -C tools/$$t clean; done
+	$(MAKE) -C tools clean
 	rm -rf $(BUILD) $(OUT)

@@ -15,29 +15,19 @@
  * Writes DIR/<device>-frame.png per Mali device (DIR defaults to ".").
  * Exit status: 0 rendered, 77 no Mali device, 1 failure.
  */
-#define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <xf86drm.h>
 
+#include "png.h"
 #include "ugpu_drm.h"
+#include "ugpu_tool.h"
 #include <ugpu/hw/mali_regs.h>
-
-#define DRI_DIR		"/dev/dri"
-#define MAX_NODES	64
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define FB_WIDTH	256
 #define FB_HEIGHT	256
@@ -46,7 +36,7 @@
 #define TILES_X		(FB_WIDTH / MALI_TILE_SIZE)
 #define TILES_Y		(FB_HEIGHT / MALI_TILE_SIZE)
 
-#define WAIT_NS		(10 * 1000000000LL)
+#define WAIT_NS		(10 * NSEC_PER_SEC)
 
 /*
  * Layout of the descriptor BO. Job descriptors are 64-byte aligned as
@@ -90,15 +80,6 @@ static const struct rect pattern[] = {
 
 #define NUM_RECTS	ARRAY_SIZE(pattern)
 
-struct bo {
-	uint32_t handle;
-	uint64_t va;
-	uint64_t size;
-	uint8_t *map;
-};
-
-static const char *out_dir = ".";
-
 static void w32(uint8_t *base, uint64_t off, uint32_t v)
 {
 	memcpy(base + off, &v, sizeof(v));
@@ -117,176 +98,8 @@ static uint32_t r32(const uint8_t *base, uint64_t off)
 	return v;
 }
 
-/* ---- PNG: stored (uncompressed) deflate blocks, no external library. */
-
-static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-	uint32_t c;
-	int n, k;
-
-	for (n = 0; n < 256; n++) {
-		c = n;
-		for (k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[n] = c;
-	}
-}
-
-static uint32_t crc_update(uint32_t crc, const uint8_t *p, size_t len)
-{
-	while (len--)
-		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static int write_chunk(FILE *f, const char *type, const uint8_t *data,
-		       size_t len)
-{
-	uint8_t hdr[8], tail[4];
-	uint32_t crc;
-
-	put_be32(hdr, len);
-	memcpy(hdr + 4, type, 4);
-	crc = crc_update(0xffffffffu, hdr + 4, 4);
-	crc = crc_update(crc, data, len) ^ 0xffffffffu;
-	put_be32(tail, crc);
-	if (fwrite(hdr, 1, 8, f) != 8 ||
-	    (len && fwrite(data, 1, len, f) != len) ||
-	    fwrite(tail, 1, 4, f) != 4)
-		return -1;
-	return 0;
-}
-
-/* @rgba: @w x @h pixels, 4 bytes each, rows packed. */
-static int write_png(const char *path, const uint8_t *rgba, uint32_t w,
-		     uint32_t h)
-{
-	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n',
-					0x1a, '\n' };
-	size_t row = (size_t)w * 4 + 1, raw_len = row * h;
-	size_t nblocks = (raw_len + 0xfffe) / 0xffff;
-	size_t zlen = 2 + raw_len + nblocks * 5 + 4;
-	uint32_t a = 1, b = 0;
-	uint8_t ihdr[13];
-	uint8_t *raw, *z, *p;
-	size_t i, left, n;
-	FILE *f;
-	int ret = -1;
-
-	raw = malloc(raw_len);
-	z = malloc(zlen);
-	if (!raw || !z)
-		goto out;
-
-	/* Each row: filter type 0 (none), then the pixels. */
-	for (i = 0; i < h; i++) {
-		raw[i * row] = 0;
-		memcpy(raw + i * row + 1, rgba + i * w * 4, (size_t)w * 4);
-	}
-
-	p = z;
-	*p++ = 0x78;	/* deflate, 32K window */
-	*p++ = 0x01;	/* no preset dictionary, FCHECK making it % 31 == 0 */
-	for (i = 0, left = raw_len; left; left -= n, i += n) {
-		n = left > 0xffff ? 0xffff : left;
-		*p++ = n == left;	/* BFINAL on the last block, BTYPE 00 */
-		*p++ = n & 0xff;
-		*p++ = n >> 8;
-		*p++ = ~n & 0xff;
-		*p++ = (~n >> 8) & 0xff;
-		memcpy(p, raw + i, n);
-		p += n;
-	}
-	for (i = 0; i < raw_len; i++) {
-		a = (a + raw[i]) % 65521;
-		b = (b + a) % 65521;
-	}
-	put_be32(p, b << 16 | a);
-	p += 4;
-
-	put_be32(ihdr, w);
-	put_be32(ihdr + 4, h);
-	ihdr[8] = 8;	/* bits per channel */
-	ihdr[9] = 6;	/* RGBA */
-	ihdr[10] = 0;	/* deflate */
-	ihdr[11] = 0;	/* adaptive filtering */
-	ihdr[12] = 0;	/* no interlace */
-
-	f = fopen(path, "wb");
-	if (!f)
-		goto out;
-	if (fwrite(sig, 1, sizeof(sig), f) == sizeof(sig) &&
-	    !write_chunk(f, "IHDR", ihdr, sizeof(ihdr)) &&
-	    !write_chunk(f, "IDAT", z, p - z) &&
-	    !write_chunk(f, "IEND", NULL, 0))
-		ret = 0;
-	if (fclose(f))
-		ret = -1;
-out:
-	free(raw);
-	free(z);
-	return ret;
-}
-
-/* ---- ugpu */
-
-static int get_param(int fd, uint32_t param, uint64_t *value)
-{
-	struct drm_ugpu_get_param gp = { .param = param };
-
-	if (drmIoctl(fd, DRM_IOCTL_UGPU_GET_PARAM, &gp))
-		return -errno;
-	*value = gp.value;
-	return 0;
-}
-
-static int bo_create(int fd, uint64_t size, uint32_t flags, struct bo *bo)
-{
-	struct drm_ugpu_bo_create req = { .size = size, .flags = flags };
-	void *map;
-
-	if (drmIoctl(fd, DRM_IOCTL_UGPU_BO_CREATE, &req))
-		return -errno;
-	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   req.mmap_offset);
-	if (map == MAP_FAILED) {
-		struct drm_gem_close close_req = { .handle = req.handle };
-		int err = -errno;
-
-		drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &close_req);
-		return err;
-	}
-	bo->handle = req.handle;
-	bo->va = req.va;
-	bo->size = size;
-	bo->map = map;
-	memset(bo->map, 0, size);
-	return 0;
-}
-
-static void bo_destroy(int fd, struct bo *bo)
-{
-	struct drm_gem_close req = { .handle = bo->handle };
-
-	if (!bo->map)
-		return;
-	munmap(bo->map, bo->size);
-	drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &req);
-	bo->map = NULL;
-}
-
 /* The vertex and tiler jobs carry 32-bit GPU pointers. */
-static bool fits_32bit(const struct bo *bo)
+static bool fits_32bit(const struct ugpu_bo *bo)
 {
 	return bo->va + bo->size <= 0x100000000ULL;
 }
@@ -310,7 +123,7 @@ static void fbd(uint8_t *d, uint64_t off, uint64_t rt_va, uint32_t color)
 }
 
 /* The vertex job and the tiler job after it draw one triangle. */
-static void build_vertex_tiler(struct bo *desc, const struct bo *rt)
+static void build_vertex_tiler(struct ugpu_bo *desc, const struct ugpu_bo *rt)
 {
 	static const float tri[3][4] = {
 		{ -0.8f, -0.8f, 0.0f, 1.0f },
@@ -357,7 +170,7 @@ static void build_vertex_tiler(struct bo *desc, const struct bo *rt)
 }
 
 /* One fragment job per rectangle of the pattern, chained in order. */
-static void build_fragment(struct bo *desc, const struct bo *rt)
+static void build_fragment(struct ugpu_bo *desc, const struct ugpu_bo *rt)
 {
 	uint8_t *d = desc->map;
 	uint64_t va = desc->va;
@@ -395,16 +208,8 @@ static uint32_t expected_pixel(unsigned int x, unsigned int y)
 	return color;
 }
 
-static int64_t deadline_ns(int64_t from_now)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec + from_now;
-}
-
 /* Report jobs whose header does not say DONE; returns how many. */
-static int check_job_status(const struct bo *desc)
+static int check_job_status(const struct ugpu_bo *desc)
 {
 	uint64_t offs[2 + NUM_RECTS];
 	unsigned int i, n = 0;
@@ -428,33 +233,28 @@ static int check_job_status(const struct bo *desc)
 	return bad;
 }
 
-static int render(int fd, const char *name)
+static int render(int fd, const char *name, const char *out_dir)
 {
-	struct drm_ugpu_ctx_create ctx = {
-		.priority = DRM_UGPU_CTX_PRIORITY_MEDIUM,
-	};
-	struct drm_ugpu_ctx_destroy ctx_destroy = { 0 };
-	struct bo desc = { 0 }, rt = { 0 };
+	struct ugpu_bo desc = { 0 }, rt = { 0 };
 	struct drm_ugpu_submit_bo bos[2];
 	struct drm_ugpu_cmd cmds[2];
 	struct drm_ugpu_sync out_sync = { 0 };
 	struct drm_ugpu_submit submit = { 0 };
-	uint32_t syncobj = 0;
+	uint32_t ctx, syncobj = 0;
 	unsigned int x, y, mismatches = 0;
-	uint8_t *rgba = NULL;
 	char path[PATH_MAX];
 	int ret;
 
-	ret = drmIoctl(fd, DRM_IOCTL_UGPU_CTX_CREATE, &ctx) ? -errno : 0;
+	ret = ugpu_ctx_create(fd, &ctx);
 	if (ret) {
 		fprintf(stderr, "mali-frame: %s: CTX_CREATE: %s\n", name,
 			strerror(-ret));
 		return ret;
 	}
 
-	ret = bo_create(fd, DESC_BO_SIZE, 0, &desc);
+	ret = ugpu_bo_create(fd, DESC_BO_SIZE, 0, &desc);
 	if (!ret)
-		ret = bo_create(fd, FB_SIZE, DRM_UGPU_BO_NOEXEC, &rt);
+		ret = ugpu_bo_create(fd, FB_SIZE, DRM_UGPU_BO_NOEXEC, &rt);
 	if (ret) {
 		fprintf(stderr, "mali-frame: %s: BO_CREATE: %s\n", name,
 			strerror(-ret));
@@ -498,7 +298,7 @@ static int render(int fd, const char *name)
 
 	out_sync.handle = syncobj;
 
-	submit.ctx = ctx.handle;
+	submit.ctx = ctx;
 	submit.cmds = (uintptr_t)cmds;
 	submit.cmd_count = 2;
 	submit.bos = (uintptr_t)bos;
@@ -512,7 +312,7 @@ static int render(int fd, const char *name)
 			strerror(-ret));
 		goto out;
 	}
-	if (drmSyncobjWait(fd, &syncobj, 1, deadline_ns(WAIT_NS), 0, NULL)) {
+	if (drmSyncobjWait(fd, &syncobj, 1, ugpu_deadline_ns(WAIT_NS), 0, NULL)) {
 		ret = -errno;
 		fprintf(stderr, "mali-frame: %s: waiting for the frame: %s\n",
 			name, strerror(-ret));
@@ -522,25 +322,14 @@ static int render(int fd, const char *name)
 	if (check_job_status(&desc))
 		ret = -EIO;
 
-	/* BGRA8888 in memory is B, G, R, A; PNG wants R, G, B, A. */
-	rgba = malloc(FB_SIZE);
-	if (!rgba) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (y = 0; y < FB_HEIGHT; y++) {
 		for (x = 0; x < FB_WIDTH; x++) {
-			uint64_t o = (uint64_t)y * FB_STRIDE + x * 4;
-			uint32_t px = r32(rt.map, o);
+			uint32_t px = r32(rt.map, (uint64_t)y * FB_STRIDE + x * 4);
 
 			if (px != expected_pixel(x, y) && mismatches++ < 5)
 				fprintf(stderr,
 					"mali-frame: %s: pixel %u,%u is 0x%08x, expected 0x%08x\n",
 					name, x, y, px, expected_pixel(x, y));
-			rgba[o + 0] = px >> 16;
-			rgba[o + 1] = px >> 8;
-			rgba[o + 2] = px;
-			rgba[o + 3] = px >> 24;
 		}
 	}
 	if (mismatches) {
@@ -550,7 +339,10 @@ static int render(int fd, const char *name)
 	}
 
 	if (snprintf(path, sizeof(path), "%s/%s-frame.png", out_dir, name) >=
-	    (int)sizeof(path) || write_png(path, rgba, FB_WIDTH, FB_HEIGHT)) {
+	    (int)sizeof(path) ||
+	    /* BGRA8888 is an A8R8G8B8 u32; the rows are packed. */
+	    png_write_argb8888(path, (const uint32_t *)rt.map, FB_WIDTH,
+			       FB_HEIGHT)) {
 		fprintf(stderr, "mali-frame: cannot write %s\n", path);
 		ret = -EIO;
 	} else {
@@ -559,135 +351,22 @@ static int render(int fd, const char *name)
 	}
 
 out:
-	free(rgba);
 	if (syncobj)
 		drmSyncobjDestroy(fd, syncobj);
-	bo_destroy(fd, &rt);
-	bo_destroy(fd, &desc);
-	ctx_destroy.handle = ctx.handle;
-	drmIoctl(fd, DRM_IOCTL_UGPU_CTX_DESTROY, &ctx_destroy);
+	ugpu_bo_destroy(fd, &rt);
+	ugpu_bo_destroy(fd, &desc);
+	ugpu_ctx_destroy(fd, ctx);
 	return ret;
-}
-
-/* ---- device discovery */
-
-/* The platform device behind a render node, or the node's own name. */
-static void device_name(const char *node, char *buf, size_t len)
-{
-	char link[PATH_MAX], target[PATH_MAX];
-	char *copy = strdup(node);
-	const char *base = copy ? basename(copy) : node;
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/drm/%s/device", base);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n < 0) {
-		snprintf(buf, len, "%s", base);
-	} else {
-		target[n] = '\0';
-		snprintf(buf, len, "%s", basename(target));
-	}
-	free(copy);
-}
-
-static int open_ugpu(const char *node)
-{
-	drmVersionPtr ver;
-	bool ours;
-	int fd;
-
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ver = drmGetVersion(fd);
-	ours = ver && !strcmp(ver->name, "ugpu");
-	drmFreeVersion(ver);
-	if (!ours) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char * const *)a, *(char * const *)b);
-}
-
-static int find_nodes(char **nodes, int max)
-{
-	struct dirent *de;
-	DIR *dir;
-	int n = 0;
-
-	dir = opendir(DRI_DIR);
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir)) && n < max) {
-		if (strncmp(de->d_name, "renderD", 7))
-			continue;
-		if (asprintf(&nodes[n], DRI_DIR "/%s", de->d_name) < 0)
-			break;
-		n++;
-	}
-	closedir(dir);
-	qsort(nodes, n, sizeof(*nodes), cmp_str);
-	return n;
 }
 
 int main(int argc, char **argv)
 {
-	char *nodes[MAX_NODES];
-	int rendered = 0, failed = 0;
-	int i, n, fd, opt;
+	static const struct ugpu_demo demo = {
+		.prog = "mali-frame",
+		.family_label = "Mali",
+		.family = DRM_UGPU_FAMILY_MALI,
+		.draw = render,
+	};
 
-	while ((opt = getopt(argc, argv, "o:h")) != -1) {
-		switch (opt) {
-		case 'o':
-			out_dir = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-o DIR] [render node...]\n",
-				argv[0]);
-			return opt == 'h' ? 0 : 2;
-		}
-	}
-
-	crc_init();
-
-	if (optind < argc) {
-		n = 0;
-		for (i = optind; i < argc && n < MAX_NODES; i++)
-			nodes[n++] = strdup(argv[i]);
-	} else {
-		n = find_nodes(nodes, MAX_NODES);
-	}
-
-	for (i = 0; i < n; i++) {
-		char name[NAME_MAX + 1];
-		uint64_t family = 0;
-
-		fd = open_ugpu(nodes[i]);
-		if (fd < 0)
-			goto next;
-		if (get_param(fd, DRM_UGPU_PARAM_FAMILY, &family) ||
-		    family != DRM_UGPU_FAMILY_MALI) {
-			close(fd);
-			goto next;
-		}
-		device_name(nodes[i], name, sizeof(name));
-		if (render(fd, name))
-			failed++;
-		else
-			rendered++;
-		close(fd);
-next:
-		free(nodes[i]);
-	}
-
-	if (!rendered && !failed) {
-		fprintf(stderr, "mali-frame: no Mali device found\n");
-		return 77;
-	}
-	return failed ? 1 : 0;
+	return ugpu_demo_main(&demo, argc, argv);
 }

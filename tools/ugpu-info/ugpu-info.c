@@ -3,100 +3,144 @@
  * ugpu-info: describe every ugpu GPU of the system.
  *
  * Walks the DRM render nodes, keeps those whose driver is "ugpu" and
- * prints what DRM_IOCTL_UGPU_GET_PARAM reports about each.
+ * prints what DRM_IOCTL_UGPU_GET_PARAM reports about each: the parameters
+ * every family has, then those of the device's family.
  *
  * Usage: ugpu-info [-f] [render node...]
- *   -f  print only "<node> <family>" lines, for scripts
+ *   -f  print only "<node> <family> <device>" lines, for scripts
  */
-#define _GNU_SOURCE
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include "ugpu_drm.h"
+#include "ugpu_tool.h"
 
-#define DRI_DIR		"/dev/dri"
-#define MAX_NODES	64
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* Mali reports up to this many TEXTURE_FEATURES registers. */
+#define MALI_MAX_TEXTURE_FEATURES	4
+#define MALI_MAX_JOB_SLOTS		32
+
+#define FMT_REG		"0x%08" PRIx64
+#define FMT_COUNT	"%" PRIu64
+
+/* A parameter of the device's family, and how to print its value. */
+struct param_desc {
+	uint32_t param;
+	const char *label;
+	const char *fmt;
+};
+
+/* The label is the name of the parameter after its family prefix. */
+#define MALI_PARAM(name, fmt) \
+	{ DRM_UGPU_PARAM_MALI_##name, #name, fmt }
+#define VIVANTE_PARAM(name, fmt) \
+	{ DRM_UGPU_PARAM_VIVANTE_##name, #name, fmt }
+#define ADRENO_PARAM(name, fmt) \
+	{ DRM_UGPU_PARAM_ADRENO_##name, #name, fmt }
+
+static const struct param_desc mali_params[] = {
+	MALI_PARAM(GPU_ID, FMT_REG),
+	MALI_PARAM(L2_FEATURES, FMT_REG),
+	MALI_PARAM(TILER_FEATURES, FMT_REG),
+	MALI_PARAM(MEM_FEATURES, FMT_REG),
+	MALI_PARAM(MMU_FEATURES, FMT_REG),
+	MALI_PARAM(AS_PRESENT, FMT_REG),
+	MALI_PARAM(JS_PRESENT, FMT_REG),
+	MALI_PARAM(SHADER_PRESENT, FMT_REG),
+	MALI_PARAM(TILER_PRESENT, FMT_REG),
+	MALI_PARAM(L2_PRESENT, FMT_REG),
+	MALI_PARAM(THREAD_MAX_THREADS, FMT_REG),
+	MALI_PARAM(THREAD_FEATURES, FMT_REG),
+};
+
+static const struct param_desc vivante_params[] = {
+	VIVANTE_PARAM(STREAM_COUNT, FMT_COUNT),
+	VIVANTE_PARAM(REGISTER_MAX, FMT_COUNT),
+	VIVANTE_PARAM(THREAD_COUNT, FMT_COUNT),
+	VIVANTE_PARAM(VERTEX_CACHE_SIZE, FMT_COUNT),
+	VIVANTE_PARAM(SHADER_CORE_COUNT, FMT_COUNT),
+	VIVANTE_PARAM(PIXEL_PIPES, FMT_COUNT),
+	VIVANTE_PARAM(INSTRUCTION_COUNT, FMT_COUNT),
+	VIVANTE_PARAM(NUM_CONSTANTS, FMT_COUNT),
+	VIVANTE_PARAM(VARYINGS_COUNT, FMT_COUNT),
+	VIVANTE_PARAM(MMU_VERSION, FMT_COUNT),
+};
+
+static const struct param_desc adreno_params[] = {
+	ADRENO_PARAM(GPU_ID, FMT_REG),
+	ADRENO_PARAM(SPEED_BIN, FMT_COUNT),
+	ADRENO_PARAM(GMEM_BASE, "0x%" PRIx64),
+	ADRENO_PARAM(GMEM_SIZE, FMT_COUNT " bytes"),
+	ADRENO_PARAM(NUM_CCU, FMT_COUNT),
+	ADRENO_PARAM(NUM_SP_CORES, FMT_COUNT),
+	ADRENO_PARAM(FIBERS_PER_SP, FMT_COUNT),
+	ADRENO_PARAM(REG_SIZE_VEC4, FMT_COUNT),
+	ADRENO_PARAM(INSTR_CACHE_SIZE, FMT_COUNT),
+	ADRENO_PARAM(TILE_ALIGN_W, FMT_COUNT),
+	ADRENO_PARAM(TILE_ALIGN_H, FMT_COUNT),
+	ADRENO_PARAM(GMEM_ALIGN_W, FMT_COUNT),
+	ADRENO_PARAM(GMEM_ALIGN_H, FMT_COUNT),
+	ADRENO_PARAM(TILE_MAX_W, FMT_COUNT),
+	ADRENO_PARAM(TILE_MAX_H, FMT_COUNT),
+};
+
+/* A flag of a bit mask and its name. */
+struct flag_name {
+	uint64_t bit;
+	const char *name;
+};
+
+static const struct flag_name queue_caps[] = {
+	{ DRM_UGPU_QUEUE_CAP_JOB_CHAIN, "job-chain" },
+	{ DRM_UGPU_QUEUE_CAP_FRAGMENT, "fragment" },
+	{ DRM_UGPU_QUEUE_CAP_VERTEX_TILER, "vertex-tiler" },
+	{ DRM_UGPU_QUEUE_CAP_COMPUTE, "compute" },
+	{ DRM_UGPU_QUEUE_CAP_CMDBUF_3D, "cmdbuf-3d" },
+	{ DRM_UGPU_QUEUE_CAP_CMDBUF_2D, "cmdbuf-2d" },
+	{ DRM_UGPU_QUEUE_CAP_PM4, "pm4" },
+};
+
+#define ADRENO_FEAT(name)	{ DRM_UGPU_ADRENO_FEAT_##name, #name }
+
+static const struct flag_name adreno_features[] = {
+	ADRENO_FEAT(SUPPORTS_MULTIVIEW_MASK),
+	ADRENO_FEAT(HAS_Z24UINT_S8UINT),
+	ADRENO_FEAT(TESS_USE_SHARED),
+	ADRENO_FEAT(STORAGE_16BIT),
+	ADRENO_FEAT(HAS_TEX_FILTER_CUBIC),
+	ADRENO_FEAT(HAS_SAMPLE_LOCATIONS),
+	ADRENO_FEAT(HAS_LPAC),
+	ADRENO_FEAT(HAS_SHADING_RATE),
+	ADRENO_FEAT(HAS_GETFIBERID),
+	ADRENO_FEAT(HAS_DP2ACC),
+	ADRENO_FEAT(HAS_DP4ACC),
+	ADRENO_FEAT(HAS_CP_REG_WRITE),
+	ADRENO_FEAT(HAS_8BPP_UBWC),
+	ADRENO_FEAT(CCU_CNTL_GMEM_UNK2),
+	ADRENO_FEAT(INDIRECT_DRAW_WFM_QUIRK),
+	ADRENO_FEAT(DEPTH_BOUNDS_REQUIRE_DEPTH_TEST_QUIRK),
+};
+
+/* Indexed by enum drm_ugpu_adreno_magic. */
+static const char * const adreno_magic_names[] = {
+	[DRM_UGPU_ADRENO_MAGIC_TPL1_DBG_ECO_CNTL] = "TPL1_DBG_ECO_CNTL",
+	[DRM_UGPU_ADRENO_MAGIC_PC_POWER_CNTL] = "PC_POWER_CNTL",
+	[DRM_UGPU_ADRENO_MAGIC_RB_UNKNOWN_8E04_BLIT] = "RB_UNKNOWN_8E04_BLIT",
+};
 
 static bool brief;
 
-static int get_param(int fd, uint32_t param, uint32_t index, uint64_t *value)
-{
-	struct drm_ugpu_get_param gp = {
-		.param = param,
-		.index = index,
-	};
-
-	if (drmIoctl(fd, DRM_IOCTL_UGPU_GET_PARAM, &gp))
-		return -errno;
-	*value = gp.value;
-	return 0;
-}
-
-static const char *family_name(uint64_t family)
-{
-	switch (family) {
-	case DRM_UGPU_FAMILY_VIVANTE:
-		return "vivante";
-	case DRM_UGPU_FAMILY_MALI:
-		return "mali";
-	case DRM_UGPU_FAMILY_ADRENO:
-		return "adreno";
-	default:
-		return "unknown";
-	}
-}
-
-/* The platform device behind a render node, e.g. "ugpu-mali.0". */
-static void device_name(const char *node, char *buf, size_t len)
-{
-	char link[PATH_MAX], target[PATH_MAX];
-	char *copy = strdup(node);
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/drm/%s/device",
-		 copy ? basename(copy) : node);
-	free(copy);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n < 0) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	target[n] = '\0';
-	snprintf(buf, len, "%s", basename(target));
-}
-
 static void print_caps(uint64_t caps)
 {
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = {
-		{ DRM_UGPU_QUEUE_CAP_JOB_CHAIN, "job-chain" },
-		{ DRM_UGPU_QUEUE_CAP_FRAGMENT, "fragment" },
-		{ DRM_UGPU_QUEUE_CAP_VERTEX_TILER, "vertex-tiler" },
-		{ DRM_UGPU_QUEUE_CAP_COMPUTE, "compute" },
-		{ DRM_UGPU_QUEUE_CAP_CMDBUF_3D, "cmdbuf-3d" },
-		{ DRM_UGPU_QUEUE_CAP_CMDBUF_2D, "cmdbuf-2d" },
-		{ DRM_UGPU_QUEUE_CAP_PM4, "pm4" },
-	};
 	size_t i;
 
 	printf("0x%02" PRIx64, caps);
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (caps & names[i].bit)
-			printf(" %s", names[i].name);
+	for (i = 0; i < ARRAY_SIZE(queue_caps); i++)
+		if (caps & queue_caps[i].bit)
+			printf(" %s", queue_caps[i].name);
 	printf("\n");
 }
 
@@ -107,7 +151,7 @@ static int show(int fd, const char *label, uint32_t param, uint32_t index,
 	uint64_t v = 0;
 	int ret;
 
-	ret = get_param(fd, param, index, &v);
+	ret = ugpu_get_param(fd, param, index, &v);
 	if (ret) {
 		printf("  %-24s error %d (%s)\n", label, ret, strerror(-ret));
 		return 1;
@@ -118,49 +162,101 @@ static int show(int fd, const char *label, uint32_t param, uint32_t index,
 	return 0;
 }
 
-static void show_mali(int fd, int *errors)
+/* Returns the number of parameters that could not be read. */
+static int show_params(int fd, const struct param_desc *params, size_t count)
 {
-	static const struct {
-		uint32_t param;
-		const char *label;
-	} regs[] = {
-		{ DRM_UGPU_PARAM_MALI_GPU_ID, "GPU_ID" },
-		{ DRM_UGPU_PARAM_MALI_L2_FEATURES, "L2_FEATURES" },
-		{ DRM_UGPU_PARAM_MALI_TILER_FEATURES, "TILER_FEATURES" },
-		{ DRM_UGPU_PARAM_MALI_MEM_FEATURES, "MEM_FEATURES" },
-		{ DRM_UGPU_PARAM_MALI_MMU_FEATURES, "MMU_FEATURES" },
-		{ DRM_UGPU_PARAM_MALI_AS_PRESENT, "AS_PRESENT" },
-		{ DRM_UGPU_PARAM_MALI_JS_PRESENT, "JS_PRESENT" },
-		{ DRM_UGPU_PARAM_MALI_SHADER_PRESENT, "SHADER_PRESENT" },
-		{ DRM_UGPU_PARAM_MALI_TILER_PRESENT, "TILER_PRESENT" },
-		{ DRM_UGPU_PARAM_MALI_L2_PRESENT, "L2_PRESENT" },
-		{ DRM_UGPU_PARAM_MALI_THREAD_MAX_THREADS, "THREAD_MAX_THREADS" },
-		{ DRM_UGPU_PARAM_MALI_THREAD_FEATURES, "THREAD_FEATURES" },
-	};
+	int errors = 0;
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		errors += show(fd, params[i].label, params[i].param, 0,
+			       params[i].fmt);
+	return errors;
+}
+
+static int show_mali(int fd)
+{
 	uint64_t js_present = 0, v = 0;
+	int errors;
 	uint32_t i;
 
-	for (i = 0; i < ARRAY_SIZE(regs); i++)
-		*errors += show(fd, regs[i].label, regs[i].param, 0,
-				"0x%08" PRIx64);
-	get_param(fd, DRM_UGPU_PARAM_MALI_JS_PRESENT, 0, &js_present);
-	for (i = 0; i < 32; i++) {
+	errors = show_params(fd, mali_params, ARRAY_SIZE(mali_params));
+	ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_JS_PRESENT, 0, &js_present);
+	for (i = 0; i < MALI_MAX_JOB_SLOTS; i++) {
 		char label[32];
 
 		if (!(js_present & (1ULL << i)))
 			continue;
 		snprintf(label, sizeof(label), "JS%u_FEATURES", i);
-		*errors += show(fd, label, DRM_UGPU_PARAM_MALI_JS_FEATURES, i,
-				"0x%08" PRIx64);
+		errors += show(fd, label, DRM_UGPU_PARAM_MALI_JS_FEATURES, i,
+			       FMT_REG);
 	}
-	for (i = 0; i < 4; i++) {
+	/* How many texture feature registers exist varies: read to the end. */
+	for (i = 0; i < MALI_MAX_TEXTURE_FEATURES; i++) {
 		char label[32];
 
-		if (get_param(fd, DRM_UGPU_PARAM_MALI_TEXTURE_FEATURES, i, &v))
+		if (ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_TEXTURE_FEATURES, i,
+				   &v))
 			break;
 		snprintf(label, sizeof(label), "TEXTURE_FEATURES_%u", i);
-		printf("  %-24s 0x%08" PRIx64 "\n", label, v);
+		printf("  %-24s " FMT_REG "\n", label, v);
 	}
+	return errors;
+}
+
+static int show_vivante(int fd)
+{
+	return show_params(fd, vivante_params, ARRAY_SIZE(vivante_params));
+}
+
+/* The DRM_UGPU_ADRENO_FEAT_* flags of feature word 0, one a line. */
+static int show_adreno_features(int fd)
+{
+	uint64_t features = 0, known = 0;
+	size_t i;
+	int ret;
+
+	ret = ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 0, &features);
+	if (ret) {
+		printf("  %-24s error %d (%s)\n", "feature flags", ret,
+		       strerror(-ret));
+		return 1;
+	}
+	printf("  %-24s " FMT_REG "\n", "feature flags", features);
+	for (i = 0; i < ARRAY_SIZE(adreno_features); i++) {
+		known |= adreno_features[i].bit;
+		if (features & adreno_features[i].bit)
+			printf("    %s\n", adreno_features[i].name);
+	}
+	if (features & ~known)
+		printf("    unknown 0x%" PRIx64 "\n", features & ~known);
+	return 0;
+}
+
+static int show_adreno(int fd)
+{
+	uint64_t v = 0;
+	int errors, ret;
+	uint32_t i;
+
+	errors = show_params(fd, adreno_params, ARRAY_SIZE(adreno_params));
+	for (i = 0; i < DRM_UGPU_ADRENO_MAGIC_COUNT; i++) {
+		const char *name = i < ARRAY_SIZE(adreno_magic_names) &&
+				   adreno_magic_names[i] ?
+				   adreno_magic_names[i] : "?";
+		char label[32];
+
+		snprintf(label, sizeof(label), "MAGIC[%u]", i);
+		ret = ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_MAGIC, i, &v);
+		if (ret) {
+			printf("  %-24s error %d (%s)\n", label, ret,
+			       strerror(-ret));
+			errors++;
+			continue;
+		}
+		printf("  %-24s " FMT_REG " %s\n", label, v, name);
+	}
+	return errors + show_adreno_features(fd);
 }
 
 /* Returns the number of parameters that could not be read. */
@@ -173,11 +269,12 @@ static int describe(int fd, const char *node)
 	uint32_t i;
 	int ret;
 
-	device_name(node, dev, sizeof(dev));
-	ret = get_param(fd, DRM_UGPU_PARAM_FAMILY, 0, &family);
+	if (ugpu_device_name(node, dev, sizeof(dev)))
+		snprintf(dev, sizeof(dev), "?");
+	ret = ugpu_get_param(fd, DRM_UGPU_PARAM_FAMILY, 0, &family);
 	if (brief) {
-		printf("%s %s %s\n", node, ret ? "unknown" : family_name(family),
-		       dev);
+		printf("%s %s %s\n", node,
+		       ret ? "unknown" : ugpu_family_name(family), dev);
 		return ret ? 1 : 0;
 	}
 
@@ -186,8 +283,8 @@ static int describe(int fd, const char *node)
 		printf("  family: error %d (%s)\n", ret, strerror(-ret));
 		return 1;
 	}
-	printf("  %-24s %s (%" PRIu64 ")\n", "family", family_name(family),
-	       family);
+	printf("  %-24s %s (%" PRIu64 ")\n", "family",
+	       ugpu_family_name(family), family);
 	errors += show(fd, "chip model", DRM_UGPU_PARAM_CHIP_MODEL, 0,
 		       "0x%04" PRIx64);
 	errors += show(fd, "chip revision", DRM_UGPU_PARAM_CHIP_REVISION, 0,
@@ -195,22 +292,21 @@ static int describe(int fd, const char *node)
 	errors += show(fd, "chip id", DRM_UGPU_PARAM_CHIP_ID, 0,
 		       "0x%016" PRIx64);
 
-	if (get_param(fd, DRM_UGPU_PARAM_NUM_FEATURE_WORDS, 0, &nwords))
+	if (ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_FEATURE_WORDS, 0, &nwords))
 		errors++;
 	printf("  %-24s %" PRIu64 "\n", "feature words", nwords);
 	for (i = 0; i < nwords; i++) {
 		char label[32];
 
 		snprintf(label, sizeof(label), "  features[%u]", i);
-		errors += show(fd, label, DRM_UGPU_PARAM_FEATURES, i,
-			       "0x%08" PRIx64);
+		errors += show(fd, label, DRM_UGPU_PARAM_FEATURES, i, FMT_REG);
 	}
 
-	if (get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0, &nqueues))
+	if (ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0, &nqueues))
 		errors++;
 	printf("  %-24s %" PRIu64 "\n", "queues", nqueues);
 	for (i = 0; i < nqueues; i++) {
-		if (get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, i, &v)) {
+		if (ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, i, &v)) {
 			printf("    queue %u: caps error\n", i);
 			errors++;
 			continue;
@@ -219,8 +315,8 @@ static int describe(int fd, const char *node)
 		print_caps(v);
 	}
 
-	if (get_param(fd, DRM_UGPU_PARAM_VA_START, 0, &va_start) ||
-	    get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0, &va_size))
+	if (ugpu_get_param(fd, DRM_UGPU_PARAM_VA_START, 0, &va_start) ||
+	    ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0, &va_size))
 		errors++;
 	printf("  %-24s 0x%" PRIx64 "-0x%" PRIx64 " (%" PRIu64 " MiB)\n",
 	       "va range", va_start, va_start + va_size, va_size >> 20);
@@ -235,63 +331,29 @@ static int describe(int fd, const char *node)
 	errors += show(fd, "max cmds per submit", DRM_UGPU_PARAM_MAX_CMDS, 0,
 		       "%" PRIu64);
 
-	if (family == DRM_UGPU_FAMILY_MALI)
-		show_mali(fd, &errors);
+	switch (family) {
+	case DRM_UGPU_FAMILY_MALI:
+		errors += show_mali(fd);
+		break;
+	case DRM_UGPU_FAMILY_VIVANTE:
+		errors += show_vivante(fd);
+		break;
+	case DRM_UGPU_FAMILY_ADRENO:
+		errors += show_adreno(fd);
+		break;
+	}
 	return errors;
 }
 
-/* Opens @node; returns the fd if its driver is ugpu, else -1. */
-static int open_ugpu(const char *node)
+static int describe_node(int fd, const char *node, void *total_errors)
 {
-	drmVersionPtr ver;
-	bool ours;
-	int fd;
-
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ver = drmGetVersion(fd);
-	ours = ver && !strcmp(ver->name, "ugpu");
-	drmFreeVersion(ver);
-	if (!ours) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char * const *)a, *(char * const *)b);
-}
-
-/* Render nodes in /dev/dri, sorted; returns how many were found. */
-static int find_nodes(char **nodes, int max)
-{
-	struct dirent *de;
-	DIR *dir;
-	int n = 0;
-
-	dir = opendir(DRI_DIR);
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir)) && n < max) {
-		if (strncmp(de->d_name, "renderD", 7))
-			continue;
-		if (asprintf(&nodes[n], DRI_DIR "/%s", de->d_name) < 0)
-			break;
-		n++;
-	}
-	closedir(dir);
-	qsort(nodes, n, sizeof(*nodes), cmp_str);
-	return n;
+	*(int *)total_errors += describe(fd, node);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	char *nodes[MAX_NODES];
-	int found = 0, errors = 0;
-	int i, n, fd, opt;
+	int found, failed, errors = 0, opt;
 
 	while ((opt = getopt(argc, argv, "fh")) != -1) {
 		switch (opt) {
@@ -305,24 +367,8 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (optind < argc) {
-		n = 0;
-		for (i = optind; i < argc && n < MAX_NODES; i++)
-			nodes[n++] = strdup(argv[i]);
-	} else {
-		n = find_nodes(nodes, MAX_NODES);
-	}
-
-	for (i = 0; i < n; i++) {
-		fd = open_ugpu(nodes[i]);
-		if (fd >= 0) {
-			found++;
-			errors += describe(fd, nodes[i]);
-			close(fd);
-		}
-		free(nodes[i]);
-	}
-
+	found = ugpu_visit_nodes(argv + optind, argc - optind, 0,
+				 describe_node, &errors, &failed);
 	if (!found) {
 		fprintf(stderr, "ugpu-info: no ugpu render node found\n");
 		return 1;

@@ -3,8 +3,8 @@
  * The hardware headers are shared with the kernel and use its BIT()
  * helpers; userspace has no <linux/bits.h> with them.
  */
-#ifndef _MALI_FRAME_LINUX_BITS_H_
-#define _MALI_FRAME_LINUX_BITS_H_
+#ifndef _UGPU_TOOLS_LINUX_BITS_H_
+#define _UGPU_TOOLS_LINUX_BITS_H_
 
 #define BIT(n)		(1UL << (n))
 #define BIT_ULL(n)	(1ULL << (n))
