@@ -3,10 +3,10 @@
  * ugpu_adreno: Adreno a6xx GPUs behind the ugpu uapi. Chip identity and
  * GMEM parameters, PM4 streams run from the rings, indirect buffers two
  * levels deep, ring priorities, implicit and explicit synchronisation
- * between clients, per-client page tables and SMMU faults, hangcheck and
- * recovery, context banning, and the 2D engine's fills and copies in each
- * format and swap. Every subtest runs on every Adreno device as a dynamic
- * subtest named after the device.
+ * between clients, per-client page tables and SMMU faults, kernel buffers
+ * out of the clients' reach, hangcheck and recovery, context banning, and
+ * the 2D engine's fills and copies in each format and swap. Every subtest
+ * runs on every Adreno device as a dynamic subtest named after the device.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,6 +32,15 @@ static int num_devs;
 #define TARGETS		0x1000		/* data: values the GPU writes */
 #define IMG_SRC		0x10000		/* data: blit source */
 #define IMG_DST		0x20000		/* data: blit destination */
+
+/*
+ * The kernel's buffers, at fixed addresses in every client's address space
+ * (Documentation/adreno.rst): the rings, and the page holding the
+ * read-pointer shadows and fence words. Only privileged accesses, those of
+ * the ring, may use them.
+ */
+#define KERNEL_RINGS_VA		0x1000000ull
+#define KERNEL_MEMPTRS_VA	0x1100000ull
 
 /* A file, a context and two mapped BOs on one Adreno device. */
 struct env {
@@ -593,6 +602,136 @@ static void test_readonly(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * Client B's indirect buffer writes over the kernel's fence words, which
+ * would complete client A's commands before they run. The write faults:
+ * B's command fails, and A's command, written to its ring before B's ran,
+ * completes only once it has really run. Both clients go on working.
+ */
+static void test_kernel_write(struct ugpu_device_info *d)
+{
+	struct adreno_cs blocker, queued, forge, good;
+	uint32_t ctx_low, ctx_high, s_block, s_queued, s_forge;
+	unsigned int i;
+	struct env a, b;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	ctx_low = ugpu_ctx_create(a.fd, DRM_UGPU_CTX_PRIORITY_LOW);
+	ctx_high = ugpu_ctx_create(b.fd, DRM_UGPU_CTX_PRIORITY_HIGH);
+	s_block = ugpu_syncobj_create(a.fd, false);
+	s_queued = ugpu_syncobj_create(a.fd, false);
+	s_forge = ugpu_syncobj_create(b.fd, false);
+
+	/*
+	 * A holds the CP on the medium ring and queues a command on the low
+	 * ring; B's command on the high ring runs first once the CP is free.
+	 */
+	adreno_cs_init(&blocker, a.cmd, 0);
+	adreno_wait_mem_eq(&blocker, a.data->va + FLAG, 1);
+	adreno_cs_init(&queued, a.cmd, 0x100);
+	adreno_wait_mem_eq(&queued, a.data->va + FLAG, 2);
+	adreno_mem_write(&queued, a.data->va + TARGETS, 0xa1);
+
+	/* B claims every sequence number has been reached. */
+	adreno_cs_init(&forge, b.cmd, 0);
+	adreno_cs_pkt7(&forge, CP_MEM_WRITE, 2 + 16);
+	adreno_cs_emit(&forge, (uint32_t)KERNEL_MEMPTRS_VA);
+	adreno_cs_emit(&forge, (uint32_t)(KERNEL_MEMPTRS_VA >> 32));
+	for (i = 0; i < 16; i++)
+		adreno_cs_emit(&forge, 0x7fffffff);
+	/* Never reached: the fault ends the command. */
+	adreno_mem_write(&forge, b.data->va + TARGETS, 0xbad);
+
+	/* NO_IMPLICIT: A's second command goes to its ring at once. */
+	submit_cs(&a, a.ctx, &blocker, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_block);
+	usleep(20000);
+	submit_cs(&a, ctx_low, &queued, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_queued);
+	submit_cs(&b, ctx_high, &forge, DRM_UGPU_QUEUE_AUTO, 0, s_forge);
+	/* Both reach their rings; well inside the hangcheck budget. */
+	usleep(100000);
+	igt_assert_eq(ugpu_syncobj_status(a.fd, s_queued), 0);
+	igt_assert_eq(ugpu_syncobj_status(b.fd, s_forge), 0);
+	ugpu_bo_write32(a.data, FLAG, 1);
+
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_block), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, s_forge), -EIO);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0);
+	/* A's command runs now, and waits for the flag. */
+	usleep(50000);
+	igt_assert_eq(ugpu_syncobj_status(a.fd, s_queued), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0);
+	ugpu_bo_write32(a.data, FLAG, 2);
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_queued), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xa1);
+
+	/* Both clients still work. */
+	adreno_cs_init(&good, b.cmd, 0x400);
+	adreno_mem_write(&good, b.data->va + TARGETS + 4, 0x600d);
+	igt_assert_eq(run_cs(&b, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 4), 0x600d);
+	adreno_cs_init(&good, a.cmd, 0x400);
+	adreno_mem_write(&good, a.data->va + TARGETS + 4, 0xa2);
+	igt_assert_eq(run_cs(&a, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 4), 0xa2);
+
+	env_close(&b);
+	env_close(&a);
+}
+
+/*
+ * Nor can an indirect buffer read the kernel's buffers: copying a word of
+ * the rings or of the fence page, or running the rings as an IB2, faults.
+ * Each attempt runs on a fresh context, so that none is banned.
+ */
+static void test_kernel_read(struct ugpu_device_info *d)
+{
+	static const uint64_t src[] = { KERNEL_RINGS_VA, KERNEL_MEMPTRS_VA };
+	struct adreno_cs cs, ib2;
+	uint32_t ctx, sync;
+	unsigned int i;
+	struct env e;
+
+	env_open(&e, d);
+	for (i = 0; i < ARRAY_SIZE(src) + 1; i++) {
+		adreno_cs_init(&cs, e.cmd, 0x100 * i);
+		if (i < ARRAY_SIZE(src)) {
+			adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(5), src[i], 1);
+			adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(5),
+					  e.data->va + TARGETS + 4 * i, 1);
+		} else {
+			adreno_ib(&cs, KERNEL_RINGS_VA, 1);
+		}
+		/* Never reached: the fault ends the command. */
+		adreno_mem_write(&cs, e.data->va + TARGETS + 0x10, 0xbad);
+		ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		sync = ugpu_syncobj_create(e.fd, false);
+		submit_cs(&e, ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+		igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), -EIO);
+		ugpu_syncobj_destroy(e.fd, sync);
+		ugpu_ctx_destroy(e.fd, ctx);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 4 * i), 0);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x10), 0);
+	}
+
+	/* The same reads of the client's own memory work. */
+	ugpu_bo_write32(e.data, TARGETS + 0x20, 0x5eed);
+	adreno_cs_init(&cs, e.cmd, 0x400);
+	adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(5),
+			  e.data->va + TARGETS + 0x20, 1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(5),
+			  e.data->va + TARGETS + 0x24, 1);
+	adreno_cs_init(&ib2, e.cmd, 0x800);
+	adreno_mem_write(&ib2, e.data->va + TARGETS + 0x28, 0x1b2);
+	adreno_ib(&cs, adreno_cs_va(&ib2), adreno_cs_dwords(&ib2));
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x24), 0x5eed);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x28), 0x1b2);
+	env_close(&e);
+}
+
 /* Hangs */
 
 enum hang_kind { HANG_WAIT, HANG_PARITY, HANG_OPCODE, HANG_IB3 };
@@ -1134,6 +1273,16 @@ igt_main
 	igt_subtest_with_dynamic("readonly-bo")
 		for_each_adreno(d)
 			test_readonly(d);
+
+	igt_describe("A client's write to the kernel's fence words faults.");
+	igt_subtest_with_dynamic("kernel-memory-protected")
+		for_each_adreno(d)
+			test_kernel_write(d);
+
+	igt_describe("A client cannot read or run the kernel's rings.");
+	igt_subtest_with_dynamic("kernel-memory-read")
+		for_each_adreno(d)
+			test_kernel_read(d);
 
 	igt_describe("An endless CP_WAIT_REG_MEM: hangcheck and recovery.");
 	igt_subtest_with_dynamic("hang-wait")

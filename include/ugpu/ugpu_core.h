@@ -34,6 +34,8 @@
 #define UGPU_PROT_READ		BIT(0)
 #define UGPU_PROT_WRITE		BIT(1)
 #define UGPU_PROT_EXEC		BIT(2)
+/* Only privileged GPU accesses (the kernel's command streams) may use it. */
+#define UGPU_PROT_PRIV		BIT(3)
 
 struct platform_device;
 struct ugpu_device;

@@ -31,10 +31,14 @@ struct ugpu_pt;
  * @write: bits added to a page the GPU may write.
  * @rdonly: bits added to a page the GPU may read but not write.
  * @noexec: bits added to a page the GPU may not execute from.
+ * @unpriv: bits added to a page unprivileged GPU accesses may use, that
+ *	is every page not mapped with UGPU_PROT_PRIV.
  * @addr_mask: bits of a descriptor holding the output address.
  *
  * A format either grants permissions (@read, @write: Mali legacy) or
- * takes them away (@rdonly: AArch64); the unused fields are zero.
+ * takes them away (@rdonly: AArch64); the unused fields are zero. Only
+ * a format with @unpriv tells privileged pages apart; the others ignore
+ * UGPU_PROT_PRIV.
  */
 struct ugpu_pgtable_format {
 	const char *name;
@@ -44,12 +48,16 @@ struct ugpu_pgtable_format {
 	u64 write;
 	u64 rdonly;
 	u64 noexec;
+	u64 unpriv;
 	u64 addr_mask;
 };
 
 /* Mali Midgard "legacy" format: page type 1, read bit 6, write bit 7, no AF. */
 extern const struct ugpu_pgtable_format ugpu_pgtable_mali_legacy;
-/* AArch64 stage-1 4K format: page type 3, AF, nG, AP[2] read-only, XN. */
+/*
+ * AArch64 stage-1 4K format: page type 3, AF, nG, AP[1] unprivileged
+ * access, AP[2] read-only, XN.
+ */
 extern const struct ugpu_pgtable_format ugpu_pgtable_arm64_s1;
 
 /**

@@ -9,7 +9,10 @@
  * another client's command, so the driver programs TTBR0 directly only
  * while the CP is idle: at init, and when it moves the CP to another
  * ring. The rings and the write-back area are mapped at fixed addresses
- * in every table, so the CP keeps fetching across a switch.
+ * in every table, so the CP keeps fetching across a switch, and only for
+ * privileged accesses: the CP's own accesses of the ring are privileged,
+ * those of clients' indirect buffers are not, so a client can neither
+ * read the rings nor forge the fence words.
  */
 
 #include <linux/delay.h>
@@ -47,11 +50,12 @@ static int adreno_map_kernel(struct adreno_device *adev,
 
 	ret = ugpu_pgtable_map(pgt, ADRENO_KERNEL_VA, &adev->rings_sgt,
 			       ADRENO_NUM_RINGS * ADRENO_RING_DWORDS * 4,
-			       UGPU_PROT_READ | UGPU_PROT_EXEC);
+			       UGPU_PROT_READ | UGPU_PROT_EXEC | UGPU_PROT_PRIV);
 	if (ret)
 		return ret;
 	ret = ugpu_pgtable_map(pgt, ADRENO_MEMPTRS_VA, &adev->memptrs_sgt,
-			       PAGE_SIZE, UGPU_PROT_READ | UGPU_PROT_WRITE);
+			       PAGE_SIZE, UGPU_PROT_READ | UGPU_PROT_WRITE |
+			       UGPU_PROT_PRIV);
 	if (ret)
 		ugpu_pgtable_unmap(pgt, ADRENO_KERNEL_VA,
 				   ADRENO_NUM_RINGS * ADRENO_RING_DWORDS * 4);

@@ -36,6 +36,7 @@
 #define LPAE_TYPE_TABLE		0x3ULL
 #define LPAE_TYPE_PAGE		0x3ULL
 #define LPAE_TYPE_MASK		0x3ULL
+/* AP[1] of the AArch64 format: unprivileged accesses allowed too. */
 #define LPAE_AP_UNPRIV		BIT_ULL(6)
 #define LPAE_AP_RDONLY		BIT_ULL(7)
 #define LPAE_SH_INNER		(3ULL << 8)
@@ -62,16 +63,18 @@ EXPORT_SYMBOL_GPL(ugpu_pgtable_mali_legacy);
 
 /*
  * AArch64 stage 1: access flag set up front (no AF faults), not global
- * (ASID-tagged), accessible to unprivileged transactions, which is what
- * GPU transactions are.
+ * (ASID-tagged). GPU transactions are unprivileged, so pages are open to
+ * unprivileged accesses (AP[1]) unless mapped with UGPU_PROT_PRIV: kernel
+ * buffers only the GPU's privileged accesses, those of the kernel's own
+ * command streams, may use.
  */
 const struct ugpu_pgtable_format ugpu_pgtable_arm64_s1 = {
 	.name = "arm64-s1",
 	.table = LPAE_TYPE_TABLE,
-	.page = LPAE_TYPE_PAGE | LPAE_AF | LPAE_NG | LPAE_AP_UNPRIV |
-		LPAE_SH_INNER,
+	.page = LPAE_TYPE_PAGE | LPAE_AF | LPAE_NG | LPAE_SH_INNER,
 	.rdonly = LPAE_AP_RDONLY,
 	.noexec = LPAE_XN,
+	.unpriv = LPAE_AP_UNPRIV,
 	.addr_mask = LPAE_ADDR_MASK,
 };
 EXPORT_SYMBOL_GPL(ugpu_pgtable_arm64_s1);
@@ -377,6 +380,8 @@ int ugpu_pgtable_map(struct ugpu_pgtable *pgt, u64 va, struct sg_table *sgt,
 		bits |= fmt->rdonly;
 	if (!(prot & UGPU_PROT_EXEC))
 		bits |= fmt->noexec;
+	if (!(prot & UGPU_PROT_PRIV))
+		bits |= fmt->unpriv;
 
 	mutex_lock(&pgt->lock);
 	for_each_sgtable_dma_sg(sgt, sg, i) {

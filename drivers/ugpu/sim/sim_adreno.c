@@ -7,7 +7,10 @@
  * of indirect buffers, the PM4 packets listed in Documentation/adreno.rst,
  * the register file type-4 packets write, the 2D engine run by CP_BLIT,
  * and context bank 0 of the GPU's SMMU, whose AArch64 stage-1 tables
- * translate every CP and 2D-engine access.
+ * translate every CP and 2D-engine access. The CP's accesses on behalf of
+ * the ring itself (its fetch, the memory accesses of its packets, the
+ * read-pointer shadow) are privileged; everything done from an indirect
+ * buffer is not, and faults on pages without the AP[1] bit.
  *
  * The chip identity is not in a register: as on boards, it comes from the
  * "compatible" string ("qcom,adreno-618.0") and the speed bin from a
@@ -157,18 +160,32 @@ static u64 a6xx_aon(void)
 	return mul_u64_u32_div(ktime_get_ns(), A6XX_AON_HZ, NSEC_PER_SEC);
 }
 
+/*
+ * The address space argument of the memory helpers is the privilege of
+ * the access: the SMMU has one context bank, the CP tags its transactions.
+ */
+#define A6XX_SPACE_UNPRIV	0
+#define A6XX_SPACE_PRIV		1
+
+/* Privileged at ring level, unprivileged inside indirect buffers. */
+static unsigned int a6xx_space(unsigned int level)
+{
+	return level ? A6XX_SPACE_UNPRIV : A6XX_SPACE_PRIV;
+}
+
 /* SMMU: AArch64 stage-1, 4 KiB granule, 48-bit input addresses. */
 
 #define PTE_TYPE_MASK		3ULL
 #define PTE_TYPE_BLOCK		1ULL
 #define PTE_TYPE_TABLE		3ULL	/* levels 0-2; a page at level 3 */
+#define PTE_AP_UNPRIV		BIT_ULL(6)
 #define PTE_AP_RDONLY		BIT_ULL(7)
 #define PTE_AF			BIT_ULL(10)
 #define PTE_XN			BIT_ULL(54)
 #define PTE_ADDR_MASK		GENMASK_ULL(47, 12)
 
 /* Walk the tables; 0 or an FSR fault bit. */
-static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va,
+static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va, bool priv,
 		     enum sim_access access, dma_addr_t *addr)
 {
 	u64 table = ttbr & PTE_ADDR_MASK;
@@ -195,6 +212,8 @@ static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va,
 		/* No access-flag faults: the driver sets AF up front. */
 		if (!(pte & PTE_AF))
 			return SMMU_FSR_TF;
+		if (!priv && !(pte & PTE_AP_UNPRIV))
+			return SMMU_FSR_PF;
 		if (access == SIM_ACCESS_WRITE && (pte & PTE_AP_RDONLY))
 			return SMMU_FSR_PF;
 		if (access == SIM_ACCESS_EXEC && (pte & PTE_XN))
@@ -226,7 +245,8 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	on = a->sctlr & SMMU_SCTLR_M;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
-	fault = on ? a6xx_walk(a, ttbr, va, access, &addr) : SMMU_FSR_TF;
+	fault = on ? a6xx_walk(a, ttbr, va, space == A6XX_SPACE_PRIV, access,
+			       &addr) : SMMU_FSR_TF;
 	if (!fault) {
 		*pa = sim_dma_to_phys(sdev, addr);
 		return 0;
@@ -354,6 +374,7 @@ static void a6xx_put_px(u8 *p, unsigned int cpp, u32 px)
 }
 
 struct a6xx_blit {
+	unsigned int space;
 	bool solid;
 	u32 color[4];
 	u32 dst_info, src_info;
@@ -394,8 +415,8 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 			u64 sva = b->src + (u64)(b->sy + y - b->y1) * b->src_pitch +
 				  b->sx * scpp;
 
-			ret = sim_mem_read(a->sdev, 0, sva, srow, width * scpp,
-					   SIM_ACCESS_READ, &fva);
+			ret = sim_mem_read(a->sdev, b->space, sva, srow,
+					   width * scpp, SIM_ACCESS_READ, &fva);
 			if (ret)
 				return A6XX_EXEC_FAULT;
 		}
@@ -408,7 +429,8 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 			a6xx_put_px(drow + x * dcpp, dcpp,
 				    a6xx_pack(c, dw, dshift));
 		}
-		ret = sim_mem_write(a->sdev, 0, dva, drow, width * dcpp, &fva);
+		ret = sim_mem_write(a->sdev, b->space, dva, drow, width * dcpp,
+				    &fva);
 		if (ret)
 			return A6XX_EXEC_FAULT;
 	}
@@ -416,9 +438,10 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 }
 
 /* CP_BLIT: one dword, the operation; the rest comes from the registers. */
-static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, const u32 *p, u32 cnt)
+static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, unsigned int level,
+				   const u32 *p, u32 cnt)
 {
-	struct a6xx_blit b = { };
+	struct a6xx_blit b = { .space = a6xx_space(level) };
 	unsigned long flags;
 	u32 op, cntl, tl, br;
 	int i;
@@ -523,8 +546,9 @@ struct a6xx_step {
 	u32 contextidr;
 };
 
-static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, const u32 *p,
-				       u32 cnt, struct a6xx_step *st)
+static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
+				       const u32 *p, u32 cnt,
+				       struct a6xx_step *st)
 {
 	u32 ev, val;
 	u64 va, fva;
@@ -541,7 +565,8 @@ static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, const u32 *p,
 			va = p[1] | (u64)p[2] << 32;
 			val = p[0] & CP_EVENT_WRITE_TIMESTAMP ?
 			      lower_32_bits(a6xx_aon()) : p[3];
-			if (sim_mem_write(a->sdev, 0, va, &val, 4, &fva))
+			if (sim_mem_write(a->sdev, a6xx_space(level), va, &val,
+					  4, &fva))
 				return A6XX_EXEC_FAULT;
 		}
 		if (p[0] & CP_EVENT_WRITE_IRQ) {
@@ -565,6 +590,7 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 				 u32 op, const u32 *p, u32 cnt,
 				 struct a6xx_step *st)
 {
+	unsigned int space = a6xx_space(level);
 	u64 va, fva;
 	u32 n, i, val;
 
@@ -600,17 +626,18 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		if (cnt < 3)
 			return A6XX_EXEC_ERROR;
 		va = p[0] | (u64)p[1] << 32;
-		if (sim_mem_write(a->sdev, 0, va, &p[2], (cnt - 2) * 4, &fva))
+		if (sim_mem_write(a->sdev, space, va, &p[2], (cnt - 2) * 4,
+				  &fva))
 			return A6XX_EXEC_FAULT;
 		return A6XX_EXEC_NEXT;
 	case CP_EVENT_WRITE:
-		return a6xx_event_write(a, p, cnt, st);
+		return a6xx_event_write(a, level, p, cnt, st);
 	case CP_WAIT_REG_MEM:
 		if (cnt < 6)
 			return A6XX_EXEC_ERROR;
 		if (CP_WAIT_REG_MEM_POLL_GET(p[0]) == POLL_MEMORY) {
 			va = p[1] | (u64)p[2] << 32;
-			if (sim_mem_read(a->sdev, 0, va, &val, 4,
+			if (sim_mem_read(a->sdev, space, va, &val, 4,
 					 SIM_ACCESS_READ, &fva))
 				return A6XX_EXEC_FAULT;
 		} else if (CP_WAIT_REG_MEM_POLL_GET(p[0]) == POLL_REGISTER) {
@@ -627,7 +654,8 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		va = p[1] | (u64)p[2] << 32;
 		for (i = 0; i < n; i++) {
 			val = a6xx_reg_get(a, CP_REG_TO_MEM_REG(p[0]) + i);
-			if (sim_mem_write(a->sdev, 0, va + i * 4, &val, 4, &fva))
+			if (sim_mem_write(a->sdev, space, va + i * 4, &val, 4,
+					  &fva))
 				return A6XX_EXEC_FAULT;
 		}
 		return A6XX_EXEC_NEXT;
@@ -637,7 +665,7 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		n = max_t(u32, CP_MEM_TO_REG_CNT_GET(p[0]), 1);
 		va = p[1] | (u64)p[2] << 32;
 		for (i = 0; i < n; i++) {
-			if (sim_mem_read(a->sdev, 0, va + i * 4, &val, 4,
+			if (sim_mem_read(a->sdev, space, va + i * 4, &val, 4,
 					 SIM_ACCESS_READ, &fva))
 				return A6XX_EXEC_FAULT;
 			if (p[0] & CP_MEM_TO_REG_SHIFT_BY_2)
@@ -661,7 +689,7 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		st->contextidr = p[2];
 		return A6XX_EXEC_NEXT;
 	case CP_BLIT:
-		return a6xx_cp_blit(a, p, cnt);
+		return a6xx_cp_blit(a, level, p, cnt);
 	default:
 		return A6XX_EXEC_ERROR;
 	}
@@ -675,10 +703,10 @@ static int a6xx_ring_read(struct a6xx_sim *a, u64 base, u32 size, u32 off,
 	u64 fva;
 	int ret;
 
-	ret = sim_mem_read(a->sdev, 0, base + off * 4, buf, first * 4,
-			   SIM_ACCESS_EXEC, &fva);
+	ret = sim_mem_read(a->sdev, A6XX_SPACE_PRIV, base + off * 4, buf,
+			   first * 4, SIM_ACCESS_EXEC, &fva);
 	if (!ret && n > first)
-		ret = sim_mem_read(a->sdev, 0, base, buf + first,
+		ret = sim_mem_read(a->sdev, A6XX_SPACE_PRIV, base, buf + first,
 				   (n - first) * 4, SIM_ACCESS_EXEC, &fva);
 	return ret;
 }
@@ -762,8 +790,8 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (level)
-		ret = sim_mem_read(sdev, 0, fetch, &h, 4, SIM_ACCESS_EXEC,
-				   &fva);
+		ret = sim_mem_read(sdev, A6XX_SPACE_UNPRIV, fetch, &h, 4,
+				   SIM_ACCESS_EXEC, &fva);
 	else
 		ret = a6xx_ring_read(a, rb_base, rb_size, rptr, &h, 1);
 	if (ret) {
@@ -780,8 +808,9 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 	a->pkt[0] = h;
 	if (cnt) {
 		if (level)
-			ret = sim_mem_read(sdev, 0, fetch + 4, &a->pkt[1],
-					   cnt * 4, SIM_ACCESS_EXEC, &fva);
+			ret = sim_mem_read(sdev, A6XX_SPACE_UNPRIV, fetch + 4,
+					   &a->pkt[1], cnt * 4, SIM_ACCESS_EXEC,
+					   &fva);
 		else
 			ret = a6xx_ring_read(a, rb_base, rb_size,
 					     (rptr + 1) % rb_size, &a->pkt[1],
@@ -857,7 +886,8 @@ commit:
 
 	/* The shadow lands before the interrupt the packet raised. */
 	if (write_shadow)
-		sim_mem_write(sdev, 0, shadow, &new_rptr, 4, &fva);
+		sim_mem_write(sdev, A6XX_SPACE_PRIV, shadow, &new_rptr, 4,
+			      &fva);
 
 	if (st.irq) {
 		spin_lock_irqsave(&sdev->lock, flags);
