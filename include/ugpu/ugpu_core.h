@@ -120,6 +120,23 @@ struct ugpu_family_ops {
 	void (*vm_unmap)(struct ugpu_vm *vm, u64 va, u64 size);
 
 	/**
+	 * @ctx_init: optional; CTX_CREATE made a context: store the family's
+	 * state of it in *@priv (ugpu_job_ctx_priv() reads it back). An
+	 * error fails the ioctl.
+	 */
+	int (*ctx_init)(struct ugpu_device *udev, void **priv);
+	/**
+	 * @ctx_fini: optional; free what @ctx_init made, exactly once. Called
+	 * when the context is freed (its handle is gone and its last job was
+	 * freed: from an ioctl, a file's close or the core's job free
+	 * worker), or from ugpu_device_unregister() for a context that
+	 * outlives the device. It may sleep, but runs under the lock that
+	 * serialises every release hook with unregister, so it must not call
+	 * into the core.
+	 */
+	void (*ctx_fini)(struct ugpu_device *udev, void *priv);
+
+	/**
 	 * @job_prepare: at submit time, check a %DRM_UGPU_CMD_HW command
 	 * (@job->cmd) and choose its queue: set @job->queue (the core has
 	 * checked that @job->cmd.queue is %DRM_UGPU_QUEUE_AUTO or a valid
@@ -268,6 +285,7 @@ void ugpu_job_guilty(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
 int ugpu_job_bo_lookup(struct ugpu_job *job, u32 handle);
 u32 ugpu_job_priority(struct ugpu_job *job);
+void *ugpu_job_ctx_priv(struct ugpu_job *job);
 
 static inline u32 ugpu_read(struct ugpu_device *udev, u32 reg)
 {

@@ -310,6 +310,7 @@ struct ugpu_device *__ugpu_device_alloc(struct device *parent,
 	mutex_init(&core->ops_lock);
 	INIT_LIST_HEAD(&core->files);
 	INIT_LIST_HEAD(&core->vms);
+	INIT_LIST_HEAD(&core->ctxs);
 	INIT_LIST_HEAD(&core->jobs);
 	udev->core = core;
 	return udev;
@@ -400,9 +401,11 @@ EXPORT_SYMBOL_GPL(ugpu_device_register);
  * Called from the family's remove with the hardware still accessible.
  * Ioctls fail with -ENODEV from now on; the GPU is reset through
  * &ugpu_family_ops.reset; every job on the hardware or queued fails with
- * -ENODEV; the family state of every job and VM is released. After the
- * call the core never calls the family again, so the family module may
- * go. Open files, mmaps and exported buffers stay valid until closed.
+ * -ENODEV; the family state of every job, context and VM is released
+ * (contexts that outlive the device get &ugpu_family_ops.ctx_fini here,
+ * not when they are freed). After the call the core never calls the
+ * family again, so the family module may go. Open files, mmaps and
+ * exported buffers stay valid until closed.
  */
 void ugpu_device_unregister(struct ugpu_device *udev)
 {

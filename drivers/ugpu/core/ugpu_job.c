@@ -157,6 +157,22 @@ u32 ugpu_job_priority(struct ugpu_job *job)
 }
 EXPORT_SYMBOL_GPL(ugpu_job_priority);
 
+/**
+ * ugpu_job_ctx_priv - family state of the context that submitted a job
+ * @job: a hardware job, from &ugpu_family_ops.job_prepare until it is
+ *	freed
+ *
+ * The context lives at least as long as its jobs, so the state stays
+ * valid for every family hook called for @job.
+ *
+ * Return: what &ugpu_family_ops.ctx_init stored, NULL without that hook.
+ */
+void *ugpu_job_ctx_priv(struct ugpu_job *job)
+{
+	return job->ctx->priv;
+}
+EXPORT_SYMBOL_GPL(ugpu_job_ctx_priv);
+
 static void ugpu_job_free_work(struct work_struct *work)
 {
 	struct ugpu_core_job *cjob = container_of(work, struct ugpu_core_job,
@@ -537,9 +553,9 @@ EXPORT_SYMBOL_GPL(ugpu_recover);
 
 /*
  * Unregister, after drm_dev_unplug(): reset the GPU, fail everything that
- * was on the hardware with -ENODEV, release the family state of every job
- * and VM that still exists and never call the family again. Queued jobs
- * fail in run_job() from now on.
+ * was on the hardware with -ENODEV, release the family state of every
+ * job, context and VM that still exists and never call the family again.
+ * Queued jobs fail in run_job() from now on.
  */
 void ugpu_jobs_unplug(struct ugpu_device *udev)
 {
@@ -556,6 +572,7 @@ void ugpu_jobs_unplug(struct ugpu_device *udev)
 		if (udev->ops->job_cleanup)
 			udev->ops->job_cleanup(&cjob->job);
 	}
+	ugpu_ctxs_unplug(udev);
 	ugpu_vms_unplug(udev);
 	core->gone = true;
 	mutex_unlock(&core->ops_lock);

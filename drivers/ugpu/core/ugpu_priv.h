@@ -71,18 +71,20 @@ struct ugpu_core_private {
 	/** @files: open &struct ugpu_file of the device. */
 	struct list_head files;
 	/**
-	 * @ops_lock: protects @gone, @vms and @jobs. The family hooks that
-	 * release state (vm_unmap, vm_fini, job_cleanup, file_close) are
-	 * called under it and only while !@gone; unregister releases all
-	 * remaining state under it and sets @gone, after which the family
-	 * (possibly unloaded) is never called again. The other hooks run
-	 * inside drm_dev_enter(), which the unplug waits for.
+	 * @ops_lock: protects @gone, @vms, @ctxs and @jobs. The family hooks
+	 * that release state (vm_unmap, vm_fini, ctx_fini, job_cleanup,
+	 * file_close) are called under it and only while !@gone; unregister
+	 * releases all remaining state under it and sets @gone, after which
+	 * the family (possibly unloaded) is never called again. The other
+	 * hooks run inside drm_dev_enter(), which the unplug waits for.
 	 */
 	struct mutex ops_lock;
 	/** @gone: unregister has released all family state. */
 	bool gone;
 	/** @vms: every &struct ugpu_core_vm of the device. */
 	struct list_head vms;
+	/** @ctxs: contexts holding family state (&ugpu_ctx.priv). */
+	struct list_head ctxs;
 	/** @jobs: HW jobs holding family state (&ugpu_job.priv). */
 	struct list_head jobs;
 };
@@ -154,6 +156,13 @@ struct ugpu_ctx {
 	atomic_t guilty;
 	/** @banned: set once @guilty reaches the ban threshold. */
 	bool banned;
+	/** @priv: family state from &ugpu_family_ops.ctx_init. */
+	void *priv;
+	/**
+	 * @live: entry in &ugpu_core_private.ctxs while @priv is the
+	 * family's; under ops_lock.
+	 */
+	struct list_head live;
 };
 
 /**
@@ -340,6 +349,7 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 		      struct drm_file *file);
 void ugpu_ctx_put(struct ugpu_ctx *ctx);
 void ugpu_ctx_guilty(struct ugpu_ctx *ctx);
+void ugpu_ctxs_unplug(struct ugpu_device *udev);
 void ugpu_file_put(struct ugpu_file *ufile);
 
 /* ugpu_signal.c */

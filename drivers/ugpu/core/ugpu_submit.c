@@ -38,6 +38,27 @@ void ugpu_file_put(struct ugpu_file *ufile)
 	kref_put(&ufile->refcount, ugpu_file_release);
 }
 
+/* Give the family state of @ctx back, unless unregister did already. */
+static void ugpu_ctx_fini(struct ugpu_ctx *ctx)
+{
+	struct ugpu_device *udev = ctx->udev;
+	struct ugpu_core_private *core = udev->core;
+
+	mutex_lock(&core->ops_lock);
+	if (!list_empty(&ctx->live)) {
+		list_del_init(&ctx->live);
+		if (!core->gone && udev->ops->ctx_fini)
+			udev->ops->ctx_fini(udev, ctx->priv);
+		ctx->priv = NULL;
+	}
+	mutex_unlock(&core->ops_lock);
+}
+
+/*
+ * The last reference goes in an ioctl (CTX_DESTROY, SUBMIT, or CTX_CREATE
+ * failing), the file's postclose or the job free worker: always process
+ * context, so the release may sleep.
+ */
 static void ugpu_ctx_release(struct kref *kref)
 {
 	struct ugpu_ctx *ctx = container_of(kref, struct ugpu_ctx, refcount);
@@ -47,14 +68,56 @@ static void ugpu_ctx_release(struct kref *kref)
 	for (i = 0; i < ctx->udev->num_queues; i++)
 		drm_sched_entity_destroy(&ctx->entity[i]);
 	drm_sched_entity_destroy(&ctx->soft_entity);
+	ugpu_ctx_fini(ctx);
 	ugpu_file_put(ctx->ufile);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
 }
 
+/* Process context only: the release may sleep. */
 void ugpu_ctx_put(struct ugpu_ctx *ctx)
 {
 	kref_put(&ctx->refcount, ugpu_ctx_release);
+}
+
+/*
+ * Unregister: release the family state of every context that still
+ * exists; their release later finds them off the list and leaves the
+ * family alone. Called with core->ops_lock held, before @gone is set.
+ */
+void ugpu_ctxs_unplug(struct ugpu_device *udev)
+{
+	struct ugpu_core_private *core = udev->core;
+	struct ugpu_ctx *ctx, *tmp;
+
+	lockdep_assert_held(&core->ops_lock);
+	list_for_each_entry_safe(ctx, tmp, &core->ctxs, live) {
+		list_del_init(&ctx->live);
+		if (udev->ops->ctx_fini)
+			udev->ops->ctx_fini(udev, ctx->priv);
+		ctx->priv = NULL;
+	}
+}
+
+/* Have the family set up its state of @ctx and list the context. */
+static int ugpu_ctx_init(struct ugpu_ctx *ctx)
+{
+	struct ugpu_device *udev = ctx->udev;
+	struct ugpu_core_private *core = udev->core;
+	int ret = 0, idx;
+
+	/* Unplug waits for us, so it finds the context on the list. */
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return -ENODEV;
+	if (udev->ops->ctx_init)
+		ret = udev->ops->ctx_init(udev, &ctx->priv);
+	if (!ret) {
+		mutex_lock(&core->ops_lock);
+		list_add_tail(&ctx->live, &core->ctxs);
+		mutex_unlock(&core->ops_lock);
+	}
+	drm_dev_exit(idx);
+	return ret;
 }
 
 /* A job of @ctx hung or faulted. Any context. */
@@ -113,6 +176,7 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 		return -ENOMEM;
 	kref_init(&ctx->refcount);
 	mutex_init(&ctx->lock);
+	INIT_LIST_HEAD(&ctx->live);
 	ctx->udev = udev;
 	ctx->priority = args->priority;
 
@@ -128,18 +192,24 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 				    &ctx->scheds[UGPU_MAX_QUEUES], 1, NULL);
 	if (ret)
 		goto err_entities;
+	ret = ugpu_ctx_init(ctx);
+	if (ret)
+		goto err_soft_entity;
 
 	kref_get(&ufile->refcount);
 	ctx->ufile = ufile;
 	ret = xa_alloc(&ufile->ctxs, &ctx->handle, ctx, xa_limit_32b,
 		       GFP_KERNEL);
 	if (ret) {
+		/* The release undoes all of the above. */
 		ugpu_ctx_put(ctx);
 		return ret;
 	}
 	args->handle = ctx->handle;
 	return 0;
 
+err_soft_entity:
+	drm_sched_entity_destroy(&ctx->soft_entity);
 err_entities:
 	for (i = 0; i < n; i++)
 		drm_sched_entity_destroy(&ctx->entity[i]);
