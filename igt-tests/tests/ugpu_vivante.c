@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <xf86drm.h>
 
 #include "igt.h"
 #include "ugpu_vivante.h"
@@ -458,19 +460,53 @@ static void test_events(int minor)
 	viv_env_close(&e);
 }
 
+/* A state of the simulated core, through its vivante_state debugfs file. */
+static uint32_t sim_state(int fd, uint32_t state)
+{
+	char path[PATH_MAX], buf[32];
+
+	igt_require(ugpu_sim_debugfs_path(fd, "vivante_state", path, sizeof(path)));
+	snprintf(buf, sizeof(buf), "%#x", state);
+	igt_assert_eq(igt_sysfs_write(path, buf), 0);
+	igt_assert(igt_sysfs_read(path, buf, sizeof(buf)) > 0);
+	return strtoul(buf, NULL, 0);
+}
+
+/* A further context on the file of @file, with its own command BO. */
+static void viv_env_open_ctx(struct viv_env *e, const struct viv_env *file)
+{
+	e->fd = file->fd;
+	e->ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	e->cmd = ugpu_bo_new(e->fd, sizeof(((struct viv_stream *)0)->w), 0);
+	ugpu_bo_map(e->cmd);
+}
+
+static void viv_env_close_ctx(struct viv_env *e)
+{
+	ugpu_bo_free(e->cmd);
+	ugpu_ctx_destroy(e->fd, e->ctx);
+}
+
 /*
- * Two files with different resolve state, interleaved: each kick uses its
- * own context's fill value although the other file changed it since.
+ * Two contexts with different resolve state, interleaved: each kick uses
+ * its own context's fill value although the other context changed it
+ * since. The contexts belong to two files or, with @same_file, to one:
+ * state is kept per context, not per file or address space. A third
+ * context then starts from the reset state, not from what the others left.
  */
-static void test_context_switch(int minor)
+static void test_context_switch(int minor, bool same_file)
 {
 	static struct viv_stream s;
 	struct ugpu_bo *bo[2];
-	struct viv_env e[2];
+	struct viv_env e[2], fresh;
+	long long switches;
 	int i, round;
 
 	for (i = 0; i < 2; i++) {
-		viv_env_open(&e[i], minor);
+		if (same_file && i)
+			viv_env_open_ctx(&e[i], &e[0]);
+		else
+			viv_env_open(&e[i], minor);
 		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
 		ugpu_bo_map(bo[i]);
 		viv_reset_stream(&s);
@@ -482,6 +518,7 @@ static void test_context_switch(int minor)
 		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
 		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
 	}
+	switches = viv_stat(e[0].fd, "context_switches");
 	for (round = 0; round < 3; round++) {
 		for (i = 0; i < 2; i++) {
 			memset(bo[i]->map, 0, 64 << 10);
@@ -493,16 +530,39 @@ static void test_context_switch(int minor)
 			check_fill(bo[i], 0, LSTRIDE, W, 16 + 16 * i,
 				   0xff000000 + i + 1);
 			igt_assert_eq_u32(ugpu_bo_read32(bo[i], LSTRIDE * (16 + 16 * i)), 0);
+			igt_assert_eq_u32(sim_state(e[i].fd, VIV_GL_MULTI_SAMPLE_CONFIG),
+					  0x11 << i);
 		}
 	}
 	igt_info("context switches: %lld, restore bytes max %lld total %lld\n",
 		 viv_stat(e[0].fd, "context_switches"),
 		 viv_stat(e[0].fd, "restore_max"),
 		 viv_stat(e[0].fd, "restore_bytes"));
-	igt_assert(viv_stat(e[0].fd, "context_switches") != 0);
-	for (i = 0; i < 2; i++) {
+	/* Every kick came after the other context's. */
+	igt_assert_lte(switches + 6, viv_stat(e[0].fd, "context_switches"));
+
+	/* A new context finds the reset state, whatever ran before. */
+	if (same_file)
+		viv_env_open_ctx(&fresh, &e[0]);
+	else
+		viv_env_open(&fresh, minor);
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	igt_assert_eq(viv_run(&fresh, &s, NULL, 0, 0), 0);
+	igt_assert_eq_u32(sim_state(fresh.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0);
+	igt_assert_eq_u32(sim_state(fresh.fd, VIV_RS_FILL_VALUE(0)), 0);
+	igt_assert_eq_u32(sim_state(fresh.fd, VIV_RS_WINDOW_SIZE), 0);
+	if (same_file)
+		viv_env_close_ctx(&fresh);
+	else
+		viv_env_close(&fresh);
+
+	for (i = 1; i >= 0; i--) {
 		ugpu_bo_free(bo[i]);
-		viv_env_close(&e[i]);
+		if (same_file && i)
+			viv_env_close_ctx(&e[i]);
+		else
+			viv_env_close(&e[i]);
 	}
 }
 
@@ -705,18 +765,6 @@ static void test_hang_cases(int minor)
 	viv_env_close(&e);
 }
 
-/* A state of the simulated core, through its vivante_state debugfs file. */
-static uint32_t sim_state(int fd, uint32_t state)
-{
-	char path[PATH_MAX], buf[32];
-
-	igt_require(ugpu_sim_debugfs_path(fd, "vivante_state", path, sizeof(path)));
-	snprintf(buf, sizeof(buf), "%#x", state);
-	igt_assert_eq(igt_sysfs_write(path, buf), 0);
-	igt_assert(igt_sysfs_read(path, buf, sizeof(buf)) > 0);
-	return strtoul(buf, NULL, 0);
-}
-
 /* LOAD_STATE's fixed-point flag converts 16.16 to single precision. */
 static void test_fixp(int minor)
 {
@@ -738,14 +786,18 @@ static void test_fixp(int minor)
 /*
  * Masked state across a context switch: A's masked write changes only the
  * unmasked field of A's own value, although B loaded another in between.
+ * With @same_file, A and B are two contexts of one file.
  */
-static void test_masked_switch(int minor)
+static void test_masked_switch(int minor, bool same_file)
 {
 	static struct viv_stream s;
 	struct viv_env a, b;
 
 	viv_env_open(&a, minor);
-	viv_env_open(&b, minor);
+	if (same_file)
+		viv_env_open_ctx(&b, &a);
+	else
+		viv_env_open(&b, minor);
 	viv_reset_stream(&s);
 	viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x12);
 	igt_assert_eq(viv_run(&a, &s, NULL, 0, 0), 0);
@@ -762,8 +814,11 @@ static void test_masked_switch(int minor)
 	viv_emit(&s, VIV_CMD_NOP, 0);
 	igt_assert_eq(viv_run(&b, &s, NULL, 0, 0), 0);
 	igt_assert_eq_u32(sim_state(b.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0x31);
+	if (same_file)
+		viv_env_close_ctx(&b);
+	else
+		viv_env_close(&b);
 	viv_env_close(&a);
-	viv_env_close(&b);
 }
 
 /* MMUv2: a write to a GPU-read-only BO faults; only that job fails. */
@@ -942,6 +997,154 @@ static void test_validator_speed(int minor)
 	viv_env_close(&e);
 }
 
+/* Unbind state, so that an exit handler can rebind after a failure. */
+static char unbound_driver[64], unbound_device[64];
+
+static int bind_device(const char *op)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 unbound_driver, op);
+	return igt_sysfs_write(path, unbound_device);
+}
+
+static void rebind_on_exit(int sig)
+{
+	(void)sig;
+	if (unbound_device[0])
+		bind_device("bind");
+}
+
+/* Submit @s on @e's context without waiting; returns a sync_file. */
+static int viv_submit_async(struct viv_env *e, struct viv_stream *s)
+{
+	struct drm_ugpu_cmd_buf buf = {
+		.handle = e->cmd->handle,
+		.size = s->n * 4,
+	};
+	struct ugpu_submit sub;
+	uint32_t sync, c;
+	int fd;
+
+	memcpy(e->cmd->map, s->w, s->n * 4);
+	ugpu_submit_init(&sub, e->ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_bo(&sub, e->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	sync = ugpu_syncobj_create(e->fd, false);
+	ugpu_submit_out_sync(&sub, sync, 0);
+	ugpu_submit(e->fd, &sub);
+	/* Syncobj ioctls stop working once the device is gone. */
+	igt_assert_eq(drmSyncobjExportSyncFile(e->fd, sync, &fd), 0);
+	ugpu_syncobj_destroy(e->fd, sync);
+	return fd;
+}
+
+/*
+ * Unbind with contexts that outlive the device: two contexts of one file
+ * with state loaded, a hung job of one and a job of the other behind it.
+ * Both jobs end with an error, the contexts are released once (the driver
+ * frees their state at removal, not when the file closes later), and the
+ * device works with new contexts once bound again.
+ */
+static void test_unbind(int minor)
+{
+	struct drm_ugpu_ctx_destroy cd = { 0 };
+	static struct viv_stream s;
+	struct viv_env e[2];
+	int fence[2], i, st;
+	struct pollfd pfd;
+	char name[64];
+	uint64_t t0;
+
+	igt_require(getuid() == 0);
+	for (i = 0; i < num_devs; i++)
+		if (devs[i].minor == minor)
+			break;
+	igt_assert(i < num_devs);
+	snprintf(name, sizeof(name), "%s", devs[i].name);
+
+	viv_env_open(&e[0], minor);
+	viv_env_open_ctx(&e[1], &e[0]);
+	igt_require(ugpu_driver_sysfs_name(e[0].fd, unbound_driver,
+					   sizeof(unbound_driver)));
+	igt_assert(ugpu_device_sysfs_name(e[0].fd, unbound_device,
+					  sizeof(unbound_device)));
+	for (i = 0; i < 2; i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
+		viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xff000000 + i);
+		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
+	}
+
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
+	fence[0] = viv_submit_async(&e[0], &s);
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	fence[1] = viv_submit_async(&e[1], &s);
+
+	igt_install_exit_handler(rebind_on_exit);
+	/* Unbind in a child: a hang there must not hang the test. */
+	igt_fork(child, 1) {
+		igt_assert_eq(bind_device("unbind"), 0);
+	}
+	igt_waitchildren_timeout(60, "unbind");
+
+	for (i = 0; i < 2; i++) {
+		pfd.fd = fence[i];
+		pfd.events = POLLIN;
+		igt_assert_eq(poll(&pfd, 1, UGPU_WAIT_MS), 1);
+		/* Hang detection may beat the unbind to the hung job. */
+		st = ugpu_sync_file_status(fence[i]);
+		igt_assert_f(st == -ENODEV || st == -ETIMEDOUT || (i && st == 1),
+			     "job %d: %d\n", i, st);
+		close(fence[i]);
+	}
+	/* The handle stays; the file's close releases the context. */
+	cd.handle = e[1].ctx;
+	igt_assert_eq(igt_ioctl(e[0].fd, DRM_IOCTL_UGPU_CTX_DESTROY, &cd), -1);
+	igt_assert_eq(errno, ENODEV);
+	for (i = 0; i < 2; i++) {
+		munmap(e[i].cmd->map, e[i].cmd->size);
+		free(e[i].cmd);
+	}
+	igt_assert_eq(close(e[0].fd), 0);
+
+	igt_assert_eq(bind_device("bind"), 0);
+	unbound_device[0] = '\0';
+	t0 = igt_nsec_now();
+	for (;;) {
+		num_devs = ugpu_enumerate(DRM_UGPU_FAMILY_VIVANTE, devs,
+					  UGPU_MAX_DEVICES);
+		for (i = 0; i < num_devs; i++)
+			if (!strcmp(devs[i].name, name))
+				break;
+		if (i < num_devs)
+			break;
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "%s did not come back\n", name);
+		usleep(10000);
+	}
+
+	/* New contexts on the new device start from the reset state. */
+	viv_env_open(&e[0], devs[i].minor);
+	viv_env_open_ctx(&e[1], &e[0]);
+	for (i = 0; i < 2; i++) {
+		viv_reset_stream(&s);
+		if (!i)
+			viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x22);
+		else
+			viv_emit(&s, VIV_CMD_NOP, 0);
+		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
+	}
+	igt_assert_eq_u32(sim_state(e[1].fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0);
+	viv_env_close_ctx(&e[1]);
+	viv_env_close(&e[0]);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -994,9 +1197,13 @@ igt_main
 		test_events(find_model(0x2000));
 
 	igt_subtest("context-switch-gc2000")
-		test_context_switch(find_model(0x2000));
+		test_context_switch(find_model(0x2000), false);
 	igt_subtest("context-switch-gc7000")
-		test_context_switch(find_model(0x7000));
+		test_context_switch(find_model(0x7000), false);
+	igt_subtest("context-switch-same-file-gc2000")
+		test_context_switch(find_model(0x2000), true);
+	igt_subtest("context-switch-same-file-gc7000")
+		test_context_switch(find_model(0x7000), true);
 
 	igt_subtest("hang-recovery")
 		test_hang(find_model(0x2000), false);
@@ -1006,7 +1213,9 @@ igt_main
 	igt_subtest("fixed-point")
 		test_fixp(find_model(0x2000));
 	igt_subtest("context-masked-state")
-		test_masked_switch(find_model(0x7000));
+		test_masked_switch(find_model(0x7000), false);
+	igt_subtest("context-masked-state-same-file")
+		test_masked_switch(find_model(0x2000), true);
 	igt_subtest("hang-cases")
 		test_hang_cases(find_model(0x2000));
 	igt_subtest("mmu-fault-gc7000")
@@ -1022,4 +1231,8 @@ igt_main
 		test_2d(find_model(0x320));
 	igt_subtest("2d-pipe-switch-gc2000")
 		test_2d(find_model(0x2000));
+
+	/* Last: the device comes back under another minor. */
+	igt_subtest("unbind-contexts-gc7000")
+		test_unbind(find_model(0x7000));
 }

@@ -174,18 +174,6 @@ void viv_debugfs_init(struct viv_device *vdev)
 			     NULL);
 }
 
-static void viv_file_close(struct ugpu_device *udev, struct ugpu_vm *vm)
-{
-	struct viv_device *vdev = to_viv(udev);
-	unsigned long flags;
-
-	/* The pointer may be reused by a new VM: forget it. */
-	spin_lock_irqsave(&vdev->ring_lock, flags);
-	if (vdev->last_vm == vm->priv)
-		vdev->last_vm = NULL;
-	spin_unlock_irqrestore(&vdev->ring_lock, flags);
-}
-
 static const struct ugpu_family_ops viv_ops = {
 	.get_param = viv_get_param,
 	.read_timestamp = viv_read_timestamp,
@@ -193,12 +181,13 @@ static const struct ugpu_family_ops viv_ops = {
 	.vm_fini = viv_vm_fini,
 	.vm_map = viv_vm_map,
 	.vm_unmap = viv_vm_unmap,
+	.ctx_init = viv_ctx_init,
+	.ctx_fini = viv_ctx_fini,
 	.job_prepare = viv_job_prepare,
 	.job_run = viv_job_run,
 	.job_timedout = viv_job_timedout,
 	.job_cleanup = viv_job_cleanup,
 	.reset = viv_reset,
-	.file_close = viv_file_close,
 };
 
 static void viv_identify(struct viv_device *vdev)

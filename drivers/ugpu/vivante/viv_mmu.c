@@ -127,21 +127,15 @@ int viv_vm_init(struct ugpu_vm *vm)
 	if (!vvm)
 		return -ENOMEM;
 	vvm->vdev = vdev;
-	mutex_init(&vvm->check_lock);
 	xa_init(&vvm->v1_maps);
-	ret = viv_ctx_state_init(&vvm->state);
-	if (ret)
-		goto err_free;
 	if (vdev->mmuv2) {
 		ret = viv_v2_tables_init(vdev, vvm);
 		if (ret)
-			goto err_state;
+			goto err_free;
 	}
 	vm->priv = vvm;
 	return 0;
 
-err_state:
-	viv_ctx_state_fini(&vvm->state);
 err_free:
 	kfree(vvm);
 	return ret;
@@ -151,21 +145,12 @@ void viv_vm_fini(struct ugpu_vm *vm)
 {
 	struct viv_vm *vvm = vm->priv;
 	struct viv_device *vdev = vvm->vdev;
-	unsigned long flags;
-
-	/* A new VM may get this address: the hardware context is unknown. */
-	spin_lock_irqsave(&vdev->ring_lock, flags);
-	if (vdev->last_vm == vvm)
-		vdev->last_vm = NULL;
-	spin_unlock_irqrestore(&vdev->ring_lock, flags);
 
 	/* Every mapping is gone: vm_unmap emptied @v1_maps. */
 	WARN_ON(!xa_empty(&vvm->v1_maps));
 	xa_destroy(&vvm->v1_maps);
 	if (vdev->mmuv2)
 		viv_v2_free_tables(vdev, vvm);
-	viv_ctx_state_fini(&vvm->state);
-	mutex_destroy(&vvm->check_lock);
 	kfree(vvm);
 	vm->priv = NULL;
 }

@@ -12,11 +12,17 @@
  * pair in the ring. Then the old WAIT becomes a LINK to the block: the
  * LINK's address word is written before its header, so the FE, which
  * fetches the header first, never sees a half-written command.
+ *
+ * The state the hardware holds belongs to the last context (not file) that
+ * ran: two contexts of one file switch like contexts of two files. The
+ * address space is switched with every job, whatever its context.
  */
 #include <linux/bitmap.h>
 #include <linux/delay.h>
 #include <linux/genalloc.h>
 #include <linux/interrupt.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <drm/drm_print.h>
 
 #include "vivante.h"
@@ -55,32 +61,33 @@ static u32 viv_state_default(struct viv_device *vdev, u32 state)
 }
 
 /*
- * Restore stream for @vvm: every state the hardware may hold from another
- * context or that @vvm has set gets @vvm's value or the default, as runs
- * of LOAD_STATE. Caller holds ring_lock.
+ * Restore stream for @vctx: every state the hardware may hold from another
+ * context or that @vctx has set gets @vctx's value or the default, as runs
+ * of LOAD_STATE. A new context has set nothing, so it gets the reset state.
+ * Caller holds ring_lock.
  */
-static u32 *viv_emit_restore(struct viv_device *vdev, struct viv_vm *vvm,
+static u32 *viv_emit_restore(struct viv_device *vdev, struct viv_ctx *vctx,
 			     u32 *p)
 {
+	struct viv_ctx_state *cs = &vctx->state;
 	unsigned long *tmp = vdev->restore_tmp;
 	unsigned int s, e, n, i;
 	u32 *start = p;
 
-	bitmap_or(tmp, vdev->hw_dirty, vvm->state.set, VIV_STATE_WORDS);
+	bitmap_or(tmp, vdev->hw_dirty, cs->set, VIV_STATE_WORDS);
 	for_each_set_bitrange(s, e, tmp, VIV_STATE_WORDS) {
 		while (s < e) {
 			n = min(e - s, 1024u);
 			*p++ = VIV_CMD_LOAD_STATE(s << 2, n, false);
 			for (i = s; i < s + n; i++)
-				*p++ = test_bit(i, vvm->state.set) ?
-				       vvm->state.values[i] :
+				*p++ = test_bit(i, cs->set) ? cs->values[i] :
 				       viv_state_default(vdev, i << 2);
 			if ((n + 1) & 1)
 				*p++ = 0;
 			s += n;
 		}
 	}
-	bitmap_copy(vdev->hw_dirty, vvm->state.set, VIV_STATE_WORDS);
+	bitmap_copy(vdev->hw_dirty, cs->set, VIV_STATE_WORDS);
 	vdev->stat_switches++;
 	vdev->stat_restore_bytes += (p - start) * 4;
 	vdev->stat_restore_max = max_t(u64, vdev->stat_restore_max,
@@ -88,18 +95,19 @@ static u32 *viv_emit_restore(struct viv_device *vdev, struct viv_vm *vvm,
 	return p;
 }
 
-/* Upper bound, in words, of the restore stream for @vvm. */
-static u32 viv_restore_bound(struct viv_device *vdev, struct viv_vm *vvm)
+/* Upper bound, in words, of the restore stream for @vctx. */
+static u32 viv_restore_bound(struct viv_device *vdev, struct viv_ctx *vctx)
 {
-	bitmap_or(vdev->restore_tmp, vdev->hw_dirty, vvm->state.set,
+	bitmap_or(vdev->restore_tmp, vdev->hw_dirty, vctx->state.set,
 		  VIV_STATE_WORDS);
 	return 2 * bitmap_weight(vdev->restore_tmp, VIV_STATE_WORDS) + 2;
 }
 
 /* The job's loads become part of its context. Caller holds ring_lock. */
-static void viv_apply_writes(struct viv_device *vdev, struct viv_vm *vvm,
+static void viv_apply_writes(struct viv_device *vdev, struct viv_ctx *vctx,
 			     struct viv_job *vjob)
 {
+	struct viv_ctx_state *cs = &vctx->state;
 	u32 i;
 
 	for (i = 0; i < vjob->num_writes; i++) {
@@ -108,9 +116,9 @@ static void viv_apply_writes(struct viv_device *vdev, struct viv_vm *vvm,
 		if (!viv_state_tracked(st))
 			continue;
 		__set_bit(idx, vdev->hw_dirty);
-		vvm->state.values[idx] = viv_ctx_merge(st, vvm->state.values[idx],
-						       vjob->writes[i].value);
-		__set_bit(idx, vvm->state.set);
+		cs->values[idx] = viv_ctx_merge(st, cs->values[idx],
+						vjob->writes[i].value);
+		__set_bit(idx, cs->set);
 	}
 }
 
@@ -128,6 +136,7 @@ int viv_job_run(struct ugpu_job *job)
 {
 	struct viv_device *vdev = to_viv(job->udev);
 	struct viv_job *vjob = job->priv;
+	struct viv_ctx *vctx = ugpu_job_ctx_priv(job);
 	struct viv_vm *vvm = job->vm->priv;
 	u32 *ring = viv_ring(vdev);
 	u32 block_va, new_pos, ret_pos, i, words;
@@ -140,10 +149,10 @@ int viv_job_run(struct ugpu_job *job)
 	for (;;) {
 		spin_lock_irqsave(&vdev->ring_lock, flags);
 		event = viv_free_event(vdev);
-		restore = vdev->last_vm != vvm;
+		restore = vdev->last_ctx != vctx;
 		words = vjob->size / 4 + VIV_BLOCK_EXTRA_WORDS +
 			2 * vjob->num_addr_states +
-			(restore ? viv_restore_bound(vdev, vvm) : 0);
+			(restore ? viv_restore_bound(vdev, vctx) : 0);
 		size = ALIGN(words * 4, 1 << VIV_ARENA_ORDER);
 		block = event >= 0 ? gen_pool_alloc(vdev->arena, size) : 0;
 		if (block)
@@ -172,8 +181,8 @@ int viv_job_run(struct ugpu_job *job)
 		vdev->pipe = vjob->pipe;
 	}
 	if (restore) {
-		p = viv_emit_restore(vdev, vvm, p);
-		vdev->last_vm = vvm;
+		p = viv_emit_restore(vdev, vctx, p);
+		vdev->last_ctx = vctx;
 	}
 	stream = p;
 	memcpy(stream, vjob->stream, vjob->size);
@@ -181,7 +190,7 @@ int viv_job_run(struct ugpu_job *job)
 		stream[vjob->links[i]] = block_va + (stream - (u32 *)block) * 4 +
 					 vjob->stream[vjob->links[i]] * 4;
 	p += vjob->size / 4;
-	viv_apply_writes(vdev, vvm, vjob);
+	viv_apply_writes(vdev, vctx, vjob);
 
 	/* The tail: wait for the pipe, drop addresses, leave the tables, signal. */
 	p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
@@ -228,6 +237,50 @@ int viv_job_run(struct ugpu_job *job)
 		mod_timer(&vdev->hang_timer,
 			  jiffies + msecs_to_jiffies(VIV_HANGCHECK_MS));
 	return 0;
+}
+
+/* &ugpu_family_ops.ctx_init: a new context has loaded no state yet. */
+int viv_ctx_init(struct ugpu_device *udev, void **priv)
+{
+	struct viv_ctx *vctx;
+
+	vctx = kzalloc(sizeof(*vctx), GFP_KERNEL);
+	if (!vctx)
+		return -ENOMEM;
+	vctx->state.set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL);
+	if (!vctx->state.set)
+		goto err_free;
+	vctx->state.values = vzalloc(VIV_STATE_WORDS * sizeof(u32));
+	if (!vctx->state.values)
+		goto err_set;
+	mutex_init(&vctx->check_lock);
+	*priv = vctx;
+	return 0;
+
+err_set:
+	bitmap_free(vctx->state.set);
+err_free:
+	kfree(vctx);
+	return -ENOMEM;
+}
+
+/* &ugpu_family_ops.ctx_fini: no job of the context reaches the GPU again. */
+void viv_ctx_fini(struct ugpu_device *udev, void *priv)
+{
+	struct viv_device *vdev = to_viv(udev);
+	struct viv_ctx *vctx = priv;
+	unsigned long flags;
+
+	/* A new context may get this address: it must not skip its restore. */
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	if (vdev->last_ctx == vctx)
+		vdev->last_ctx = NULL;
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+
+	mutex_destroy(&vctx->check_lock);
+	vfree(vctx->state.values);
+	bitmap_free(vctx->state.set);
+	kfree(vctx);
 }
 
 /* Caller holds ring_lock. */
@@ -282,7 +335,7 @@ void viv_ring_start(struct viv_device *vdev)
 
 	spin_lock_irqsave(&vdev->ring_lock, flags);
 	vdev->wl_pos = 0;
-	vdev->last_vm = NULL;
+	vdev->last_ctx = NULL;
 	vdev->pipe = vdev->features[0] & VIV_FEATURE_PIPE_3D ? VIV_PIPE_3D :
 								VIV_PIPE_2D;
 	/* After a reset every address state must go to the scratch page. */

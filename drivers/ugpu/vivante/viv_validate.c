@@ -29,7 +29,6 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
@@ -179,25 +178,6 @@ static u32 viv_fixp_to_float(u32 fixp)
 	else
 		mag <<= 23 - msb;
 	return sign | ((u32)(msb - 16 + 127) << 23) | (mag & 0x7fffff);
-}
-
-int viv_ctx_state_init(struct viv_ctx_state *cs)
-{
-	cs->set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL);
-	cs->values = vzalloc(VIV_STATE_WORDS * sizeof(u32));
-	if (!cs->set || !cs->values) {
-		viv_ctx_state_fini(cs);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void viv_ctx_state_fini(struct viv_ctx_state *cs)
-{
-	bitmap_free(cs->set);
-	vfree(cs->values);
-	cs->set = NULL;
-	cs->values = NULL;
 }
 
 /*
@@ -605,8 +585,8 @@ int viv_job_prepare(struct ugpu_job *job)
 	struct viv_walk w = { .job = job, .rs_src_bo = -1, .rs_dst_bo = -1,
 			      .ts_bo = -1 };
 	u64 buf_gpu[VIV_MAX_BUFS];
+	struct viv_ctx *vctx = ugpu_job_ctx_priv(job);
 	struct viv_job *vjob;
-	struct viv_vm *vvm;
 	u32 n = job->cmd.buf_count, i, words;
 	u64 total = 0;
 	ktime_t t0;
@@ -717,16 +697,16 @@ int viv_job_prepare(struct ugpu_job *job)
 	}
 
 	t0 = ktime_get();
-	vvm = job->vm->priv;
 	ret = 0;
-	mutex_lock(&vvm->check_lock);
-	memcpy(w.rs_state, vvm->rs_check, sizeof(vvm->rs_check));
+	/* The resolve state a kick finds is its context's, not its file's. */
+	mutex_lock(&vctx->check_lock);
+	memcpy(w.rs_state, vctx->rs_check, sizeof(vctx->rs_check));
 	for (i = 0; i < n && !ret; i++)
 		ret = viv_walk_buf(&w, vjob->buf_start[i], vjob->buf_start[i + 1],
 				   buf_gpu);
 	if (!ret)
-		memcpy(vvm->rs_check, w.rs_state, sizeof(vvm->rs_check));
-	mutex_unlock(&vvm->check_lock);
+		memcpy(vctx->rs_check, w.rs_state, sizeof(vctx->rs_check));
+	mutex_unlock(&vctx->check_lock);
 	if (ret)
 		goto out;
 	for (i = 0; i < vjob->num_writes; i++) {

@@ -64,13 +64,6 @@ struct viv_ctx_state {
  * @stlb: MMUv2 slave tables by MTLB entry (CPU addresses).
  * @stlb_dma: their bus addresses.
  * @v1_maps: MMUv1: global GPU address of each mapping, by per-file page.
- * @state: the context state its streams loaded; updated when a job of the
- *	VM runs, under &viv_device.ring_lock.
- * @check_lock: protects @rs_check.
- * @rs_check: resolve geometry (config, strides, window, clear control) as
- *	the validated streams leave it, in submission order; the validator
- *	checks a resolve against it when a stream kicks one without loading
- *	all of it.
  *
  * Page tables are changed under &viv_device.mmu_lock.
  */
@@ -81,6 +74,20 @@ struct viv_vm {
 	u32 *stlb[VIV_MMUV2_ENTRIES];
 	dma_addr_t stlb_dma[VIV_MMUV2_ENTRIES];
 	struct xarray v1_maps;
+};
+
+/**
+ * struct viv_ctx - the Vivante side of a context (&ugpu_family_ops.ctx_init).
+ * @state: the state its streams loaded; updated when a job of the context
+ *	runs, under &viv_device.ring_lock. Starts empty: a new context sees
+ *	the reset state.
+ * @check_lock: protects @rs_check.
+ * @rs_check: resolve geometry (config, strides, window, clear control) as
+ *	the context's validated streams leave it, in submission order; the
+ *	validator checks a resolve against it when a stream kicks one without
+ *	loading all of it.
+ */
+struct viv_ctx {
 	struct viv_ctx_state state;
 	/* Protects @rs_check. */
 	struct mutex check_lock;
@@ -155,13 +162,13 @@ struct viv_job {
  * @v1_mm: MMUv1 allocator of global GPU addresses, under @mmu_lock.
  * @kvm: MMUv2 tables holding only the kernel region.
  * @mmu_lock: serialises page-table updates and @v1_mm.
- * @ring_lock: protects the ring, @events, @last_vm, @pipe, @hw_dirty and
- *	the context state of every VM. Taken in IRQ context.
+ * @ring_lock: protects the ring, @events, @last_ctx, @pipe, @hw_dirty and
+ *	the state of every context. Taken in IRQ context.
  * @wl_pos: ring offset of the WAIT/LINK the FE idles in.
  * @events: the job owning each event, or NULL.
  * @event_wq: job_run() waits here for a free event.
- * @last_vm: VM whose context state the hardware holds; never
- *	dereferenced, only compared.
+ * @last_ctx: context whose state the hardware holds, or NULL after a
+ *	reset; only compared, and cleared when that context is freed.
  * @pipe: pipe selected at the end of the ring.
  * @run_seq: last &viv_job.seq handed out.
  * @retired: arena block of the last completed job, freed once a later
@@ -208,7 +215,7 @@ struct viv_device {
 	u32 wl_pos;
 	struct ugpu_job *events[VIV_NUM_EVENTS];
 	wait_queue_head_t event_wq;
-	void *last_vm;
+	struct viv_ctx *last_ctx;
 	u32 pipe;
 	u64 run_seq;
 	unsigned long retired;
@@ -262,8 +269,8 @@ bool viv_state_is_address(u32 state);
 bool viv_state_tracked(u32 state);
 int viv_job_prepare(struct ugpu_job *job);
 void viv_job_cleanup(struct ugpu_job *job);
-int viv_ctx_state_init(struct viv_ctx_state *cs);
-void viv_ctx_state_fini(struct viv_ctx_state *cs);
+int viv_ctx_init(struct ugpu_device *udev, void **priv);
+void viv_ctx_fini(struct ugpu_device *udev, void *priv);
 u32 viv_ctx_merge(u32 state, u32 old, u32 val);
 
 /* viv_drv.c */
