@@ -105,6 +105,66 @@ int ugpu_enumerate(uint32_t family, struct ugpu_device_info *out, int max)
 	return n;
 }
 
+/* The unbound device, so that an exit handler can bind it back. */
+static char unbound_driver[64], unbound_device[64];
+
+static int bind_device(const char *op)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 unbound_driver, op);
+	return igt_sysfs_write(path, unbound_device);
+}
+
+static void rebind_on_exit(int sig)
+{
+	(void)sig;
+	if (unbound_device[0])
+		bind_device("bind");
+}
+
+void ugpu_device_unbind_init(int fd)
+{
+	igt_require(ugpu_driver_sysfs_name(fd, unbound_driver,
+					   sizeof(unbound_driver)));
+	igt_assert(ugpu_device_sysfs_name(fd, unbound_device,
+					  sizeof(unbound_device)));
+}
+
+void ugpu_device_unbind(void)
+{
+	igt_install_exit_handler(rebind_on_exit);
+	/* Unbind in a child: a hang there must not hang the test. */
+	igt_fork(child, 1) {
+		igt_assert_eq(bind_device("unbind"), 0);
+	}
+	igt_waitchildren_timeout(60, "unbind");
+}
+
+void ugpu_device_rebind(void)
+{
+	igt_assert_eq(bind_device("bind"), 0);
+	unbound_device[0] = '\0';
+}
+
+int ugpu_wait_for_device(uint32_t family, const char *name)
+{
+	struct ugpu_device_info found[UGPU_MAX_DEVICES];
+	uint64_t t0 = igt_nsec_now();
+	int i, n;
+
+	for (;;) {
+		n = ugpu_enumerate(family, found, UGPU_MAX_DEVICES);
+		for (i = 0; i < n; i++)
+			if (!strcmp(found[i].name, name))
+				return found[i].minor;
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "%s did not come back\n", name);
+		usleep(10000);
+	}
+}
+
 int ugpu_open_minor(int minor)
 {
 	int fd = __drm_open_render_minor(minor);

@@ -41,6 +41,19 @@ int ugpu_fd_minor(int fd);
 bool ugpu_device_sysfs_name(int fd, char *buf, size_t size);
 bool ugpu_driver_sysfs_name(int fd, char *buf, size_t size);
 
+/*
+ * Unbinding the device behind a render fd from its driver and binding it
+ * back, one device at a time. ugpu_device_unbind_init() records the device
+ * (skipping when its driver cannot be found); ugpu_device_unbind() unbinds
+ * it and installs an exit handler that binds it back should the test fail
+ * before ugpu_device_rebind().
+ */
+void ugpu_device_unbind_init(int fd);
+void ugpu_device_unbind(void);
+void ugpu_device_rebind(void);
+/* The render node minor of device @name of @family, once it is bound. */
+int ugpu_wait_for_device(uint32_t family, const char *name);
+
 int __ugpu_get_param(int fd, uint32_t param, uint32_t index, uint64_t *value);
 uint64_t ugpu_get_param(int fd, uint32_t param, uint32_t index);
 

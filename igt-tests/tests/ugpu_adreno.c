@@ -837,44 +837,6 @@ static void test_ban(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
-/* Unbind state, so that an exit handler can rebind after a failure. */
-static char unbound_driver[64], unbound_device[64];
-
-static int bind_device(const char *op)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
-		 unbound_driver, op);
-	return igt_sysfs_write(path, unbound_device);
-}
-
-static void rebind_on_exit(int sig)
-{
-	(void)sig;
-	if (unbound_device[0])
-		bind_device("bind");
-}
-
-/* The render node of the device named @name, once its driver is bound. */
-static int wait_for_device(const char *name)
-{
-	struct ugpu_device_info found[UGPU_MAX_DEVICES];
-	uint64_t t0 = igt_nsec_now();
-	int i, n;
-
-	for (;;) {
-		n = ugpu_enumerate(DRM_UGPU_FAMILY_ADRENO, found,
-				   UGPU_MAX_DEVICES);
-		for (i = 0; i < n; i++)
-			if (!strcmp(found[i].name, name))
-				return found[i].minor;
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
-			     "%s did not come back\n", name);
-		usleep(10000);
-	}
-}
-
 /*
  * Unbinding the driver while the CP is held in a CP_WAIT_REG_MEM with a
  * command queued behind: both fences end with an error (-ENODEV, or
@@ -892,10 +854,7 @@ static void test_unbind(struct ugpu_device_info *d)
 
 	igt_require(getuid() == 0);
 	env_open(&e, d);
-	igt_require(ugpu_driver_sysfs_name(e.fd, unbound_driver,
-					   sizeof(unbound_driver)));
-	igt_assert(ugpu_device_sysfs_name(e.fd, unbound_device,
-					  sizeof(unbound_device)));
+	ugpu_device_unbind_init(e.fd);
 
 	write_hang(&e, &hang, 0, HANG_WAIT);
 	adreno_cs_init(&queued, e.cmd, 0x400);
@@ -910,11 +869,7 @@ static void test_unbind(struct ugpu_device_info *d)
 	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, hang_sync, &hang_fd), 0);
 	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, queued_sync, &queued_fd), 0);
 
-	igt_install_exit_handler(rebind_on_exit);
-	igt_fork(child, 1) {
-		igt_assert_eq(bind_device("unbind"), 0);
-	}
-	igt_waitchildren_timeout(60, "unbind");
+	ugpu_device_unbind();
 
 	igt_assert_eq(igt_ioctl(e.fd, DRM_IOCTL_UGPU_GET_PARAM, &gp), -1);
 	igt_assert_eq(errno, ENODEV);
@@ -937,9 +892,8 @@ static void test_unbind(struct ugpu_device_info *d)
 	free(e.data);
 	igt_assert_eq(close(e.fd), 0);
 
-	igt_assert_eq(bind_device("bind"), 0);
-	unbound_device[0] = '\0';
-	d->minor = wait_for_device(d->name);
+	ugpu_device_rebind();
+	d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_ADRENO, d->name);
 	env_open(&e, d);
 	adreno_cs_init(&queued, e.cmd, 0);
 	adreno_mem_write(&queued, e.data->va + TARGETS, 0x600d);

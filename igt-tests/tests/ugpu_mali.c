@@ -76,6 +76,17 @@ static void env_close(struct env *e)
 	close(e->fd);
 }
 
+/* Submit @s with both BOs of @e read-write; the fence goes to @out_sync. */
+static void submit_rw(struct env *e, struct ugpu_submit *s, uint32_t out_sync)
+{
+	ugpu_submit_bo(s, e->jobs->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(s, e->data->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(s, out_sync, 0);
+	ugpu_submit(e->fd, s);
+}
+
 static void submit_chain_async(struct env *e, uint32_t ctx, uint64_t head,
 			       uint32_t req, uint32_t out_sync)
 {
@@ -83,12 +94,7 @@ static void submit_chain_async(struct env *e, uint32_t ctx, uint64_t head,
 
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_mali(&s, head, req, DRM_UGPU_QUEUE_AUTO, 0);
-	ugpu_submit_bo(&s, e->jobs->handle,
-		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_bo(&s, e->data->handle,
-		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_out_sync(&s, out_sync, 0);
-	ugpu_submit(e->fd, &s);
+	submit_rw(e, &s, out_sync);
 }
 
 /* Run the chain at @head with requirements @req; returns fence status. */
@@ -506,12 +512,7 @@ static void test_frame(struct ugpu_device_info *d)
 	frag = ugpu_submit_mali(&s, c.head, DRM_UGPU_MALI_REQ_FRAGMENT,
 				DRM_UGPU_QUEUE_AUTO, 1ull << vt);
 	igt_assert_eq(frag, 1);
-	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
-		       DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
-		       DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_out_sync(&s, sync, 0);
-	ugpu_submit(e.fd, &s);
+	submit_rw(&e, &s, sync);
 	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
 
 	check_done(&e, 0);
@@ -780,12 +781,7 @@ static void test_config_fault(struct ugpu_device_info *d)
 		ugpu_bo_write32(e.data, TARGETS, 0);
 		ugpu_submit_init(&s, e.ctx);
 		ugpu_submit_mali(&s, c.head, req, DRM_UGPU_QUEUE_AUTO, 0);
-		ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
-			       DRM_UGPU_SUBMIT_BO_WRITE);
-		ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
-			       DRM_UGPU_SUBMIT_BO_WRITE);
-		ugpu_submit_out_sync(&s, sync, 0);
-		ugpu_submit(e.fd, &s);
+		submit_rw(&e, &s, sync);
 		status = ugpu_syncobj_wait_status(e.fd, sync);
 		/* Job faults fail the fence with -EIO (Documentation/mali.rst). */
 		igt_assert_f(status == -EIO, "%s: fence status %d, expected -EIO\n",
@@ -801,12 +797,7 @@ static void test_config_fault(struct ugpu_device_info *d)
 		ugpu_submit_mali(&s, c.head, req, DRM_UGPU_QUEUE_AUTO, 0);
 		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, e.data->handle,
 				TARGETS, 1, 1 << 0);
-		ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
-			       DRM_UGPU_SUBMIT_BO_WRITE);
-		ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
-			       DRM_UGPU_SUBMIT_BO_WRITE);
-		ugpu_submit_out_sync(&s, after, 0);
-		ugpu_submit(e.fd, &s);
+		submit_rw(&e, &s, after);
 		status = ugpu_syncobj_wait_status(e.fd, after);
 		/* The dependent write did not run, and the submit failed. */
 		igt_assert_f(ugpu_bo_read32(e.data, TARGETS) == 0,
@@ -982,12 +973,7 @@ static void test_slots_parallel(struct ugpu_device_info *d)
 		ugpu_submit_mali(&s, c.head, slot_reqs[js], DRM_UGPU_QUEUE_AUTO,
 				 0);
 	}
-	ugpu_submit_bo(&s, e.jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
-		       DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
-		       DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_out_sync(&s, sync, 0);
-	ugpu_submit(e.fd, &s);
+	submit_rw(&e, &s, sync);
 	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
 	for (i = 0; i < MALI_NUM_JOB_SLOTS * n; i++) {
 		check_done(&e, i);
@@ -1408,60 +1394,20 @@ static void test_close_with_hang(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
-/* Unbind state, so that an exit handler can rebind after a failure. */
-static char unbound_driver[64], unbound_device[64];
-
-static int bind_device(const char *op)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
-		 unbound_driver, op);
-	return igt_sysfs_write(path, unbound_device);
-}
-
-static void rebind_on_exit(int sig)
-{
-	(void)sig;
-	if (unbound_device[0])
-		bind_device("bind");
-}
-
-/* The render node of the device named @name, once its driver is bound. */
-static int wait_for_device(const char *name)
-{
-	struct ugpu_device_info found[UGPU_MAX_DEVICES];
-	uint64_t t0 = igt_nsec_now();
-	int i, n;
-
-	for (;;) {
-		n = ugpu_enumerate(DRM_UGPU_FAMILY_MALI, found, UGPU_MAX_DEVICES);
-		for (i = 0; i < n; i++)
-			if (!strcmp(found[i].name, name))
-				return found[i].minor;
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
-			     "%s did not come back\n", name);
-		usleep(10000);
-	}
-}
-
 static void test_unbind(struct ugpu_device_info *d)
 {
 	struct drm_ugpu_get_param gp = { .param = DRM_UGPU_PARAM_FAMILY };
 	struct drm_ugpu_bo_create bc = { .size = 4096 };
 	struct ugpu_submit s;
 	struct pollfd pfd;
-	int hang_fd, queued_fd, ret, minor;
+	int hang_fd, queued_fd;
 	uint32_t hang_sync, queued_sync;
 	struct env e;
 
 	igt_require(getuid() == 0);
 	env_open(&e, d);
 	require_debugfs(e.fd, "hang_next");
-	igt_require(ugpu_driver_sysfs_name(e.fd, unbound_driver,
-					   sizeof(unbound_driver)));
-	igt_assert(ugpu_device_sysfs_name(e.fd, unbound_device,
-					  sizeof(unbound_device)));
+	ugpu_device_unbind_init(e.fd);
 
 	/* A job that only a reset ends, and one queued behind it. */
 	hang_sync = ugpu_syncobj_create(e.fd, false);
@@ -1476,12 +1422,7 @@ static void test_unbind(struct ugpu_device_info *d)
 	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, hang_sync, &hang_fd), 0);
 	igt_assert_eq(drmSyncobjExportSyncFile(e.fd, queued_sync, &queued_fd), 0);
 
-	igt_install_exit_handler(rebind_on_exit);
-	/* Unbind in a child: a hang there must not hang the test. */
-	igt_fork(child, 1) {
-		igt_assert_eq(bind_device("unbind"), 0);
-	}
-	igt_waitchildren_timeout(HANG_WAIT_MS / 1000, "unbind");
+	ugpu_device_unbind();
 
 	/* The old file: ioctls fail with -ENODEV, fences signalled. */
 	do_ioctl_err(e.fd, DRM_IOCTL_UGPU_GET_PARAM, &gp, ENODEV);
@@ -1509,11 +1450,8 @@ static void test_unbind(struct ugpu_device_info *d)
 	igt_assert_eq(close(e.fd), 0);
 
 	/* Bind again: the device works. */
-	ret = bind_device("bind");
-	igt_assert_eq(ret, 0);
-	unbound_device[0] = '\0';
-	minor = wait_for_device(d->name);
-	d->minor = minor;
+	ugpu_device_rebind();
+	d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_MALI, d->name);
 	env_open(&e, d);
 	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS, 0x600d),
 				DRM_UGPU_MALI_REQ_COMPUTE), 1);

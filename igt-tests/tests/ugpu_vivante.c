@@ -997,25 +997,6 @@ static void test_validator_speed(int minor)
 	viv_env_close(&e);
 }
 
-/* Unbind state, so that an exit handler can rebind after a failure. */
-static char unbound_driver[64], unbound_device[64];
-
-static int bind_device(const char *op)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
-		 unbound_driver, op);
-	return igt_sysfs_write(path, unbound_device);
-}
-
-static void rebind_on_exit(int sig)
-{
-	(void)sig;
-	if (unbound_device[0])
-		bind_device("bind");
-}
-
 /* Submit @s on @e's context without waiting; returns a sync_file. */
 static int viv_submit_async(struct viv_env *e, struct viv_stream *s)
 {
@@ -1057,7 +1038,6 @@ static void test_unbind(int minor)
 	int fence[2], i, st;
 	struct pollfd pfd;
 	char name[64];
-	uint64_t t0;
 
 	igt_require(getuid() == 0);
 	for (i = 0; i < num_devs; i++)
@@ -1068,10 +1048,7 @@ static void test_unbind(int minor)
 
 	viv_env_open(&e[0], minor);
 	viv_env_open_ctx(&e[1], &e[0]);
-	igt_require(ugpu_driver_sysfs_name(e[0].fd, unbound_driver,
-					   sizeof(unbound_driver)));
-	igt_assert(ugpu_device_sysfs_name(e[0].fd, unbound_device,
-					  sizeof(unbound_device)));
+	ugpu_device_unbind_init(e[0].fd);
 	for (i = 0; i < 2; i++) {
 		viv_reset_stream(&s);
 		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
@@ -1086,12 +1063,7 @@ static void test_unbind(int minor)
 	viv_emit(&s, VIV_CMD_NOP, 0);
 	fence[1] = viv_submit_async(&e[1], &s);
 
-	igt_install_exit_handler(rebind_on_exit);
-	/* Unbind in a child: a hang there must not hang the test. */
-	igt_fork(child, 1) {
-		igt_assert_eq(bind_device("unbind"), 0);
-	}
-	igt_waitchildren_timeout(60, "unbind");
+	ugpu_device_unbind();
 
 	for (i = 0; i < 2; i++) {
 		pfd.fd = fence[i];
@@ -1113,24 +1085,14 @@ static void test_unbind(int minor)
 	}
 	igt_assert_eq(close(e[0].fd), 0);
 
-	igt_assert_eq(bind_device("bind"), 0);
-	unbound_device[0] = '\0';
-	t0 = igt_nsec_now();
-	for (;;) {
-		num_devs = ugpu_enumerate(DRM_UGPU_FAMILY_VIVANTE, devs,
-					  UGPU_MAX_DEVICES);
-		for (i = 0; i < num_devs; i++)
-			if (!strcmp(devs[i].name, name))
-				break;
-		if (i < num_devs)
-			break;
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
-			     "%s did not come back\n", name);
-		usleep(10000);
-	}
+	ugpu_device_rebind();
+	minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_VIVANTE, name);
+	/* Later subtests look devices up by their new minor. */
+	num_devs = ugpu_enumerate(DRM_UGPU_FAMILY_VIVANTE, devs,
+				  UGPU_MAX_DEVICES);
 
 	/* New contexts on the new device start from the reset state. */
-	viv_env_open(&e[0], devs[i].minor);
+	viv_env_open(&e[0], minor);
 	viv_env_open_ctx(&e[1], &e[0]);
 	for (i = 0; i < 2; i++) {
 		viv_reset_stream(&s);
