@@ -371,52 +371,6 @@ int vsim_write(struct sim_device *sdev, u32 addr, const void *buf, size_t len)
 
 /* State space */
 
-/* 16.16 fixed point to IEEE single precision. */
-static u32 vsim_fixp_to_float(u32 fixp)
-{
-	u32 sign = fixp & BIT(31);
-	u32 mag = sign ? -fixp : fixp;
-	int msb;
-
-	if (!mag)
-		return 0;
-	msb = fls(mag) - 1;
-	/* value = mag * 2^-16; mantissa from the bits below the top one */
-	if (msb > 23)
-		mag >>= msb - 23;
-	else
-		mag <<= 23 - msb;
-	return sign | ((u32)(msb - 16 + 127) << 23) | (mag & 0x7fffff);
-}
-
-/* Fields of masked states, each with the bit that protects it. */
-static const struct {
-	u32 state;
-	u32 field;
-	u32 mask;
-} vsim_masked[] = {
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_SAMPLES_FIELD, VIV_MSAA_SAMPLES_MASK },
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_ENABLES_FIELD, VIV_MSAA_ENABLES_MASK },
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK12_FIELD, VIV_MSAA_UNK12_MASK },
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK16_FIELD, VIV_MSAA_UNK16_MASK },
-};
-
-static u32 vsim_masked_merge(u32 state, u32 old, u32 val)
-{
-	bool masked = false;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(vsim_masked); i++) {
-		if (vsim_masked[i].state != state)
-			continue;
-		masked = true;
-		if (!(val & vsim_masked[i].mask))
-			old = (old & ~vsim_masked[i].field) |
-			      (val & vsim_masked[i].field);
-	}
-	return masked ? old : val;
-}
-
 static bool vsim_token_stall(struct vsim *v, u32 token)
 {
 	u32 bit = BIT(VIV_TOKEN_TO(token) & 0x1f);
@@ -437,7 +391,7 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 	unsigned long flags;
 	u32 idx = state >> 2;
 
-	v->state[idx] = vsim_masked_merge(state, v->state[idx], val);
+	v->state[idx] = viv_masked_merge(state, v->state[idx], val);
 	v->state_writes++;
 
 	switch (state) {
@@ -585,7 +539,7 @@ static int vsim_fe_step(struct sim_device *sdev)
 			u32 val = le32_to_cpu(buf[i]);
 
 			if (hdr & VIV_FE_LOAD_STATE_FIXP)
-				val = vsim_fixp_to_float(val);
+				val = viv_fixp_to_float(val);
 			if (!vsim_load_state(sdev, (state + 4 * i) & 0x3fffc, val))
 				return 0;
 		}

@@ -116,8 +116,8 @@ static void viv_apply_writes(struct viv_device *vdev, struct viv_ctx *vctx,
 		if (!viv_state_tracked(st))
 			continue;
 		__set_bit(idx, vdev->hw_dirty);
-		cs->values[idx] = viv_ctx_merge(st, cs->values[idx],
-						vjob->writes[i].value);
+		cs->values[idx] = viv_masked_merge(st, cs->values[idx],
+						   vjob->writes[i].value);
 		__set_bit(idx, cs->set);
 	}
 }

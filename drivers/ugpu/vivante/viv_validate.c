@@ -126,60 +126,6 @@ bool viv_state_tracked(u32 state)
 	return !viv_state_is_trigger(state) && !viv_state_is_address(state);
 }
 
-/* Masked states: fields written only when their mask bit is clear. */
-static const struct {
-	u32 state;
-	u32 field;
-	u32 mask;
-} viv_masked[] = {
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_SAMPLES_FIELD, VIV_MSAA_SAMPLES_MASK },
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_ENABLES_FIELD, VIV_MSAA_ENABLES_MASK },
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK12_FIELD, VIV_MSAA_UNK12_MASK },
-	{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK16_FIELD, VIV_MSAA_UNK16_MASK },
-};
-
-/**
- * viv_ctx_merge() - value a state holds after a load.
- * @state: byte address.
- * @old: value before.
- * @val: value loaded.
- *
- * Return: @val, or for a masked state @old with the unmasked fields of
- * @val.
- */
-u32 viv_ctx_merge(u32 state, u32 old, u32 val)
-{
-	bool masked = false;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(viv_masked); i++) {
-		if (viv_masked[i].state != state)
-			continue;
-		masked = true;
-		if (!(val & viv_masked[i].mask))
-			old = (old & ~viv_masked[i].field) |
-			      (val & viv_masked[i].field);
-	}
-	return masked ? old : val;
-}
-
-/* 16.16 fixed point to single precision, as the FE converts it. */
-static u32 viv_fixp_to_float(u32 fixp)
-{
-	u32 sign = fixp & BIT(31);
-	u32 mag = sign ? -fixp : fixp;
-	int msb;
-
-	if (!mag)
-		return 0;
-	msb = fls(mag) - 1;
-	if (msb > 23)
-		mag >>= msb - 23;
-	else
-		mag <<= 23 - msb;
-	return sign | ((u32)(msb - 16 + 127) << 23) | (mag & 0x7fffff);
-}
-
 /*
  * States a stream may load without a closer look: not kernel-only, no
  * address, no resolve geometry. Built once, read-only afterwards.

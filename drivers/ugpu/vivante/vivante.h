@@ -271,7 +271,6 @@ int viv_job_prepare(struct ugpu_job *job);
 void viv_job_cleanup(struct ugpu_job *job);
 int viv_ctx_init(struct ugpu_device *udev, void **priv);
 void viv_ctx_fini(struct ugpu_device *udev, void *priv);
-u32 viv_ctx_merge(u32 state, u32 old, u32 val);
 
 /* viv_drv.c */
 void viv_debugfs_init(struct viv_device *vdev);

@@ -318,4 +318,75 @@
 /* Events: 30 ids, each with its own interrupt bit (bits 30, 31: errors). */
 #define VIV_NUM_EVENTS			30
 
+/*
+ * Plain C, without kernel helpers: the tests build this header in user
+ * space too.
+ */
+
+/**
+ * viv_fixp_to_float() - convert a 16.16 fixed-point value as the FE does.
+ * @fixp: two's complement 16.16 fixed-point value.
+ *
+ * The conversion LOAD_STATE applies with VIV_FE_LOAD_STATE_FIXP set: the
+ * magnitude is truncated to a 24-bit mantissa.
+ *
+ * Return: @fixp as an IEEE 754 single precision bit pattern.
+ */
+static inline unsigned int viv_fixp_to_float(unsigned int fixp)
+{
+	unsigned int sign = fixp & 0x80000000u;
+	unsigned int mag = sign ? -fixp : fixp;
+	int msb;
+
+	if (!mag)
+		return 0;
+	msb = 31 - __builtin_clz(mag);
+	/* value = mag * 2^-16; mantissa from the bits below the top one */
+	if (msb > 23)
+		mag >>= msb - 23;
+	else
+		mag <<= 23 - msb;
+	return sign | ((unsigned int)(msb - 16 + 127) << 23) | (mag & 0x7fffff);
+}
+
+/**
+ * viv_masked_merge() - value a state holds after a load.
+ * @state: byte address of the state.
+ * @old: value before the load.
+ * @val: value loaded.
+ *
+ * A masked state takes from a load only the fields whose mask bit the
+ * loaded value leaves clear; its other bits keep their value.
+ *
+ * Return: @val, or for a masked state @old with those fields of @val.
+ */
+static inline unsigned int viv_masked_merge(unsigned int state,
+					    unsigned int old, unsigned int val)
+{
+	/* Fields of masked states, each with the bit that protects it. */
+	static const struct {
+		unsigned int state;
+		unsigned int field;
+		unsigned int mask;
+	} masked[] = {
+		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_SAMPLES_FIELD, VIV_MSAA_SAMPLES_MASK },
+		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_ENABLES_FIELD, VIV_MSAA_ENABLES_MASK },
+		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK12_FIELD, VIV_MSAA_UNK12_MASK },
+		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK16_FIELD, VIV_MSAA_UNK16_MASK },
+		{ 0 }
+	};
+	int is_masked = 0;
+	unsigned int i;
+
+	for (i = 0; masked[i].mask; i++) {
+		if (masked[i].state != state)
+			continue;
+		is_masked = 1;
+		if (!(val & masked[i].mask))
+			old = (old & ~masked[i].field) |
+			      (val & masked[i].field);
+	}
+	return is_masked ? old : val;
+}
+
 #endif /* _UGPU_HW_VIVANTE_REGS_H_ */
