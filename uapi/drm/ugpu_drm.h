@@ -34,18 +34,30 @@ extern "C" {
 #define DRM_UGPU_SIGNAL_WAIT		0x0a
 #define DRM_UGPU_SIGNAL_EXPORT		0x0b
 
-#define DRM_IOCTL_UGPU_GET_PARAM	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_GET_PARAM, struct drm_ugpu_get_param)
-#define DRM_IOCTL_UGPU_BO_CREATE	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_BO_CREATE, struct drm_ugpu_bo_create)
-#define DRM_IOCTL_UGPU_BO_INFO		DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_BO_INFO, struct drm_ugpu_bo_info)
-#define DRM_IOCTL_UGPU_BO_WAIT		DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_BO_WAIT, struct drm_ugpu_bo_wait)
-#define DRM_IOCTL_UGPU_CTX_CREATE	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_CTX_CREATE, struct drm_ugpu_ctx_create)
-#define DRM_IOCTL_UGPU_CTX_DESTROY	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_CTX_DESTROY, struct drm_ugpu_ctx_destroy)
-#define DRM_IOCTL_UGPU_SUBMIT		DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SUBMIT, struct drm_ugpu_submit)
-#define DRM_IOCTL_UGPU_SIGNAL_CREATE	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_CREATE, struct drm_ugpu_signal_create)
-#define DRM_IOCTL_UGPU_SIGNAL_DESTROY	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_DESTROY, struct drm_ugpu_signal_destroy)
-#define DRM_IOCTL_UGPU_SIGNAL_SET	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_SET, struct drm_ugpu_signal_set)
-#define DRM_IOCTL_UGPU_SIGNAL_WAIT	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_WAIT, struct drm_ugpu_signal_wait)
-#define DRM_IOCTL_UGPU_SIGNAL_EXPORT	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_EXPORT, struct drm_ugpu_signal_export)
+#define DRM_IOCTL_UGPU_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_GET_PARAM, struct drm_ugpu_get_param)
+#define DRM_IOCTL_UGPU_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_BO_CREATE, struct drm_ugpu_bo_create)
+#define DRM_IOCTL_UGPU_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_BO_INFO, struct drm_ugpu_bo_info)
+#define DRM_IOCTL_UGPU_BO_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_BO_WAIT, struct drm_ugpu_bo_wait)
+#define DRM_IOCTL_UGPU_CTX_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_CTX_CREATE, struct drm_ugpu_ctx_create)
+#define DRM_IOCTL_UGPU_CTX_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_CTX_DESTROY, struct drm_ugpu_ctx_destroy)
+#define DRM_IOCTL_UGPU_SUBMIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SUBMIT, struct drm_ugpu_submit)
+#define DRM_IOCTL_UGPU_SIGNAL_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_CREATE, struct drm_ugpu_signal_create)
+#define DRM_IOCTL_UGPU_SIGNAL_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_DESTROY, struct drm_ugpu_signal_destroy)
+#define DRM_IOCTL_UGPU_SIGNAL_SET \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_SET, struct drm_ugpu_signal_set)
+#define DRM_IOCTL_UGPU_SIGNAL_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_WAIT, struct drm_ugpu_signal_wait)
+#define DRM_IOCTL_UGPU_SIGNAL_EXPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_UGPU_SIGNAL_EXPORT, struct drm_ugpu_signal_export)
 
 /**
  * enum drm_ugpu_family - GPU family, as reported by %DRM_UGPU_PARAM_FAMILY.
