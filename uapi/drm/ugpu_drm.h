@@ -113,6 +113,46 @@ enum drm_ugpu_family {
  * @DRM_UGPU_PARAM_VIVANTE_VARYINGS_COUNT: varyings.
  * @DRM_UGPU_PARAM_VIVANTE_MMU_VERSION: 1 (one shared table; addresses in
  *	command streams only through relocations) or 2 (per-file tables).
+ * @DRM_UGPU_PARAM_MALI_GPU_ID: the GPU_ID register.
+ * @DRM_UGPU_PARAM_MALI_L2_FEATURES: the L2_FEATURES register.
+ * @DRM_UGPU_PARAM_MALI_TILER_FEATURES: the TILER_FEATURES register.
+ * @DRM_UGPU_PARAM_MALI_MEM_FEATURES: the MEM_FEATURES register.
+ * @DRM_UGPU_PARAM_MALI_MMU_FEATURES: the MMU_FEATURES register (VA and PA
+ *	bits).
+ * @DRM_UGPU_PARAM_MALI_AS_PRESENT: the AS_PRESENT register (address spaces).
+ * @DRM_UGPU_PARAM_MALI_JS_PRESENT: the JS_PRESENT register (job slots).
+ * @DRM_UGPU_PARAM_MALI_JS_FEATURES: the JS_FEATURES register of job slot
+ *	@index.
+ * @DRM_UGPU_PARAM_MALI_SHADER_PRESENT: the 64-bit SHADER_PRESENT mask.
+ * @DRM_UGPU_PARAM_MALI_TILER_PRESENT: the 64-bit TILER_PRESENT mask.
+ * @DRM_UGPU_PARAM_MALI_L2_PRESENT: the 64-bit L2_PRESENT mask.
+ * @DRM_UGPU_PARAM_MALI_THREAD_MAX_THREADS: the THREAD_MAX_THREADS register.
+ * @DRM_UGPU_PARAM_MALI_THREAD_FEATURES: the THREAD_FEATURES register.
+ * @DRM_UGPU_PARAM_MALI_TEXTURE_FEATURES: the TEXTURE_FEATURES register
+ *	number @index.
+ * @DRM_UGPU_PARAM_ADRENO_GPU_ID: deprecated; reads 0. Use
+ *	%DRM_UGPU_PARAM_CHIP_ID: core << 24 | major << 16 | minor << 8 |
+ *	patch, the speed bin in bits 32-47.
+ * @DRM_UGPU_PARAM_ADRENO_SPEED_BIN: the speed bin (which frequencies the
+ *	part supports).
+ * @DRM_UGPU_PARAM_ADRENO_GMEM_BASE: GPU address of the on-chip tile memory.
+ * @DRM_UGPU_PARAM_ADRENO_GMEM_SIZE: size of the on-chip tile memory.
+ * @DRM_UGPU_PARAM_ADRENO_NUM_CCU: color cache units.
+ * @DRM_UGPU_PARAM_ADRENO_NUM_SP_CORES: shader processor cores.
+ * @DRM_UGPU_PARAM_ADRENO_FIBERS_PER_SP: fibers (threads) per SP.
+ * @DRM_UGPU_PARAM_ADRENO_REG_SIZE_VEC4: vec4 registers per fiber.
+ * @DRM_UGPU_PARAM_ADRENO_INSTR_CACHE_SIZE: instruction cache size.
+ * @DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_W: alignment of a tile's width.
+ * @DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_H: alignment of a tile's height.
+ * @DRM_UGPU_PARAM_ADRENO_GMEM_ALIGN_W: render-area granularity, width.
+ * @DRM_UGPU_PARAM_ADRENO_GMEM_ALIGN_H: render-area granularity, height.
+ * @DRM_UGPU_PARAM_ADRENO_TILE_MAX_W: widest tile.
+ * @DRM_UGPU_PARAM_ADRENO_TILE_MAX_H: tallest tile.
+ * @DRM_UGPU_PARAM_ADRENO_MAGIC: magic register value number @index, one of
+ *	&enum drm_ugpu_adreno_magic.
+ *
+ * On Adreno, %DRM_UGPU_PARAM_FEATURES word 0 holds DRM_UGPU_ADRENO_FEAT_*
+ * bits.
  */
 enum drm_ugpu_param {
 	DRM_UGPU_PARAM_FAMILY = 0x00,
@@ -178,19 +218,13 @@ enum drm_ugpu_param {
 	DRM_UGPU_PARAM_ADRENO_MAGIC = 0x30f,
 };
 
-/*
- * Adreno parameters:
- * %DRM_UGPU_PARAM_ADRENO_GPU_ID: deprecated; reads 0, use
- *	%DRM_UGPU_PARAM_CHIP_ID (core << 24 | major << 16 | minor << 8 |
- *	patch, speed bin in bits 32-47).
- * %DRM_UGPU_PARAM_ADRENO_GMEM_BASE, %DRM_UGPU_PARAM_ADRENO_GMEM_SIZE: GPU
- *	address and size of the on-chip tile memory.
- * %DRM_UGPU_PARAM_ADRENO_TILE_ALIGN_W/H: alignment of a tile's size;
- *	GMEM_ALIGN_W/H: the render-area granularity; TILE_MAX_W/H: largest
- *	tile.
- * %DRM_UGPU_PARAM_ADRENO_MAGIC: magic register value number @index, one of
- *	&enum drm_ugpu_adreno_magic.
- * %DRM_UGPU_PARAM_FEATURES word 0 holds DRM_UGPU_ADRENO_FEAT_* bits.
+/**
+ * enum drm_ugpu_adreno_magic - per-chip register values a userspace driver
+ * programs, read with %DRM_UGPU_PARAM_ADRENO_MAGIC.
+ * @DRM_UGPU_ADRENO_MAGIC_TPL1_DBG_ECO_CNTL: TPL1_DBG_ECO_CNTL.
+ * @DRM_UGPU_ADRENO_MAGIC_PC_POWER_CNTL: PC_POWER_CNTL.
+ * @DRM_UGPU_ADRENO_MAGIC_RB_UNKNOWN_8E04_BLIT: RB_UNKNOWN_8E04 for blits.
+ * @DRM_UGPU_ADRENO_MAGIC_COUNT: number of values.
  */
 enum drm_ugpu_adreno_magic {
 	DRM_UGPU_ADRENO_MAGIC_TPL1_DBG_ECO_CNTL = 0,
@@ -199,6 +233,11 @@ enum drm_ugpu_adreno_magic {
 	DRM_UGPU_ADRENO_MAGIC_COUNT = 3,
 };
 
+/*
+ * Adreno feature flags in %DRM_UGPU_PARAM_FEATURES word 0: what a chip
+ * supports or needs worked around, one bit per flag of the chip's device
+ * information (named after it).
+ */
 #define DRM_UGPU_ADRENO_FEAT_SUPPORTS_MULTIVIEW_MASK	(1 << 0)
 #define DRM_UGPU_ADRENO_FEAT_HAS_Z24UINT_S8UINT		(1 << 1)
 #define DRM_UGPU_ADRENO_FEAT_TESS_USE_SHARED		(1 << 2)
