@@ -135,11 +135,11 @@ EXPORT_SYMBOL_GPL(ugpu_job_guilty);
  */
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index)
 {
-	struct ugpu_core_job *cjob = to_core_job(job);
+	struct ugpu_bo_list *list = to_core_job(job)->bo_list;
 
-	if (index >= cjob->map_count)
+	if (!list || index >= list->count)
 		return 0;
-	return cjob->maps[index]->va.start;
+	return list->maps[index]->va.start;
 }
 EXPORT_SYMBOL_GPL(ugpu_job_bo_va);
 
@@ -180,7 +180,6 @@ static void ugpu_job_free_work(struct work_struct *work)
 	struct ugpu_job *job = &cjob->job;
 	struct ugpu_device *udev = job->udev;
 	struct ugpu_core_private *core = udev->core;
-	u32 i;
 
 	if (cjob->sched_inited)
 		drm_sched_job_cleanup(&job->base);
@@ -195,13 +194,8 @@ static void ugpu_job_free_work(struct work_struct *work)
 		mutex_unlock(&core->ops_lock);
 	}
 
-	/* Mappings before BOs: unmapping needs the pages still pinned. */
-	for (i = 0; i < cjob->map_count; i++)
-		ugpu_mapping_put(cjob->maps[i]);
-	kvfree(cjob->maps);
-	for (i = 0; i < job->bo_count; i++)
-		drm_gem_object_put(job->bos[i]);
-	kvfree(job->bos);
+	/* The submit's last job unmaps and releases its BOs. */
+	ugpu_bo_list_put(cjob->bo_list);
 
 	/* Still set only if the submit failed before arming. */
 	kfree(cjob->dep_fences);

@@ -247,6 +247,30 @@ struct ugpu_signal {
 };
 
 /**
+ * struct ugpu_bo_list - the BO list of a submit, shared by its jobs.
+ *
+ * Built once per submit with a non-empty BO list; holds a reference to
+ * every BO and, once the first hardware command needs them, to the BOs'
+ * mappings in the submitting file's VM, which every job of a submit runs
+ * in. The submit holds a reference while it is built and each hardware
+ * job one until it is freed, with &ugpu_job.bos pointing at @objs, so the
+ * BOs stay alive and mapped, also across GEM_CLOSE, until the last job
+ * of the submit that uses them is gone. Released in process context
+ * (the submit ioctl or the job free worker), before that job drops the
+ * device: mappings first, as unmapping needs the pages still pinned.
+ */
+struct ugpu_bo_list {
+	/** @refcount: the submit being built and its hardware jobs. */
+	struct kref refcount;
+	/** @count: entries in @objs and @maps. */
+	u32 count;
+	/** @maps: mappings of @objs, or NULL until mapped (referenced). */
+	struct ugpu_mapping **maps;
+	/** @objs: the BOs, in list order (referenced). */
+	struct drm_gem_object *objs[] __counted_by(count);
+};
+
+/**
  * struct ugpu_core_job - the core's view of a job.
  */
 struct ugpu_core_job {
@@ -272,10 +296,8 @@ struct ugpu_core_job {
 	struct dma_fence *hw_fence_mem;
 	/** @start_ns: when the family was asked to run the job. */
 	u64 start_ns;
-	/** @maps: mappings of the BO list in the job's VM (referenced). */
-	struct ugpu_mapping **maps;
-	/** @map_count: entries in @maps. */
-	u32 map_count;
+	/** @bo_list: HW jobs: the submit's BO list, mapped (referenced). */
+	struct ugpu_bo_list *bo_list;
 	/** @explicit_deps: dependencies below this index are explicit. */
 	unsigned long explicit_deps;
 	/** @dep_slot: index of the intra-submit dependency in the xarray. */
@@ -351,6 +373,7 @@ void ugpu_ctx_put(struct ugpu_ctx *ctx);
 void ugpu_ctx_guilty(struct ugpu_ctx *ctx);
 void ugpu_ctxs_unplug(struct ugpu_device *udev);
 void ugpu_file_put(struct ugpu_file *ufile);
+void ugpu_bo_list_put(struct ugpu_bo_list *list);
 
 /* ugpu_signal.c */
 int ugpu_ioctl_signal_create(struct drm_device *dev, void *data,

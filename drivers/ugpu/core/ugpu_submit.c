@@ -246,7 +246,7 @@ struct ugpu_submit {
 	struct drm_ugpu_submit_bo *bos;
 	struct drm_ugpu_sync *in_syncs;
 	struct drm_ugpu_sync *out_syncs;
-	struct drm_gem_object **objs;
+	struct ugpu_bo_list *bo_list;
 	struct ugpu_core_job **jobs;
 	struct drm_syncobj **syncobjs;
 	struct dma_fence_chain **chains;
@@ -324,54 +324,106 @@ static int ugpu_submit_copy(struct ugpu_submit *s)
 	return 0;
 }
 
-static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
+static void ugpu_bo_list_release(struct kref *kref)
 {
+	struct ugpu_bo_list *list = container_of(kref, struct ugpu_bo_list,
+						 refcount);
 	u32 i;
 
-	if (!s->args->bo_count)
+	/* Mappings before BOs: unmapping needs the pages still pinned. */
+	if (list->maps) {
+		for (i = 0; i < list->count; i++)
+			ugpu_mapping_put(list->maps[i]);
+		kvfree(list->maps);
+	}
+	/* Entries after a failed lookup are NULL. */
+	for (i = 0; i < list->count; i++)
+		drm_gem_object_put(list->objs[i]);
+	kvfree(list);
+}
+
+/* Process context only: the release may sleep. NULL is ignored. */
+void ugpu_bo_list_put(struct ugpu_bo_list *list)
+{
+	if (list)
+		kref_put(&list->refcount, ugpu_bo_list_release);
+}
+
+/* One BO list for the whole submit: its jobs share it. */
+static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
+{
+	struct ugpu_bo_list *list;
+	u32 i, n = s->args->bo_count;
+
+	if (!n)
 		return 0;
-	s->objs = kvcalloc(s->args->bo_count, sizeof(*s->objs), GFP_KERNEL);
-	if (!s->objs)
+	list = kvzalloc(struct_size(list, objs, n), GFP_KERNEL);
+	if (!list)
 		return -ENOMEM;
-	for (i = 0; i < s->args->bo_count; i++) {
-		s->objs[i] = drm_gem_object_lookup(s->file, s->bos[i].handle);
-		if (!s->objs[i])
+	kref_init(&list->refcount);
+	list->count = n;
+	s->bo_list = list;
+	for (i = 0; i < n; i++) {
+		list->objs[i] = drm_gem_object_lookup(s->file,
+						      s->bos[i].handle);
+		if (!list->objs[i])
 			return -ENOENT;
 	}
 	return 0;
 }
 
-/* Give a HW job its BO references and the BOs' mappings in its VM. */
+/* Reference the mapping of every BO of @list in @vm. */
+static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
+{
+	struct ugpu_mapping **maps;
+	u32 i;
+
+	maps = kvcalloc(list->count, sizeof(*maps), GFP_KERNEL);
+	if (!maps)
+		return -ENOMEM;
+	for (i = 0; i < list->count; i++) {
+		struct ugpu_bo *bo = to_ugpu_bo(list->objs[i]);
+
+		mutex_lock(&bo->lock);
+		maps[i] = ugpu_vm_bo_find(bo, vm);
+		if (maps[i])
+			kref_get(&maps[i]->refcount);
+		mutex_unlock(&bo->lock);
+		/* The handle was closed under us. */
+		if (!maps[i])
+			goto err;
+	}
+	list->maps = maps;
+	return 0;
+
+err:
+	while (i--)
+		ugpu_mapping_put(maps[i]);
+	kvfree(maps);
+	return -ENOENT;
+}
+
+/*
+ * Give a HW job the submit's BO list. The first HW job maps it: soft-only
+ * submits never need the mappings.
+ */
 static int ugpu_submit_job_bos(struct ugpu_submit *s,
 			       struct ugpu_core_job *cjob)
 {
-	struct ugpu_job *job = &cjob->job;
-	u32 i, n = s->args->bo_count;
+	struct ugpu_bo_list *list = s->bo_list;
+	int ret;
 
-	if (!n)
+	if (!list)
 		return 0;
-	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL);
-	cjob->maps = kvcalloc(n, sizeof(*cjob->maps), GFP_KERNEL);
-	if (!job->bos || !cjob->maps)
-		return -ENOMEM;
-
-	for (i = 0; i < n; i++) {
-		struct ugpu_bo *bo = to_ugpu_bo(s->objs[i]);
-		struct ugpu_mapping *map;
-
-		drm_gem_object_get(s->objs[i]);
-		job->bos[job->bo_count++] = s->objs[i];
-
-		mutex_lock(&bo->lock);
-		map = ugpu_vm_bo_find(bo, s->ufile->vm);
-		if (map)
-			kref_get(&map->refcount);
-		mutex_unlock(&bo->lock);
-		/* The handle was closed under us. */
-		if (!map)
-			return -ENOENT;
-		cjob->maps[cjob->map_count++] = map;
+	if (!list->maps) {
+		ret = ugpu_bo_list_map(list, s->ufile->vm);
+		if (ret)
+			return ret;
 	}
+	kref_get(&list->refcount);
+	cjob->bo_list = list;
+	cjob->job.bos = list->objs;
+	cjob->job.bo_count = list->count;
 	return 0;
 }
 
@@ -567,14 +619,14 @@ static int ugpu_submit_implicit(struct ugpu_submit *s)
 
 	for (i = 0; i < s->args->cmd_count; i++) {
 		for (j = 0; j < s->args->bo_count; j++) {
+			struct dma_resv *resv = s->bo_list->objs[j]->resv;
 			/* Readers wait for writers, writers for everyone. */
 			enum dma_resv_usage usage =
 				s->bos[j].flags & DRM_UGPU_SUBMIT_BO_WRITE ?
 				DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE;
 
 			ret = drm_sched_job_add_resv_dependencies(&s->jobs[i]->job.base,
-								  s->objs[j]->resv,
-								  usage);
+								  resv, usage);
 			if (ret)
 				return ret;
 		}
@@ -636,7 +688,8 @@ static struct dma_fence *ugpu_submit_push(struct ugpu_submit *s)
 	/* A reservation object takes no containers: one fence per command. */
 	for (i = 0; i < args->bo_count; i++)
 		for (j = 0; j < args->cmd_count; j++)
-			dma_resv_add_fence(s->objs[i]->resv, s->fences[j],
+			dma_resv_add_fence(s->bo_list->objs[i]->resv,
+					   s->fences[j],
 					   s->bos[i].flags &
 					   DRM_UGPU_SUBMIT_BO_WRITE ?
 					   DMA_RESV_USAGE_WRITE :
@@ -700,11 +753,8 @@ static void ugpu_submit_cleanup(struct ugpu_submit *s)
 	}
 	kfree(s->syncobjs);
 	kfree(s->chains);
-	if (s->objs) {
-		for (i = 0; i < args->bo_count; i++)
-			drm_gem_object_put(s->objs[i]);
-		kvfree(s->objs);
-	}
+	/* Frees the list unless a job still holds it. */
+	ugpu_bo_list_put(s->bo_list);
 	kvfree(s->cmds);
 	kvfree(s->bos);
 	kvfree(s->in_syncs);
@@ -776,7 +826,7 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 		      DRM_EXEC_IGNORE_DUPLICATES, args->bo_count);
 	drm_exec_until_all_locked(&exec) {
 		for (i = 0; i < args->bo_count; i++) {
-			ret = drm_exec_prepare_obj(&exec, s.objs[i],
+			ret = drm_exec_prepare_obj(&exec, s.bo_list->objs[i],
 						   args->cmd_count);
 			drm_exec_retry_on_contention(&exec);
 			if (ret)
