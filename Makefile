@@ -8,6 +8,8 @@
 #                         a VM (TESTS=<binary,...> SUBTEST=<name|glob>)
 #   make run              boot the VM, print the GPUs, draw a picture on
 #                         each device (Mali, Vivante, Adreno) into out/
+#   make bench            boot the VM, time the basic operations of every
+#                         device (ugpu-bench) and print the tables
 #   make shell            boot the VM with the modules loaded, busybox shell
 #   make deps             only install missing packages
 #   make checkpatch       checkpatch --strict over our C sources
@@ -45,7 +47,7 @@ IGT_BUILD := $(IGT_DIR)/build
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
 DEMO_TOOLS := mali-frame vivante-resolve adreno-blit
-USER_TOOLS := ugpu-info $(DEMO_TOOLS)
+USER_TOOLS := ugpu-info ugpu-bench $(DEMO_TOOLS)
 
 KBUILD_FLAGS := $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
@@ -56,7 +58,7 @@ VM_ENV := KVER='$(KVER)' BUILD='$(BUILD)' OUT='$(OUT)' \
 	  SUBTEST_TIMEOUT='$(SUBTEST_TIMEOUT)' VM_TIMEOUT='$(VM_TIMEOUT)' \
 	  TESTS='$(TESTS)' SUBTEST='$(SUBTEST)'
 
-.PHONY: all modules tests tools check run shell deps checkpatch clean
+.PHONY: all modules tests tools check run bench shell deps checkpatch clean
 
 all: modules tests tools
 
@@ -86,6 +88,10 @@ check: deps
 run: deps
 	$(MAKE) all
 	$(VM_ENV) tools/vm/run-vm.sh run
+
+bench: deps
+	$(MAKE) all
+	$(VM_ENV) tools/vm/run-vm.sh bench
 
 shell: deps
 	$(MAKE) all

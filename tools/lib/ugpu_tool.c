@@ -224,12 +224,17 @@ void ugpu_bo_destroy(int fd, struct ugpu_bo *bo)
 	bo->map = NULL;
 }
 
-int64_t ugpu_deadline_ns(int64_t from_now)
+int64_t ugpu_now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec + from_now;
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t ugpu_deadline_ns(int64_t from_now)
+{
+	return ugpu_now_ns() + from_now;
 }
 
 struct demo_run {

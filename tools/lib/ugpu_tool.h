@@ -64,6 +64,8 @@ int ugpu_bo_create(int fd, uint64_t size, uint32_t flags, struct ugpu_bo *bo);
 /* Unmaps and closes @bo; nothing if it was not created. */
 void ugpu_bo_destroy(int fd, struct ugpu_bo *bo);
 
+/* CLOCK_MONOTONIC time now, in ns. */
+int64_t ugpu_now_ns(void);
 /* CLOCK_MONOTONIC time @from_now ns from now, for drmSyncobjWait(). */
 int64_t ugpu_deadline_ns(int64_t from_now);
 

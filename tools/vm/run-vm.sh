@@ -1,23 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Boot the test VM and judge its output. Usage: run-vm.sh check|run|shell
+# Boot the test VM and judge its output.
+# Usage: run-vm.sh check|run|bench|shell
 #
 #   check  run the tests (TESTS, SUBTEST narrow them down)
 #   run    print the GPUs, let the demos draw on every device, PNGs in $OUT
+#   bench  time the basic operations of every device (ugpu-bench), print
+#          the tables at the end and keep them in $BUILD/vm-bench.txt
 #   shell  interactive busybox shell with the modules loaded
 #
-# check and run exit non-zero when a test failed, the VM did not finish in
-# VM_TIMEOUT seconds, or the kernel log shows a warning, oops, lockup or
-# similar. The last line is "N passed, N failed, N skipped". The console
+# check, run and bench exit non-zero when a test failed, the VM did not
+# finish in VM_TIMEOUT seconds, or the kernel log shows a warning, oops,
+# lockup or similar. The last line is "N passed, N failed, N skipped". The console
 # is saved to $BUILD/vm-console.log.
 set -euo pipefail
 
 mode=${1:-check}
 case $mode in
-check | run | shell) ;;
+check | run | bench | shell) ;;
 *)
-	echo "usage: $0 check|run|shell" >&2
+	echo "usage: $0 check|run|bench|shell" >&2
 	exit 2
 	;;
 esac
@@ -83,12 +86,14 @@ if [[ $mode == shell ]]; then
 fi
 
 log=$BUILD/vm-console.log
-# The base64 of the frames stays in the log, off the terminal.
+# The base64 of the frames stays in the log, off the terminal; so do the
+# benchmark tables, printed once at the end.
 # --foreground keeps QEMU in our process group, so that an interrupted
 # run takes it down too.
 if timeout --foreground -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null 2>&1 |
 	tee "$log" |
-	sed -u '/^@@UGPU:PNG-BEGIN/,/^@@UGPU:PNG-END/{/^@@UGPU:PNG/!d}'; then
+	sed -u -e '/^@@UGPU:PNG-BEGIN/,/^@@UGPU:PNG-END/{/^@@UGPU:PNG/!d}' \
+		-e '/^@@UGPU:BENCH-BEGIN/,/^@@UGPU:BENCH-END/{/^@@UGPU:BENCH/!d}'; then
 	qemu_rc=0
 else
 	qemu_rc=${PIPESTATUS[0]}
@@ -161,6 +166,20 @@ if [[ $mode == run ]]; then
 		fi
 		rm -f "$b"
 	done
+fi
+
+# make bench: the tables.
+bench=$BUILD/vm-bench.txt
+if [[ $mode == bench ]]; then
+	sed -n '/^@@UGPU:BENCH-BEGIN/,/^@@UGPU:BENCH-END/p' "$clean" |
+		sed '1d;$d' >"$bench"
+	if [[ -s $bench ]]; then
+		echo
+		echo "---- ugpu-bench ($bench) ----"
+		cat "$bench"
+	else
+		problems+=("no benchmark table")
+	fi
 fi
 
 echo

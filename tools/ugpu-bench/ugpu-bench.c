@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ugpu-bench: how long the basic operations of the ugpu uapi take on every
+ * ugpu device, side by side.
+ *
+ * For each device, in one run:
+ *
+ *   get-param     a DRM_IOCTL_UGPU_GET_PARAM round trip, the baseline;
+ *   bo-4k         DRM_IOCTL_UGPU_BO_CREATE and GEM_CLOSE of a 4 KiB BO;
+ *   write32       a SUBMIT of one soft WRITE32 command, then a wait on its
+ *                 out syncobj;
+ *   hw            the same with the family's cheapest hardware command: a
+ *                 Mali job chain of one NULL job, a Vivante stream of one
+ *                 NOP on the 3D pipe (the 2D pipe of a 2D-only core), an
+ *                 Adreno IB of one CP_NOP;
+ *   hw-chain      that hardware command 64 times in one submit, each
+ *                 depending on the one before; the time is per command.
+ *
+ * The operations run in rounds, a batch of each operation per round, so
+ * that a slow moment of the machine weighs on all of them alike; the first
+ * round warms up. For each operation the table gives the median over the
+ * rounds of the mean time of an operation in its batch, and the median
+ * over the rounds of that time divided by get-param's in the same round.
+ * Only the ratios of one run compare: the absolute times depend on the
+ * machine (in the test VM, on QEMU's emulation).
+ *
+ * Usage: ugpu-bench [-s SCALE] [render node...]
+ *   -s  multiply the number of operations by SCALE (default 1)
+ * Exit status: 0 measured, 77 no ugpu device, 1 failure, 2 usage.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "ugpu_drm.h"
+#include "ugpu_tool.h"
+#include <ugpu/hw/adreno_regs.h>
+#include <ugpu/hw/mali_regs.h>
+#include <ugpu/hw/vivante_regs.h>
+
+#define EXIT_SKIP	77
+
+/* Measured rounds; odd, so that the median is one of them. */
+#define ROUNDS		51
+/* The hardware commands of the chained submit, at the most. */
+#define CHAIN_MAX	64
+#define BO_SIZE		4096
+/* A batch that takes longer than this has hung. */
+#define WAIT_NS		(30 * NSEC_PER_SEC)
+
+struct bench {
+	int fd;
+	uint64_t family;
+	uint32_t ctx;
+	uint32_t syncobj;
+	/* The WRITE32 target, and the hardware command and its buffer. */
+	struct ugpu_bo data;
+	struct ugpu_bo cmdbuf;
+	struct drm_ugpu_submit_bo bo_list;
+	struct drm_ugpu_cmd_buf buf;
+	struct drm_ugpu_cmd write32;
+	struct drm_ugpu_cmd hw[CHAIN_MAX];
+	unsigned int chain;
+	uint32_t write_count;
+	/* The hardware rows of the table. */
+	char hw_what[48];
+	char chain_what[48];
+	int64_t deadline;
+};
+
+/*
+ * An operation measured: a batch calls @run @calls times, each call doing
+ * @ops_per_call operations (0: the length of the chain); the time is per
+ * operation. @run returns 0 or -errno.
+ */
+struct op {
+	const char *name;
+	const char *what;
+	unsigned int calls;
+	unsigned int ops_per_call;
+	int (*run)(struct bench *b);
+};
+
+static unsigned int scale = 1;
+
+static int do_get_param(struct bench *b)
+{
+	uint64_t value;
+
+	return ugpu_get_param(b->fd, DRM_UGPU_PARAM_FAMILY, 0, &value);
+}
+
+static int do_bo_create_close(struct bench *b)
+{
+	struct drm_ugpu_bo_create create = { .size = BO_SIZE };
+	struct drm_gem_close close_req = { 0 };
+
+	if (drmIoctl(b->fd, DRM_IOCTL_UGPU_BO_CREATE, &create))
+		return -errno;
+	close_req.handle = create.handle;
+	if (drmIoctl(b->fd, DRM_IOCTL_GEM_CLOSE, &close_req))
+		return -errno;
+	return 0;
+}
+
+/* Submits @count commands at @cmds and waits for the out syncobj. */
+static int submit_wait(struct bench *b, struct drm_ugpu_cmd *cmds,
+		       unsigned int count, bool bos)
+{
+	struct drm_ugpu_sync out = { .handle = b->syncobj };
+	struct drm_ugpu_submit submit = {
+		.ctx = b->ctx,
+		.cmds = (uintptr_t)cmds,
+		.cmd_count = count,
+		.bo_count = bos ? 1 : 0,
+		.bos = bos ? (uintptr_t)&b->bo_list : 0,
+		.out_syncs = (uintptr_t)&out,
+		.out_sync_count = 1,
+	};
+
+	if (drmIoctl(b->fd, DRM_IOCTL_UGPU_SUBMIT, &submit))
+		return -errno;
+	if (drmSyncobjWait(b->fd, &b->syncobj, 1, b->deadline, 0, NULL))
+		return -errno;
+	return 0;
+}
+
+static int do_write32(struct bench *b)
+{
+	b->write32.value = ++b->write_count;
+	return submit_wait(b, &b->write32, 1, false);
+}
+
+static int do_hw(struct bench *b)
+{
+	return submit_wait(b, b->hw, 1, true);
+}
+
+static int do_hw_chain(struct bench *b)
+{
+	return submit_wait(b, b->hw, b->chain, true);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/* Runs one batch of @op; puts the mean time of an operation in *@ns. */
+static int run_batch(struct bench *b, const struct op *op, double *ns)
+{
+	unsigned int i;
+	int64_t t0;
+	int ret;
+
+	b->deadline = ugpu_deadline_ns(WAIT_NS);
+	t0 = ugpu_now_ns();
+	for (i = 0; i < op->calls; i++) {
+		ret = op->run(b);
+		if (ret)
+			return ret;
+	}
+	*ns = (double)(ugpu_now_ns() - t0) / (op->calls * op->ops_per_call);
+	return 0;
+}
+
+/* ---- the cheapest hardware command of each family */
+
+/* One NULL job on the vertex/tiler slot, which every Mali has. */
+static int setup_mali(struct bench *b, struct drm_ugpu_cmd *cmd)
+{
+	uint64_t js_features = 0;
+	uint32_t config = MALI_JOB_HDR_64BIT |
+			  MALI_JOB_TYPE_NULL << MALI_JOB_HDR_TYPE_SHIFT |
+			  1 << 16;	/* job index 1 */
+	int ret;
+
+	ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 1,
+			     &js_features);
+	if (ret)
+		return ret;
+	if (!(js_features & 1u << MALI_JOB_TYPE_NULL))
+		return -ENOTSUP;
+	memcpy(b->cmdbuf.map + MALI_JOB_HDR_CONFIG, &config, sizeof(config));
+	cmd->flags = DRM_UGPU_MALI_REQ_COMPUTE;
+	cmd->address = b->cmdbuf.va;
+	/* The GPU writes the job's status back into its header. */
+	b->bo_list.flags |= DRM_UGPU_SUBMIT_BO_WRITE;
+	snprintf(b->hw_what, sizeof(b->hw_what),
+		 "SUBMIT + wait, one Mali NULL job");
+	return 0;
+}
+
+/* A stream of one NOP, on the 3D pipe or else the 2D one. */
+static int setup_vivante(struct bench *b, struct drm_ugpu_cmd *cmd)
+{
+	static const uint32_t stream[2] = { VIV_CMD_NOP, 0 };
+	uint64_t nq = 0, caps;
+	uint32_t q, q2d = UINT32_MAX;
+	int ret;
+
+	ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_NUM_QUEUES, 0, &nq);
+	if (ret)
+		return ret;
+	for (q = 0; q < nq; q++) {
+		ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_QUEUE_CAPS, q,
+				     &caps);
+		if (ret)
+			return ret;
+		if (caps & DRM_UGPU_QUEUE_CAP_CMDBUF_3D)
+			break;
+		if ((caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D) && q2d == UINT32_MAX)
+			q2d = q;
+	}
+	if (q == nq) {
+		if (q2d == UINT32_MAX)
+			return -ENOTSUP;
+		q = q2d;
+	}
+	snprintf(b->hw_what, sizeof(b->hw_what),
+		 "SUBMIT + wait, Vivante NOP, %s pipe", q == q2d ? "2D" : "3D");
+	memcpy(b->cmdbuf.map, stream, sizeof(stream));
+	b->buf.size = sizeof(stream);		/* bytes */
+	cmd->queue = q;
+	cmd->buf_count = 1;
+	cmd->bufs = (uintptr_t)&b->buf;
+	return 0;
+}
+
+/* An indirect buffer of one CP_NOP without payload. */
+static int setup_adreno(struct bench *b, struct drm_ugpu_cmd *cmd)
+{
+	uint32_t nop = a6xx_pkt7(CP_NOP, 0);
+
+	memcpy(b->cmdbuf.map, &nop, sizeof(nop));
+	b->buf.size = 1;			/* dwords */
+	cmd->buf_count = 1;
+	cmd->bufs = (uintptr_t)&b->buf;
+	snprintf(b->hw_what, sizeof(b->hw_what),
+		 "SUBMIT + wait, Adreno IB of one CP_NOP");
+	return 0;
+}
+
+static int setup(struct bench *b)
+{
+	struct drm_ugpu_cmd hw = {
+		.type = DRM_UGPU_CMD_HW,
+		.queue = DRM_UGPU_QUEUE_AUTO,
+	};
+	uint64_t max_cmds = 0;
+	unsigned int i;
+	int ret;
+
+	ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_FAMILY, 0, &b->family);
+	if (!ret)
+		ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_MAX_CMDS, 0,
+				     &max_cmds);
+	if (ret)
+		return ret;
+	b->chain = max_cmds < CHAIN_MAX ? max_cmds : CHAIN_MAX;
+
+	ret = ugpu_ctx_create(b->fd, &b->ctx);
+	if (ret)
+		return ret;
+	if (drmSyncobjCreate(b->fd, 0, &b->syncobj))
+		return -errno;
+	ret = ugpu_bo_create(b->fd, BO_SIZE, DRM_UGPU_BO_NOEXEC, &b->data);
+	if (!ret)
+		ret = ugpu_bo_create(b->fd, BO_SIZE, 0, &b->cmdbuf);
+	if (ret)
+		return ret;
+
+	b->write32.type = DRM_UGPU_CMD_WRITE32;
+	b->write32.handle = b->data.handle;
+
+	b->bo_list.handle = b->cmdbuf.handle;
+	b->bo_list.flags = DRM_UGPU_SUBMIT_BO_READ;
+	b->buf.handle = b->cmdbuf.handle;
+	switch (b->family) {
+	case DRM_UGPU_FAMILY_MALI:
+		ret = setup_mali(b, &hw);
+		break;
+	case DRM_UGPU_FAMILY_VIVANTE:
+		ret = setup_vivante(b, &hw);
+		break;
+	case DRM_UGPU_FAMILY_ADRENO:
+		ret = setup_adreno(b, &hw);
+		break;
+	default:
+		ret = -ENOTSUP;
+		break;
+	}
+	if (ret)
+		return ret;
+	snprintf(b->chain_what, sizeof(b->chain_what),
+		 "%u of those chained in one submit, each", b->chain);
+	for (i = 0; i < b->chain; i++) {
+		b->hw[i] = hw;
+		b->hw[i].deps = i ? 1ULL << (i - 1) : 0;
+	}
+	return 0;
+}
+
+static void teardown(struct bench *b)
+{
+	ugpu_bo_destroy(b->fd, &b->cmdbuf);
+	ugpu_bo_destroy(b->fd, &b->data);
+	if (b->syncobj)
+		drmSyncobjDestroy(b->fd, b->syncobj);
+	if (b->ctx)
+		ugpu_ctx_destroy(b->fd, b->ctx);
+}
+
+/* What the commands left behind: the last value written, the job status. */
+static int check_results(const struct bench *b, const char *device)
+{
+	uint32_t v;
+
+	memcpy(&v, b->data.map, sizeof(v));
+	if (v != b->write_count) {
+		fprintf(stderr, "ugpu-bench: %s: WRITE32 left %u, expected %u\n",
+			device, v, b->write_count);
+		return -EIO;
+	}
+	if (b->family != DRM_UGPU_FAMILY_MALI)
+		return 0;
+	memcpy(&v, b->cmdbuf.map + MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(v));
+	if ((v & 0xff) != MALI_EXC_DONE) {
+		fprintf(stderr, "ugpu-bench: %s: NULL job status 0x%02x\n",
+			device, v & 0xff);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int bench_node(int fd, const char *node, void *arg)
+{
+	struct bench b = { .fd = fd };
+	/* The descriptions of the hardware rows are filled in by setup(). */
+	struct op ops[] = {
+		{ "get-param", "GET_PARAM ioctl", 1000, 1, do_get_param },
+		{ "bo-4k", "BO_CREATE + GEM_CLOSE, 4 KiB", 10, 1,
+		  do_bo_create_close },
+		{ "write32", "SUBMIT + wait, soft WRITE32", 20, 1, do_write32 },
+		{ "hw", b.hw_what, 20, 1, do_hw },
+		{ "hw-chain", b.chain_what, 1, 0, do_hw_chain },
+	};
+	double ns[ARRAY_SIZE(ops)][ROUNDS], ratio[ARRAY_SIZE(ops)][ROUNDS];
+	char device[NAME_MAX + 1];
+	unsigned int i, round;
+	double t[ARRAY_SIZE(ops)];
+	int ret;
+
+	(void)arg;
+	ugpu_device_name(node, device, sizeof(device));
+	ret = setup(&b);
+	if (ret) {
+		fprintf(stderr, "ugpu-bench: %s: setup: %s\n", device,
+			strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		ops[i].calls *= scale;
+		if (!ops[i].ops_per_call)
+			ops[i].ops_per_call = b.chain;
+	}
+
+	/* Round 0 warms up. */
+	for (round = 0; round <= ROUNDS; round++) {
+		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+			ret = run_batch(&b, &ops[i], &t[i]);
+			if (ret) {
+				fprintf(stderr, "ugpu-bench: %s: %s: %s\n",
+					device, ops[i].name, strerror(-ret));
+				goto out;
+			}
+		}
+		if (!round)
+			continue;
+		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+			ns[i][round - 1] = t[i];
+			ratio[i][round - 1] = t[i] / t[0];
+		}
+	}
+	ret = check_results(&b, device);
+	if (ret)
+		goto out;
+
+	printf("%s (%s, %s): %u rounds, medians\n", device,
+	       ugpu_family_name(b.family), node, ROUNDS);
+	printf("  %-10s %-40s %7s %10s %8s\n", "operation", "what", "ops",
+	       "ns/op", "ratio");
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		printf("  %-10s %-40s %7u %10.0f %8.2f\n", ops[i].name,
+		       ops[i].what, ROUNDS * ops[i].calls * ops[i].ops_per_call,
+		       median(ns[i], ROUNDS), median(ratio[i], ROUNDS));
+	printf("\n");
+	fflush(stdout);
+out:
+	teardown(&b);
+	return ret;
+}
+
+static void print_usage(FILE *f, const char *prog)
+{
+	fprintf(f, "usage: %s [-s SCALE] [render node...]\n", prog);
+}
+
+int main(int argc, char **argv)
+{
+	int devices, failed, opt;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "s:h")) != -1) {
+		switch (opt) {
+		case 's':
+			scale = strtoul(optarg, &end, 0);
+			if (*end || !scale || scale > 1000) {
+				print_usage(stderr, argv[0]);
+				return 2;
+			}
+			break;
+		case 'h':
+			print_usage(stdout, argv[0]);
+			return 0;
+		default:
+			print_usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+
+	devices = ugpu_visit_nodes(argv + optind, argc - optind, 0,
+				   bench_node, NULL, &failed);
+	if (!devices) {
+		fprintf(stderr, "ugpu-bench: no ugpu device found\n");
+		return EXIT_SKIP;
+	}
+	return failed ? 1 : 0;
+}
