@@ -4,6 +4,7 @@
  * contiguous ones carved from the device's pool. Both are a struct
  * ugpu_bo and both get a GPU address in every file that holds a handle.
  */
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
@@ -70,8 +71,13 @@ struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	ugpu_bo_init_common(bo);
-	/* The GPU does not snoop CPU caches: map write-combined. */
-	bo->base.map_wc = true;
+	/*
+	 * A GPU that does not snoop CPU caches needs write-combined CPU
+	 * mappings. Where DMA is coherent (the device tree says so, or the
+	 * platform always is) cached mappings are right and far cheaper:
+	 * changing page attributes flushes caches and TLBs on every CPU.
+	 */
+	bo->base.map_wc = !dev_is_dma_coherent(dev->dev);
 	bo->base.base.funcs = &ugpu_shmem_funcs;
 	return &bo->base.base;
 }
