@@ -221,7 +221,8 @@ bool __igt_run_subtest(const char *name)
 	subtest_name = strdup(name);
 	subtest_result = RESULT_SUCCESS;
 	subtest_dynamic = false;
-	dynamic_ran = dynamic_failed = 0;
+	dynamic_ran = 0;
+	dynamic_failed = 0;
 	clock_gettime(CLOCK_MONOTONIC, &subtest_start);
 	return true;
 }
