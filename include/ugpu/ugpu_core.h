@@ -29,6 +29,8 @@
 #define UGPU_MAX_QUEUES		4
 #define UGPU_MAX_FEATURE_WORDS	16
 #define UGPU_MAX_CMDS		64
+/* Relocations of all command buffers of one submit together. */
+#define UGPU_MAX_SUBMIT_RELOCS	65536
 
 /* Page protection bits handed to &ugpu_family_ops.vm_map. */
 #define UGPU_PROT_READ		BIT(0)
@@ -50,6 +52,44 @@ struct ugpu_vm;
  */
 struct ugpu_platform_data {
 	struct regmap *regs;
+};
+
+/**
+ * struct ugpu_cmdbuf_caps - how a family's hardware commands name command
+ * buffers (&struct drm_ugpu_cmd_buf); the core checks them against it.
+ * @max_bufs: buffers per hardware command; 0: the family takes none, and
+ *	a command naming any is rejected.
+ * @max_relocs: relocations per buffer; 0: none are accepted.
+ * @size_shift: &drm_ugpu_cmd_buf.size shifted left by this is in bytes.
+ * @offset_align: alignment in bytes of &drm_ugpu_cmd_buf.offset.
+ * @size_align: alignment in bytes of a buffer's size.
+ */
+struct ugpu_cmdbuf_caps {
+	u32 max_bufs;
+	u32 max_relocs;
+	u32 size_shift;
+	u32 offset_align;
+	u32 size_align;
+};
+
+/**
+ * struct ugpu_job_buf - a command buffer of a hardware job, as the core
+ * checked it.
+ * @bo: index into &ugpu_job.bos of the BO that holds the commands.
+ * @reloc_count: entries in @relocs.
+ * @offset: byte offset of the first command in that BO.
+ * @size: bytes of commands; [@offset, @offset + @size) lies in the BO.
+ * @relocs: the buffer's relocations, copied from user space once: each
+ *	has zero flags and pad, a 4-byte aligned @cmdbuf_offset whose word
+ *	lies inside the buffer, a @bo_index into &ugpu_job.bos and a
+ *	@bo_offset inside that BO.
+ */
+struct ugpu_job_buf {
+	u32 bo;
+	u32 reloc_count;
+	u64 offset;
+	u64 size;
+	const struct drm_ugpu_reloc *relocs;
 };
 
 /**
@@ -140,7 +180,8 @@ struct ugpu_family_ops {
 	 * @job_prepare: at submit time, check a %DRM_UGPU_CMD_HW command
 	 * (@job->cmd) and choose its queue: set @job->queue (the core has
 	 * checked that @job->cmd.queue is %DRM_UGPU_QUEUE_AUTO or a valid
-	 * queue). May set @job->priv. Return -EINVAL for a bad command.
+	 * queue, and resolved and bounds-checked the command buffers into
+	 * @job->bufs). May set @job->priv. Return -EINVAL for a bad command.
 	 */
 	int (*job_prepare)(struct ugpu_job *job);
 	/**
@@ -206,6 +247,8 @@ struct ugpu_device {
 	unsigned int job_timeout_ms;
 	/** @ban_threshold: hangs or faults after which a context is banned. */
 	unsigned int ban_threshold;
+	/** @cmdbuf: command buffers of hardware commands; set by the family. */
+	struct ugpu_cmdbuf_caps cmdbuf;
 	/** @num_queues: number of valid entries in @queues. */
 	unsigned int num_queues;
 	/** @queues: hardware queues; caps and names set by the family. */
@@ -241,6 +284,13 @@ struct ugpu_job {
 	struct drm_gem_object **bos;
 	/** @bo_count: entries in @bos. */
 	u32 bo_count;
+	/**
+	 * @bufs: the command's buffers, checked against &ugpu_device.cmdbuf;
+	 * only valid during &ugpu_family_ops.job_prepare.
+	 */
+	const struct ugpu_job_buf *bufs;
+	/** @buf_count: entries in @bufs. */
+	u32 buf_count;
 	/** @priv: family data from &ugpu_family_ops.job_prepare. */
 	void *priv;
 	/* core-private fields follow in the core's own definition */
@@ -283,7 +333,6 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
  */
 void ugpu_job_guilty(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
-int ugpu_job_bo_lookup(struct ugpu_job *job, u32 handle);
 u32 ugpu_job_priority(struct ugpu_job *job);
 void *ugpu_job_ctx_priv(struct ugpu_job *job);
 

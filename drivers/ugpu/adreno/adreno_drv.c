@@ -287,6 +287,13 @@ static int adreno_probe(struct platform_device *pdev)
 	udev->va_size = ADRENO_VA_SIZE;
 	udev->job_timeout_ms = adreno_job_timeout_ms;
 	udev->ban_threshold = adreno_ban_threshold;
+	/* Indirect buffers count dwords, as CP_INDIRECT_BUFFER does. */
+	udev->cmdbuf = (struct ugpu_cmdbuf_caps) {
+		.max_bufs = ADRENO_MAX_IBS,
+		.size_shift = 2,
+		.offset_align = 8,
+		.size_align = 4,
+	};
 	udev->num_queues = ADRENO_NUM_RINGS;
 	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
 		udev->queues[i].caps = DRM_UGPU_QUEUE_CAP_PM4;

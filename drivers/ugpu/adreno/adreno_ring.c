@@ -27,35 +27,12 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 
-/*
- * The core has no exported lookup of a handle's GPU address in a job's
- * VM; its own definitions give us one (see adreno_ib_iova()).
- */
-
 #include "adreno.h"
 
 static unsigned int adreno_hangcheck_periods = 5;
 module_param_named(hangcheck_periods, adreno_hangcheck_periods, uint, 0444);
 MODULE_PARM_DESC(hangcheck_periods,
 		 "Hangcheck periods without CP progress that make a hang (default 5)");
-
-/*
- * The GPU address of [@offset, @offset + @bytes) of BO @handle, which must
- * be in the submit's BO list: the job then keeps it alive and mapped.
- */
-static int adreno_ib_iova(struct ugpu_job *job, u32 handle, u64 offset,
-			  u64 bytes, u64 *iova)
-{
-	int index = ugpu_job_bo_lookup(job, handle);
-
-	if (index < 0)
-		return index;
-	if (offset >= job->bos[index]->size ||
-	    bytes > job->bos[index]->size - offset)
-		return -EINVAL;
-	*iova = ugpu_job_bo_va(job, index) + offset;
-	return 0;
-}
 
 /**
  * adreno_job_prepare() - &ugpu_family_ops.job_prepare: check the indirect
@@ -68,15 +45,16 @@ static int adreno_ib_iova(struct ugpu_job *job, u32 handle, u64 offset,
 int adreno_job_prepare(struct ugpu_job *job)
 {
 	const struct drm_ugpu_cmd *cmd = &job->cmd;
-	struct drm_ugpu_cmd_buf buf;
 	struct adreno_job *aj;
 	unsigned int i;
 	int ret;
 
-	if (cmd->flags || !cmd->buf_count || cmd->buf_count > ADRENO_MAX_IBS ||
-	    cmd->address || cmd->handle || cmd->pad || cmd->offset ||
-	    cmd->value)
+	if (cmd->flags || cmd->address || cmd->handle || cmd->pad ||
+	    cmd->offset || cmd->value)
 		return -EINVAL;
+	for (i = 0; i < job->buf_count; i++)
+		if (job->bufs[i].size / 4 > CP_IB_SIZE_MASK)
+			return -EINVAL;
 
 	aj = kzalloc(sizeof(*aj), GFP_KERNEL);
 	if (!aj)
@@ -84,24 +62,13 @@ int adreno_job_prepare(struct ugpu_job *job)
 	aj->job = job;
 	INIT_LIST_HEAD(&aj->node);
 
-	for (i = 0; i < cmd->buf_count; i++) {
-		if (copy_from_user(&buf, u64_to_user_ptr(cmd->bufs) +
-				   i * sizeof(buf), sizeof(buf))) {
-			ret = -EFAULT;
-			goto err_free;
-		}
-		ret = -EINVAL;
-		if (buf.flags || buf.relocs || buf.reloc_count || buf.pad ||
-		    !buf.size || buf.size > CP_IB_SIZE_MASK ||
-		    !IS_ALIGNED(buf.offset, 8))
-			goto err_free;
-		ret = adreno_ib_iova(job, buf.handle, buf.offset, buf.size * 4,
-				     &aj->iova[i]);
-		if (ret)
-			goto err_free;
-		aj->dwords[i] = buf.size;
+	/* The core checked that each buffer lies inside its BO. */
+	for (i = 0; i < job->buf_count; i++) {
+		aj->iova[i] = ugpu_job_bo_va(job, job->bufs[i].bo) +
+			      job->bufs[i].offset;
+		aj->dwords[i] = job->bufs[i].size / 4;
 	}
-	aj->count = cmd->buf_count;
+	aj->count = job->buf_count;
 
 	/* The ring of the context's priority, or a lower one. */
 	/* Ring n serves contexts of priority n (enum drm_ugpu_ctx_priority). */

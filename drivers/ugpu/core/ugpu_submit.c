@@ -12,7 +12,9 @@
 #include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
+#include <linux/bsearch.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_exec.h>
@@ -235,6 +237,12 @@ int ugpu_ioctl_ctx_destroy(struct drm_device *dev, void *data,
 	return 0;
 }
 
+/* A BO list entry sorted by a key: its handle or its object. */
+struct ugpu_submit_key {
+	unsigned long key;
+	u32 index;
+};
+
 /* Everything a submit owns while it is being built. */
 struct ugpu_submit {
 	struct drm_ugpu_submit *args;
@@ -246,6 +254,18 @@ struct ugpu_submit {
 	struct drm_ugpu_submit_bo *bos;
 	struct drm_ugpu_sync *in_syncs;
 	struct drm_ugpu_sync *out_syncs;
+	/* The command buffers of every hardware command, in command order. */
+	struct drm_ugpu_cmd_buf *ubufs;
+	/* @ubufs as checked and resolved for the families. */
+	struct ugpu_job_buf *bufs;
+	/* Index in @bufs of each command's first buffer. */
+	u32 *buf_first;
+	u32 buf_total;
+	/* Relocations of every buffer, in buffer order. */
+	struct drm_ugpu_reloc *relocs;
+	u32 reloc_total;
+	/* The BO list sorted by handle, for the command buffers' handles. */
+	struct ugpu_submit_key *handles;
 	struct ugpu_bo_list *bo_list;
 	struct ugpu_core_job **jobs;
 	struct drm_syncobj **syncobjs;
@@ -254,20 +274,114 @@ struct ugpu_submit {
 	struct dma_fence_array *done_array;
 };
 
+/*
+ * Copy @count entries of @size bytes from user space, once. The counts are
+ * capped before, so the product cannot overflow; the memory is charged to
+ * the caller's memory cgroup.
+ */
 static void *ugpu_copy_array(u64 uptr, u32 count, size_t size)
 {
 	void *data;
 
 	if (!count)
 		return NULL;
-	data = kvmalloc_array(count, size, GFP_KERNEL);
+	data = kvmalloc_array(count, size, GFP_KERNEL_ACCOUNT);
 	if (!data)
 		return ERR_PTR(-ENOMEM);
-	if (copy_from_user(data, u64_to_user_ptr(uptr), count * size)) {
+	if (copy_from_user(data, u64_to_user_ptr(uptr), array_size(count, size))) {
 		kvfree(data);
 		return ERR_PTR(-EFAULT);
 	}
 	return data;
+}
+
+/*
+ * Copy the command buffers of every hardware command, then their
+ * relocations, and check what needs no BO: the family's limits, flags,
+ * alignment. Each user array is read exactly once.
+ */
+static int ugpu_submit_copy_bufs(struct ugpu_submit *s)
+{
+	const struct ugpu_cmdbuf_caps *caps = &s->udev->cmdbuf;
+	struct drm_ugpu_submit *args = s->args;
+	u32 i, j, n = 0;
+	u64 relocs = 0;
+
+	for (i = 0; i < args->cmd_count; i++) {
+		const struct drm_ugpu_cmd *cmd = &s->cmds[i];
+
+		if (cmd->type != DRM_UGPU_CMD_HW)
+			continue;
+		if (!caps->max_bufs) {
+			if (cmd->buf_count || cmd->bufs)
+				return -EINVAL;
+			continue;
+		}
+		if (!cmd->buf_count || cmd->buf_count > caps->max_bufs)
+			return -EINVAL;
+		n += cmd->buf_count;
+	}
+	if (!n)
+		return 0;
+
+	s->buf_first = kcalloc(args->cmd_count, sizeof(*s->buf_first),
+			       GFP_KERNEL_ACCOUNT);
+	s->ubufs = kvmalloc_array(n, sizeof(*s->ubufs), GFP_KERNEL_ACCOUNT);
+	s->bufs = kvcalloc(n, sizeof(*s->bufs), GFP_KERNEL_ACCOUNT);
+	if (!s->buf_first || !s->ubufs || !s->bufs)
+		return -ENOMEM;
+	for (i = 0; i < args->cmd_count; i++) {
+		const struct drm_ugpu_cmd *cmd = &s->cmds[i];
+
+		s->buf_first[i] = s->buf_total;
+		if (cmd->type != DRM_UGPU_CMD_HW || !caps->max_bufs)
+			continue;
+		if (copy_from_user(&s->ubufs[s->buf_total],
+				   u64_to_user_ptr(cmd->bufs),
+				   array_size(cmd->buf_count, sizeof(*s->ubufs))))
+			return -EFAULT;
+		s->buf_total += cmd->buf_count;
+	}
+
+	for (i = 0; i < s->buf_total; i++) {
+		const struct drm_ugpu_cmd_buf *b = &s->ubufs[i];
+
+		if (b->flags || b->pad || !b->size ||
+		    b->size > (U64_MAX >> caps->size_shift) ||
+		    !IS_ALIGNED(b->offset, caps->offset_align) ||
+		    !IS_ALIGNED(b->size << caps->size_shift, caps->size_align))
+			return -EINVAL;
+		if (caps->max_relocs ? b->reloc_count > caps->max_relocs :
+				       b->reloc_count || b->relocs)
+			return -EINVAL;
+		relocs += b->reloc_count;
+	}
+	if (relocs > UGPU_MAX_SUBMIT_RELOCS)
+		return -EINVAL;
+	if (!relocs)
+		return 0;
+
+	s->relocs = kvmalloc_array(relocs, sizeof(*s->relocs),
+				   GFP_KERNEL_ACCOUNT);
+	if (!s->relocs)
+		return -ENOMEM;
+	for (i = 0; i < s->buf_total; i++) {
+		const struct drm_ugpu_cmd_buf *b = &s->ubufs[i];
+		struct drm_ugpu_reloc *r = &s->relocs[s->reloc_total];
+
+		if (!b->reloc_count)
+			continue;
+		if (copy_from_user(r, u64_to_user_ptr(b->relocs),
+				   array_size(b->reloc_count, sizeof(*r))))
+			return -EFAULT;
+		for (j = 0; j < b->reloc_count; j++)
+			if (r[j].flags || r[j].pad)
+				return -EINVAL;
+		s->bufs[i].relocs = r;
+		s->bufs[i].reloc_count = b->reloc_count;
+		s->reloc_total += b->reloc_count;
+	}
+	return 0;
 }
 
 static int ugpu_submit_copy(struct ugpu_submit *s)
@@ -321,7 +435,7 @@ static int ugpu_submit_copy(struct ugpu_submit *s)
 		    cmd->queue >= s->udev->num_queues)
 			return -EINVAL;
 	}
-	return 0;
+	return ugpu_submit_copy_bufs(s);
 }
 
 static void ugpu_bo_list_release(struct kref *kref)
@@ -349,6 +463,49 @@ void ugpu_bo_list_put(struct ugpu_bo_list *list)
 		kref_put(&list->refcount, ugpu_bo_list_release);
 }
 
+static int ugpu_submit_key_cmp(const void *a, const void *b)
+{
+	const struct ugpu_submit_key *ka = a, *kb = b;
+
+	if (ka->key != kb->key)
+		return ka->key < kb->key ? -1 : 1;
+	return 0;
+}
+
+/*
+ * A BO may be listed once: its flags say how the submit uses it, and the
+ * fence slots reserved for it are counted per entry. Sorting by object
+ * finds the same BO under two handles too. The list is then kept sorted by
+ * handle to resolve the command buffers' handles.
+ */
+static int ugpu_submit_sort_bos(struct ugpu_submit *s)
+{
+	struct ugpu_bo_list *list = s->bo_list;
+	struct ugpu_submit_key *keys;
+	u32 i;
+
+	keys = kvmalloc_array(list->count, sizeof(*keys), GFP_KERNEL_ACCOUNT);
+	if (!keys)
+		return -ENOMEM;
+	s->handles = keys;
+	for (i = 0; i < list->count; i++) {
+		keys[i].key = (unsigned long)list->objs[i];
+		keys[i].index = i;
+	}
+	sort(keys, list->count, sizeof(*keys), ugpu_submit_key_cmp, NULL);
+	for (i = 1; i < list->count; i++)
+		if (keys[i].key == keys[i - 1].key)
+			return -EINVAL;
+	if (!s->buf_total)
+		return 0;
+	for (i = 0; i < list->count; i++) {
+		keys[i].key = s->bos[i].handle;
+		keys[i].index = i;
+	}
+	sort(keys, list->count, sizeof(*keys), ugpu_submit_key_cmp, NULL);
+	return 0;
+}
+
 /* One BO list for the whole submit: its jobs share it. */
 static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 {
@@ -357,7 +514,7 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 
 	if (!n)
 		return 0;
-	list = kvzalloc(struct_size(list, objs, n), GFP_KERNEL);
+	list = kvzalloc(struct_size(list, objs, n), GFP_KERNEL_ACCOUNT);
 	if (!list)
 		return -ENOMEM;
 	kref_init(&list->refcount);
@@ -369,6 +526,46 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 		if (!list->objs[i])
 			return -ENOENT;
 	}
+	return ugpu_submit_sort_bos(s);
+}
+
+/*
+ * Resolve the handle of every command buffer to its BO list entry and
+ * check that the buffer and its relocations lie inside their BOs.
+ */
+static int ugpu_submit_resolve_bufs(struct ugpu_submit *s)
+{
+	const struct ugpu_cmdbuf_caps *caps = &s->udev->cmdbuf;
+	struct ugpu_bo_list *list = s->bo_list;
+	u32 i, j;
+
+	for (i = 0; i < s->buf_total; i++) {
+		const struct drm_ugpu_cmd_buf *b = &s->ubufs[i];
+		struct ugpu_job_buf *jb = &s->bufs[i];
+		struct ugpu_submit_key key = { .key = b->handle }, *found;
+		u64 bytes = b->size << caps->size_shift;
+		size_t bo_size;
+
+		found = list ? bsearch(&key, s->handles, list->count,
+				       sizeof(key), ugpu_submit_key_cmp) : NULL;
+		if (!found)
+			return -ENOENT;
+		bo_size = list->objs[found->index]->size;
+		if (bytes > bo_size || b->offset > bo_size - bytes)
+			return -EINVAL;
+		jb->bo = found->index;
+		jb->offset = b->offset;
+		jb->size = bytes;
+		for (j = 0; j < jb->reloc_count; j++) {
+			const struct drm_ugpu_reloc *r = &jb->relocs[j];
+
+			if (!IS_ALIGNED(r->cmdbuf_offset, 4) ||
+			    r->cmdbuf_offset >= bytes ||
+			    r->bo_index >= list->count ||
+			    r->bo_offset >= list->objs[r->bo_index]->size)
+				return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -378,7 +575,7 @@ static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
 	struct ugpu_mapping **maps;
 	u32 i;
 
-	maps = kvcalloc(list->count, sizeof(*maps), GFP_KERNEL);
+	maps = kvcalloc(list->count, sizeof(*maps), GFP_KERNEL_ACCOUNT);
 	if (!maps)
 		return -ENOMEM;
 	for (i = 0; i < list->count; i++) {
@@ -427,43 +624,6 @@ static int ugpu_submit_job_bos(struct ugpu_submit *s,
 	return 0;
 }
 
-/**
- * ugpu_job_bo_lookup - find a GEM handle of the submitting file in the
- * BO list of a job
- * @job: a hardware job, in &ugpu_family_ops.job_prepare
- * @handle: GEM handle of the file that submits @job
- *
- * For families whose commands name BOs by handle (command buffers): the
- * BO must also be in the submit's BO list, which keeps it alive and mapped
- * while the job exists. Only valid during job_prepare, inside the submit
- * ioctl.
- *
- * Return: the index in @job->bos, or -ENOENT.
- */
-int ugpu_job_bo_lookup(struct ugpu_job *job, u32 handle)
-{
-	struct drm_gem_object *obj;
-	struct drm_file *file;
-	int ret = -ENOENT;
-	u32 i;
-
-	mutex_lock(&job->ctx->ufile->lock);
-	file = job->ctx->ufile->alive ? job->ctx->ufile->file : NULL;
-	obj = file ? drm_gem_object_lookup(file, handle) : NULL;
-	mutex_unlock(&job->ctx->ufile->lock);
-	if (!obj)
-		return -ENOENT;
-	for (i = 0; i < job->bo_count; i++) {
-		if (job->bos[i] == obj) {
-			ret = i;
-			break;
-		}
-	}
-	drm_gem_object_put(obj);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(ugpu_job_bo_lookup);
-
 static int ugpu_submit_job_deps(struct ugpu_submit *s,
 				struct ugpu_core_job *cjob, u32 index)
 {
@@ -492,12 +652,12 @@ static int ugpu_submit_job_deps(struct ugpu_submit *s,
 	 * job waits for their completion and sees their errors.
 	 */
 	cjob->dep_fences = kcalloc(hweight64(deps), sizeof(*cjob->dep_fences),
-				   GFP_KERNEL);
+				   GFP_KERNEL_ACCOUNT);
 	cjob->dep_array = dma_fence_array_alloc(hweight64(deps));
 	if (!cjob->dep_fences || !cjob->dep_array)
 		return -ENOMEM;
 	ret = xa_alloc(&job->base.dependencies, &cjob->dep_slot,
-		       dma_fence_get_stub(), xa_limit_32b, GFP_KERNEL);
+		       dma_fence_get_stub(), xa_limit_32b, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 out:
@@ -534,14 +694,21 @@ static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
 		ret = ugpu_submit_job_bos(s, cjob);
 		if (ret)
 			return ret;
+		if (s->bufs) {
+			job->bufs = &s->bufs[s->buf_first[index]];
+			job->buf_count = job->cmd.buf_count;
+		}
 		cjob->hw_fence_mem = kzalloc(sizeof(*cjob->hw_fence_mem),
-					     GFP_KERNEL);
+					     GFP_KERNEL_ACCOUNT);
 		if (!cjob->hw_fence_mem)
 			return -ENOMEM;
 
 		if (!drm_dev_enter(&udev->drm, &idx))
 			return -ENODEV;
 		ret = udev->ops->job_prepare(job);
+		/* The buffers belong to the submit, which is about to go. */
+		job->bufs = NULL;
+		job->buf_count = 0;
 		if (!ret) {
 			mutex_lock(&core->ops_lock);
 			list_add_tail(&cjob->live, &core->jobs);
@@ -581,7 +748,8 @@ static int ugpu_submit_prepare_out(struct ugpu_submit *s)
 	struct drm_ugpu_submit *args = s->args;
 	u32 i;
 
-	s->fences = kcalloc(args->cmd_count, sizeof(*s->fences), GFP_KERNEL);
+	s->fences = kcalloc(args->cmd_count, sizeof(*s->fences),
+			    GFP_KERNEL_ACCOUNT);
 	if (!s->fences)
 		return -ENOMEM;
 	if (args->cmd_count > 1) {
@@ -593,9 +761,9 @@ static int ugpu_submit_prepare_out(struct ugpu_submit *s)
 	if (!args->out_sync_count)
 		return 0;
 	s->syncobjs = kcalloc(args->out_sync_count, sizeof(*s->syncobjs),
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	s->chains = kcalloc(args->out_sync_count, sizeof(*s->chains),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!s->syncobjs || !s->chains)
 		return -ENOMEM;
 	for (i = 0; i < args->out_sync_count; i++) {
@@ -744,17 +912,21 @@ static void ugpu_submit_cleanup(struct ugpu_submit *s)
 		kfree(s->fences);
 	}
 	kfree(s->done_array);
-	if (s->syncobjs) {
-		for (i = 0; i < args->out_sync_count; i++) {
-			if (s->syncobjs[i])
-				drm_syncobj_put(s->syncobjs[i]);
-			dma_fence_chain_free(s->chains[i]);
-		}
-	}
+	/* Either array may be missing after a failed allocation. */
+	for (i = 0; s->syncobjs && i < args->out_sync_count; i++)
+		if (s->syncobjs[i])
+			drm_syncobj_put(s->syncobjs[i]);
+	for (i = 0; s->chains && i < args->out_sync_count; i++)
+		dma_fence_chain_free(s->chains[i]);
 	kfree(s->syncobjs);
 	kfree(s->chains);
 	/* Frees the list unless a job still holds it. */
 	ugpu_bo_list_put(s->bo_list);
+	kvfree(s->handles);
+	kvfree(s->relocs);
+	kvfree(s->bufs);
+	kvfree(s->ubufs);
+	kfree(s->buf_first);
 	kvfree(s->cmds);
 	kvfree(s->bos);
 	kvfree(s->in_syncs);
@@ -807,8 +979,11 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 	ret = ugpu_submit_lookup_bos(&s);
 	if (ret)
 		goto out;
+	ret = ugpu_submit_resolve_bufs(&s);
+	if (ret)
+		goto out;
 
-	s.jobs = kcalloc(args->cmd_count, sizeof(*s.jobs), GFP_KERNEL);
+	s.jobs = kcalloc(args->cmd_count, sizeof(*s.jobs), GFP_KERNEL_ACCOUNT);
 	if (!s.jobs) {
 		ret = -ENOMEM;
 		goto out;
@@ -822,8 +997,8 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 	if (ret)
 		goto out;
 
-	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
-		      DRM_EXEC_IGNORE_DUPLICATES, args->bo_count);
+	/* Every BO is listed once and gets one fence per command. */
+	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, args->bo_count);
 	drm_exec_until_all_locked(&exec) {
 		for (i = 0; i < args->bo_count; i++) {
 			ret = drm_exec_prepare_obj(&exec, s.bo_list->objs[i],

@@ -276,6 +276,13 @@ static int viv_probe(struct platform_device *pdev)
 	}
 	udev->job_timeout_ms = viv_job_timeout_ms;
 	udev->ban_threshold = viv_ban_threshold;
+	/* Byte-sized buffers of 64-bit FE commands, relocated on MMUv1. */
+	udev->cmdbuf = (struct ugpu_cmdbuf_caps) {
+		.max_bufs = VIV_MAX_BUFS,
+		.max_relocs = VIV_MAX_RELOCS,
+		.offset_align = 8,
+		.size_align = 8,
+	};
 	if (vdev->features[0] & VIV_FEATURE_PIPE_3D) {
 		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
 		strscpy(udev->queues[udev->num_queues++].name, "3d");

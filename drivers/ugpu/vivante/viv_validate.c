@@ -38,9 +38,6 @@
 #define viv_warn(drm, fmt, ...) \
 	dev_warn_ratelimited((drm)->dev, fmt, ##__VA_ARGS__)
 
-#define VIV_MAX_BUFS		16
-#define VIV_MAX_RELOCS		4096
-
 /* A BO of the submit as the GPU sees it. */
 struct viv_bo_range {
 	u32 start;
@@ -471,44 +468,19 @@ static int viv_copy_buf(struct drm_gem_object *obj, u64 offset, u64 size,
 	return 0;
 }
 
-static int viv_apply_relocs(struct viv_walk *w, const struct drm_ugpu_cmd_buf *b,
-			    u32 start)
+/* Write the GPU address of every relocation into the stream copy. */
+static void viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
+			     u32 start)
 {
-	struct ugpu_job *job = w->job;
-	struct drm_ugpu_reloc *relocs;
 	u32 i;
-	int ret = 0;
 
-	if (!b->reloc_count)
-		return 0;
-	if (b->reloc_count > VIV_MAX_RELOCS)
-		return -EINVAL;
-	relocs = kvmalloc_array(b->reloc_count, sizeof(*relocs), GFP_KERNEL);
-	if (!relocs)
-		return -ENOMEM;
-	if (copy_from_user(relocs, u64_to_user_ptr(b->relocs),
-			   b->reloc_count * sizeof(*relocs))) {
-		ret = -EFAULT;
-		goto out;
-	}
 	for (i = 0; i < b->reloc_count; i++) {
-		const struct drm_ugpu_reloc *r = &relocs[i];
+		const struct drm_ugpu_reloc *r = &b->relocs[i];
+		u32 word = start + r->cmdbuf_offset / 4;
 
-		if (r->flags || r->pad || r->cmdbuf_offset & 3 ||
-		    r->cmdbuf_offset >= b->size || r->bo_index >= job->bo_count ||
-		    r->bo_offset >= w->bos[r->bo_index].size) {
-			viv_warn(&job->udev->drm,
-				 "rejected: bad relocation %u\n", i);
-			ret = -EINVAL;
-			goto out;
-		}
-		w->vjob->stream[start + r->cmdbuf_offset / 4] =
-			w->bos[r->bo_index].start + r->bo_offset;
-		__set_bit(start + r->cmdbuf_offset / 4, w->reloc_words);
+		w->vjob->stream[word] = w->bos[r->bo_index].start + r->bo_offset;
+		__set_bit(word, w->reloc_words);
 	}
-out:
-	kvfree(relocs);
-	return ret;
 }
 
 static void viv_job_free(struct viv_job *vjob)
@@ -526,20 +498,20 @@ static void viv_job_free(struct viv_job *vjob)
 int viv_job_prepare(struct ugpu_job *job)
 {
 	struct viv_device *vdev = to_viv(job->udev);
+	const struct ugpu_job_buf *bufs = job->bufs;
 	struct drm_device *drm = &job->udev->drm;
-	struct drm_ugpu_cmd_buf *bufs = NULL;
 	struct viv_walk w = { .job = job, .rs_src_bo = -1, .rs_dst_bo = -1,
 			      .ts_bo = -1 };
 	u64 buf_gpu[VIV_MAX_BUFS];
 	struct viv_ctx *vctx = ugpu_job_ctx_priv(job);
 	struct viv_job *vjob;
-	u32 n = job->cmd.buf_count, i, words;
+	u32 n = job->buf_count, i, words;
 	u64 total = 0;
 	ktime_t t0;
 	int ret;
 
 	if (job->cmd.flags || job->cmd.address || job->cmd.handle ||
-	    job->cmd.offset || job->cmd.value || !n || n > VIV_MAX_BUFS)
+	    job->cmd.offset || job->cmd.value)
 		return -EINVAL;
 
 	if (job->cmd.queue == DRM_UGPU_QUEUE_AUTO)
@@ -548,9 +520,8 @@ int viv_job_prepare(struct ugpu_job *job)
 		job->queue = job->cmd.queue;
 
 	vjob = kzalloc(sizeof(*vjob), GFP_KERNEL);
-	bufs = kcalloc(n, sizeof(*bufs), GFP_KERNEL);
 	w.bos = kcalloc(job->bo_count ?: 1, sizeof(*w.bos), GFP_KERNEL);
-	if (!vjob || !bufs || !w.bos) {
+	if (!vjob || !w.bos) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -558,11 +529,6 @@ int viv_job_prepare(struct ugpu_job *job)
 	w.vjob = vjob;
 	vjob->pipe = job->udev->queues[job->queue].caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D ?
 		     VIV_PIPE_2D : VIV_PIPE_3D;
-	if (copy_from_user(bufs, u64_to_user_ptr(job->cmd.bufs),
-			   n * sizeof(*bufs))) {
-		ret = -EFAULT;
-		goto out;
-	}
 
 	for (i = 0; i < job->bo_count; i++) {
 		u32 addr;
@@ -579,28 +545,11 @@ int viv_job_prepare(struct ugpu_job *job)
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* The core checked that each buffer lies inside its BO. */
 	for (i = 0; i < n; i++) {
-		const struct drm_ugpu_cmd_buf *b = &bufs[i];
-		int idx;
-
-		if (b->flags || b->pad || !b->size || b->size & 7 ||
-		    b->offset & 7) {
-			drm_dbg(drm, "bad command buffer %u\n", i);
-			ret = -EINVAL;
-			goto out;
-		}
-		idx = ugpu_job_bo_lookup(job, b->handle);
-		if (idx < 0 || b->offset + b->size > job->bos[idx]->size ||
-		    b->offset + b->size < b->offset) {
-			viv_warn(drm,
-				 "rejected: command buffer %u overruns its BO or is not in the BO list\n",
-					     i);
-			ret = -EINVAL;
-			goto out;
-		}
-		buf_gpu[i] = w.bos[idx].start + b->offset;
+		buf_gpu[i] = w.bos[bufs[i].bo].start + bufs[i].offset;
 		vjob->buf_start[i] = total / 4;
-		total += b->size;
+		total += bufs[i].size;
 	}
 	if (total > VIV_ARENA_SIZE / 4) {
 		ret = -E2BIG;
@@ -626,20 +575,13 @@ int viv_job_prepare(struct ugpu_job *job)
 		goto out;
 	}
 
+	/* Validate and run this copy: the BOs may change under us. */
 	for (i = 0; i < n; i++) {
-		int idx = ugpu_job_bo_lookup(job, bufs[i].handle);
-
-		if (idx < 0) {
-			ret = -EINVAL;
-			goto out;
-		}
-		ret = viv_copy_buf(job->bos[idx], bufs[i].offset, bufs[i].size,
-				   vjob->stream + vjob->buf_start[i]);
+		ret = viv_copy_buf(job->bos[bufs[i].bo], bufs[i].offset,
+				   bufs[i].size, vjob->stream + vjob->buf_start[i]);
 		if (ret)
 			goto out;
-		ret = viv_apply_relocs(&w, &bufs[i], vjob->buf_start[i]);
-		if (ret)
-			goto out;
+		viv_apply_relocs(&w, &bufs[i], vjob->buf_start[i]);
 	}
 
 	t0 = ktime_get();
@@ -683,7 +625,6 @@ out:
 	bitmap_free(w.reloc_words);
 	kvfree(w.link_target);
 	kfree(w.bos);
-	kfree(bufs);
 	viv_job_free(vjob);
 	return ret;
 }

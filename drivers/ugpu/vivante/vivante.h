@@ -32,6 +32,10 @@
 #define VIV_ARENA_SIZE		(VIV_SCRATCH_OFFSET - VIV_ARENA_OFFSET)
 #define VIV_ARENA_ORDER		8	/* 256-byte allocation granule */
 
+/* Command buffers of one command, and relocations of one buffer. */
+#define VIV_MAX_BUFS		16
+#define VIV_MAX_RELOCS		4096
+
 /* MMUv2 layout: kernel region low, user space above it. */
 #define VIV_MMUV2_KERNEL_VA	0x00100000ULL
 #define VIV_MMUV2_VA_START	0x01000000ULL
