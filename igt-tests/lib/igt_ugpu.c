@@ -348,6 +348,15 @@ unsigned int ugpu_submit_mali(struct ugpu_submit *s, uint64_t chain_va,
 
 void ugpu_submit_bo(struct ugpu_submit *s, uint32_t handle, uint32_t flags)
 {
+	unsigned int i;
+
+	/* The kernel takes each BO once: merge the uses of a listed one. */
+	for (i = 0; i < s->bo_count; i++) {
+		if (s->bos[i].handle == handle) {
+			s->bos[i].flags |= flags;
+			return;
+		}
+	}
 	igt_assert(s->bo_count < UGPU_SUBMIT_MAX_BOS);
 	s->bos[s->bo_count].handle = handle;
 	s->bos[s->bo_count].flags = flags;

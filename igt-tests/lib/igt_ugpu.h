@@ -131,6 +131,7 @@ unsigned int ugpu_submit_cmd(struct ugpu_submit *s, uint32_t type,
 			     uint64_t deps);
 unsigned int ugpu_submit_mali(struct ugpu_submit *s, uint64_t chain_va,
 			      uint32_t req, uint32_t queue, uint64_t deps);
+/* List BO @handle, or add @flags to its entry if it is listed already. */
 void ugpu_submit_bo(struct ugpu_submit *s, uint32_t handle, uint32_t flags);
 void ugpu_submit_in_sync(struct ugpu_submit *s, uint32_t handle,
 			 uint64_t point);
