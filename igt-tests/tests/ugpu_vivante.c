@@ -1094,34 +1094,71 @@ static void test_rs_extent(int minor)
 /*
  * A kick is checked against the geometry its own stream loads: one that
  * relies on geometry an earlier submit left is rejected, even when that
- * geometry was valid for the earlier submit.
+ * geometry would fit. What earlier submits loaded need not be what the
+ * hardware holds: a submit whose first command loads a small window and
+ * whose second is rejected never runs, the hardware keeps the big window
+ * of the submit before.
  */
 static void test_rs_carryover(int minor)
 {
-	static struct viv_stream s;
+	static struct viv_stream s, bad;
+	struct drm_ugpu_cmd_buf buf[2] = { 0 };
 	struct ugpu_bo *small, *big;
+	struct ugpu_submit sub;
 	struct viv_env e;
+	unsigned int c, i;
 
 	viv_env_open(&e, minor);
 	small = ugpu_bo_new(e.fd, 4096, 0);
 	big = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(small);
+	ugpu_bo_map(big);
 
-	/* Valid: 64 x 64 of 256 bytes into the 64 KiB BO. */
+	/* Valid: 64 x 4 of 256 bytes, which would fit the small BO too. */
 	viv_reset_stream(&s);
-	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0xff112233);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff112233);
 	igt_assert_eq(viv_run(&e, &s, &big, 1, 0), 0);
-
-	/* The same window kicked into the 4 KiB BO by loading only its address. */
 	viv_reset_stream(&s);
 	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
 	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
 	expect_reject(&e, &s, &small, 1, 0, "kick on carried geometry");
 
-	/* A rejected submit leaves nothing behind either. */
+	/* The hardware's window: 64 x 64, 64 KiB. */
 	viv_reset_stream(&s);
-	viv_ls(&s, VIV_RS_WINDOW_SIZE, W | H << 16);
-	viv_ls(&s, 0x3a00, 0);
-	expect_reject(&e, &s, &small, 1, 0, "unknown state");
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0xff112233);
+	igt_assert_eq(viv_run(&e, &s, &big, 1, 0), 0);
+
+	/* A submit that loads 8 x 4 and is rejected as a whole. */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_WINDOW_SIZE, 8 | 4 << 16);
+	viv_reset_stream(&bad);
+	viv_emit(&bad, VIV_CMD_END, 0);
+	memcpy(e.cmd->map, s.w, s.n * 4);
+	memcpy((char *)e.cmd->map + 4096, bad.w, bad.n * 4);
+	buf[0].handle = e.cmd->handle;
+	buf[0].size = s.n * 4;
+	buf[1].handle = e.cmd->handle;
+	buf[1].offset = 4096;
+	buf[1].size = bad.n * 4;
+	ugpu_submit_init(&sub, e.ctx);
+	for (i = 0; i < 2; i++) {
+		c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+		sub.cmds[c].buf_count = 1;
+		sub.cmds[c].bufs = (uintptr_t)&buf[i];
+	}
+	ugpu_submit_bo(&sub, e.cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	igt_assert_eq(__ugpu_submit(e.fd, &sub), -EINVAL);
+
+	/* The 64 x 64 window must not be kicked into the 4 KiB BO. */
+	memset(small->map, 0, 4096);
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+	viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
+	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	expect_reject(&e, &s, &small, 1, 0, "kick on a window never loaded");
+	igt_assert_eq_u32(ugpu_bo_read32(small, 0), 0);
+
+	/* A kick without a window in a submit with everything else. */
 	viv_reset_stream(&s);
 	viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
 	       VIV_RS_FORMAT_A8R8G8B8 << 8);
@@ -1132,7 +1169,6 @@ static void test_rs_carryover(int minor)
 	expect_reject(&e, &s, &small, 1, 0, "kick without a window");
 
 	expect_device_works(&e, small, 0);
-	ugpu_bo_map(big);
 	check_fill(big, 0, LSTRIDE, W, H, 0xff112233);
 	ugpu_bo_free(small);
 	ugpu_bo_free(big);
