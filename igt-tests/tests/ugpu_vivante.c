@@ -1063,6 +1063,11 @@ static void test_rs_extent(int minor)
 		    1024, 4, 0);
 	expect_reject(&e, &s, bo, 2, 0, "tiled source wider than its BO");
 
+	/* An empty window: what the engine does with it is not known. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, 16, 0, 4, 0xff000000);
+	expect_reject(&e, &s, bo, 1, 0, "empty window");
+
 	/* Exactly to the last byte: 4 rows of 64 pixels at offset 3 KiB. */
 	ugpu_bo_map(bo[0]);
 	memset(bo[0]->map, 0, 4096);
@@ -1413,6 +1418,12 @@ static void test_2d_extent(int minor)
 	viv_reset_stream(&s);
 	viv_ls(&s, VIV_DE_ROT_ANGLE, 4);
 	expect_reject(&e, &s, bo, 1, q, "rotation");
+
+	/* Reversed rectangle (x1 < x0). */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 8, 0, 0, 1);
+	expect_reject(&e, &s, bo, 1, q, "reversed rectangle");
 
 	/* Without its destination loaded in this submit. */
 	viv_reset_stream(&s);

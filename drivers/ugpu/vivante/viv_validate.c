@@ -459,7 +459,9 @@ static int viv_check_rs(struct viv_walk *w, u32 pos)
 	stride = w->val[VIV_SLOT_RS_DST_STRIDE];
 	dcpp = viv_rs_cpp(VIV_RS_CONFIG_DEST_FORMAT(cfg));
 	dl = viv_rs_layout(cfg & VIV_RS_CONFIG_DEST_TILED, stride);
-	if ((cfg & ~VIV_RS_CONFIG_KNOWN) || !dcpp || dl < 0)
+	/* What the engine makes of an empty window is not known. */
+	if ((cfg & ~VIV_RS_CONFIG_KNOWN) || !dcpp || dl < 0 || !width ||
+	    !height)
 		goto unsupported;
 	/* Downsampling: the window is the source's, the destination half. */
 	ext = viv_extent(dl, VIV_RS_STRIDE(stride), DIV_ROUND_UP(width, dx),
@@ -608,10 +610,9 @@ static int viv_check_de(struct viv_walk *w, u32 pos, u32 hdr)
 		u32 dx1 = min(x1, cx1), dy1 = min(y1, cy1);
 		u32 sx1, sy1;
 
-		if (x1 < x0 || y1 < y0)
+		/* Rectangles have at least one pixel. */
+		if (x1 <= x0 || y1 <= y0)
 			goto unsupported;
-		if (x1 == x0 || y1 == y0)
-			continue;
 		if (dx1 > dx0 && dy1 > dy0 &&
 		    !viv_slot_fits(w, VIV_SLOT_DE_DST,
 				   viv_de_end(dx1, dy1, dstride, dcpp)))
