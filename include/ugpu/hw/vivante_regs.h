@@ -136,10 +136,10 @@
 #define VIV_VS_END_PC			0x0800
 #define VIV_VS_INPUT_COUNT		0x0808
 #define   VIV_VS_INPUT_COUNT_COUNT(x)		((x) & 0xf)
-#define VIV_SE_SCISSOR_LEFT		0x0a00
-#define VIV_SE_SCISSOR_TOP		0x0a04
-#define VIV_SE_SCISSOR_RIGHT		0x0a08
-#define VIV_SE_SCISSOR_BOTTOM		0x0a0c
+#define VIV_SE_SCISSOR_LEFT		0x0c00
+#define VIV_SE_SCISSOR_TOP		0x0c04
+#define VIV_SE_SCISSOR_RIGHT		0x0c08
+#define VIV_SE_SCISSOR_BOTTOM		0x0c0c
 #define VIV_VS_INST_ADDR		0x086c
 #define VIV_PS_END_PC			0x1000
 #define VIV_PS_INST_ADDR		0x1028
@@ -190,7 +190,7 @@
 /* DRAW_2D rectangle words: top-left, then bottom-right (exclusive). */
 #define VIV_DE_RECT_X(x)		((x) & 0xffff)
 #define VIV_DE_RECT_Y(x)		((x) >> 16)
-#define VIV_DE_CLEAR_PIXEL_VALUE32	0x1240
+#define VIV_DE_CLEAR_PIXEL_VALUE32	0x12c0
 
 /* Pixel engine */
 #define VIV_PE_DEPTH_ADDR		0x1410
