@@ -63,6 +63,52 @@ void viv_sem_stall(struct viv_stream *s, uint32_t from, uint32_t to)
 	viv_emit(s, VIV_CMD_STALL, VIV_TOKEN(from, to));
 }
 
+unsigned int viv_jump(struct viv_stream *s, uint32_t cmd, unsigned int target)
+{
+	unsigned int word = s->n + 1;
+
+	igt_assert(s->nrelocs < VIV_STREAM_RELOCS);
+	s->relocs[s->nrelocs] = (struct drm_ugpu_reloc){
+		.cmdbuf_offset = word * 4, .bo_index = 0,
+		.bo_offset = target * 4 };
+	s->nrelocs++;
+	viv_emit(s, cmd, 0);
+	return word;
+}
+
+void viv_jump_patch(struct viv_stream *s, unsigned int word,
+		    unsigned int target)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nrelocs; i++)
+		if (s->relocs[i].cmdbuf_offset == word * 4)
+			s->relocs[i].bo_offset = target * 4;
+}
+
+void viv_de_surfaces(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
+		     uint32_t dstride, uint32_t src_bo, uint64_t src_off,
+		     uint32_t sstride)
+{
+	viv_ls_reloc(s, VIV_DE_DEST_ADDRESS, dst_bo, dst_off);
+	viv_ls(s, VIV_DE_DEST_STRIDE, dstride);
+	if (!src_bo)
+		return;
+	viv_ls_reloc(s, VIV_DE_SRC_ADDRESS, src_bo, src_off);
+	viv_ls(s, VIV_DE_SRC_STRIDE, sstride);
+	viv_ls(s, VIV_DE_SRC_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
+	       VIV_DE_FORMAT_A8R8G8B8 << 24 | VIV_DE_SRC_CONFIG_RELATIVE);
+	viv_ls(s, VIV_DE_SRC_ORIGIN, 0);
+}
+
+void viv_de_rect(struct viv_stream *s, uint32_t command, uint32_t x0,
+		 uint32_t y0, uint32_t x1, uint32_t y1)
+{
+	viv_ls(s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 | command << 12);
+	viv_emit(s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
+	viv_emit(s, x0 | y0 << 16, x1 | y1 << 16);
+}
+
 int viv_exec(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
 	     unsigned int nbos, uint32_t queue, int *status)
 {

@@ -43,6 +43,24 @@ void viv_ls_reloc(struct viv_stream *s, uint32_t state, uint32_t bo_index,
 		  uint64_t offset);
 /* Semaphore + stall from @from to @to. */
 void viv_sem_stall(struct viv_stream *s, uint32_t from, uint32_t to);
+/*
+ * LINK or CALL (@cmd) to word @target of the stream itself; returns the
+ * index of the address word, to patch a target not known yet.
+ */
+unsigned int viv_jump(struct viv_stream *s, uint32_t cmd, unsigned int target);
+void viv_jump_patch(struct viv_stream *s, unsigned int word,
+		    unsigned int target);
+
+/*
+ * 2D engine, A8R8G8B8 linear surfaces: one rectangle (@x0, @y0) to
+ * (@x1, @y1), exclusive, cleared with @color or, with @src_bo, copied from
+ * the same position of the source (source relative, origin 0).
+ */
+void viv_de_surfaces(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
+		     uint32_t dstride, uint32_t src_bo, uint64_t src_off,
+		     uint32_t sstride);
+void viv_de_rect(struct viv_stream *s, uint32_t command, uint32_t x0,
+		 uint32_t y0, uint32_t x1, uint32_t y1);
 
 /*
  * Submit @s on @queue with the data BOs @bos (indices 1.. in relocations);

@@ -102,6 +102,8 @@ static void draw_state(struct viv_stream *s)
 	viv_ls(s, VIV_PS_END_PC, 2);
 	viv_ls(s, VIV_SE_SCISSOR_RIGHT, (64 << 16) - 1);
 	viv_ls(s, VIV_SE_SCISSOR_BOTTOM, (64 << 16) - 1);
+	/* The validator rejects draws whose tile status it cannot bound. */
+	viv_ls(s, VIV_TS_MEM_CONFIG, 0);
 }
 
 static void test_opcodes(int minor)
@@ -135,11 +137,13 @@ static void test_opcodes(int minor)
 		viv_emit(&s, 0, 0);
 	}
 	viv_emit(&s, VIV_CMD_NOP, 0);
-	igt_assert_eq(viv_exec(&e, &s, NULL, 0, DRM_UGPU_QUEUE_AUTO, NULL), -EINVAL);
-
-	/* The unknown opcode is rejected even though the LINK skips it. */
-	s.w[target - 2] = VIV_CMD_NOP;
+	/* The FE never reaches the skipped word (it would hang on it). */
 	igt_assert_eq(viv_run(&e, &s, NULL, 0, DRM_UGPU_QUEUE_AUTO), 0);
+
+	/* Without the LINK, the unknown opcode is rejected. */
+	s.w[link] = VIV_CMD_NOP;
+	s.nrelocs--;
+	igt_assert_eq(viv_exec(&e, &s, NULL, 0, DRM_UGPU_QUEUE_AUTO, NULL), -EINVAL);
 
 	/* CALL a subroutine that RETURNs. */
 	viv_reset_stream(&s);
@@ -512,7 +516,7 @@ static void test_context_switch(int minor, bool same_file)
 		viv_reset_stream(&s);
 		viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
 		       VIV_RS_FORMAT_A8R8G8B8 << 8);
-		viv_ls(&s, VIV_RS_WINDOW_SIZE, W | (16 + 16 * i) << 16);
+		viv_ls(&s, VIV_RS_WINDOW_SIZE, 8 | 4 << 16);
 		viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xff000000 + i + 1);
 		viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
 		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
@@ -522,7 +526,17 @@ static void test_context_switch(int minor, bool same_file)
 	for (round = 0; round < 3; round++) {
 		for (i = 0; i < 2; i++) {
 			memset(bo[i]->map, 0, 64 << 10);
+			/*
+			 * The kick loads its geometry (the validator checks
+			 * only against what the stream loads) but not the
+			 * fill value nor the MSAA state: those come from
+			 * the context.
+			 */
 			viv_reset_stream(&s);
+			viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
+			       VIV_RS_FORMAT_A8R8G8B8 << 8);
+			viv_ls(&s, VIV_RS_WINDOW_SIZE, W | (16 + 16 * i) << 16);
+			viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
 			viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
 			viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
 			viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
@@ -623,7 +637,8 @@ static void test_2d(int minor)
 		viv_reset_stream(&s);
 		viv_ls_reloc(&s, VIV_DE_DEST_ADDRESS, 1, 0);
 		viv_ls(&s, VIV_DE_DEST_STRIDE, LSTRIDE);
-		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
+		       VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, 0xff0000ff + round);
 		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		viv_emit(&s, 0, 32 | 8 << 16);
@@ -736,14 +751,13 @@ static void test_hang_cases(int minor)
 			viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4);
 			viv_emit(&s, 0, 3);
 			break;
-		case 2:	/* garbage tile status under a fast-cleared draw */
+		case 2:	/* garbage tile status under a fast-cleared surface */
 			memset(bo[1]->map, 0xff, 4096);
-			draw_state(&s);
 			viv_ls_reloc(&s, VIV_TS_COLOR_STATUS_BASE, 2, 0);
 			viv_ls_reloc(&s, VIV_TS_COLOR_SURFACE_BASE, 1, 0);
 			viv_ls(&s, VIV_TS_MEM_CONFIG, VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR);
-			viv_emit(&s, VIV_CMD_DRAW_PRIMITIVES, 4);
-			viv_emit(&s, 0, 3);
+			viv_resolve(&s, 1, 0, VIV_TILED, TSTRIDE, 1, 32 << 10,
+				    VIV_LINEAR, LSTRIDE, W, 16, 0);
 			break;
 		case 3:	/* tiled resolve not 16x4 aligned */
 			viv_resolve(&s, 1, 0, VIV_TILED, TSTRIDE, 2, 0, VIV_LINEAR,
@@ -997,6 +1011,556 @@ static void test_validator_speed(int minor)
 	viv_env_close(&e);
 }
 
+/*
+ * Expected-value helpers below follow the hardware description: a linear
+ * surface of stride S touched by a w x h window ends at (h - 1) * S +
+ * w * bpp; a 4x4-tiled one at (h / 4 - 1) * S + (w / 4) * 16 * bpp.
+ */
+
+/* A legitimate clear that still works: the device survived. */
+static void expect_device_works(struct viv_env *e, struct ugpu_bo *bo,
+				uint32_t queue)
+{
+	static struct viv_stream s;
+
+	ugpu_bo_map(bo);
+	memset(bo->map, 0, 4096);
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, 256, 64, 4, 0xff5a5a5a);
+	igt_assert_eq(viv_run(e, &s, &bo, 1, queue), 0);
+	check_fill(bo, 0, 256, 64, 4, 0xff5a5a5a);
+}
+
+/*
+ * Resolve extents: the width term counts, and a window ending exactly at
+ * the end of its BO is fine.
+ */
+static void test_rs_extent(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	uint32_t x, y;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 4096, 0);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+
+	/* 4 rows of 16 bytes but 1024 pixels wide: 3 * 16 + 4096 bytes. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, 16, 1024, 4, 0xff000000);
+	expect_reject(&e, &s, bo, 1, 0, "clear wider than its BO");
+
+	/* A copy whose source is wider than its BO. */
+	viv_reset_stream(&s);
+	viv_resolve(&s, 1, 0, VIV_LINEAR, 16, 2, 0, VIV_LINEAR, 4096,
+		    1024, 4, 0);
+	expect_reject(&e, &s, bo, 2, 0, "source wider than its BO");
+
+	/* Tiled: 1 row of tiles, 256 tiles of 64 bytes = 16 KiB. */
+	viv_reset_stream(&s);
+	viv_resolve(&s, 2, 0, VIV_TILED, 64, 1, 0, VIV_LINEAR, 16,
+		    1024, 4, 0);
+	expect_reject(&e, &s, bo, 2, 0, "tiled source wider than its BO");
+
+	/* An empty window: what the engine does with it is not known. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, 16, 0, 4, 0xff000000);
+	expect_reject(&e, &s, bo, 1, 0, "empty window");
+
+	/* Exactly to the last byte: 4 rows of 64 pixels at offset 3 KiB. */
+	ugpu_bo_map(bo[0]);
+	memset(bo[0]->map, 0, 4096);
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 3072, VIV_LINEAR, 256, 64, 4, 0xff00ff00);
+	igt_assert_eq(viv_run(&e, &s, bo, 1, 0), 0);
+	check_fill(bo[0], 3072, 256, 64, 4, 0xff00ff00);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3068), 0);
+
+	/* A tiled copy ending at the last byte of the 4 KiB BO. */
+	ugpu_bo_map(bo[1]);
+	for (y = 0; y < 4; y++)
+		for (x = 0; x < 64; x++)
+			ugpu_bo_write32(bo[1], viv_ref_offset(VIV_TILED, 1024, x, y, 4),
+					0xff000000 | y << 8 | x);
+	viv_reset_stream(&s);
+	viv_resolve(&s, 2, 0, VIV_TILED, 1024, 1, 3072, VIV_LINEAR, 256,
+		    64, 4, 0);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	for (y = 0; y < 4; y++)
+		for (x = 0; x < 64; x++)
+			igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3072 + y * 256 + x * 4),
+					  0xff000000 | y << 8 | x);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/*
+ * A kick is checked against the geometry its own stream loads: one that
+ * relies on geometry an earlier submit left is rejected, even when that
+ * geometry would fit. What earlier submits loaded need not be what the
+ * hardware holds: a submit whose first command loads a small window and
+ * whose second is rejected never runs, the hardware keeps the big window
+ * of the submit before.
+ */
+static void test_rs_carryover(int minor)
+{
+	static struct viv_stream s, bad;
+	struct drm_ugpu_cmd_buf buf[2] = { 0 };
+	struct ugpu_bo *small, *big;
+	struct ugpu_submit sub;
+	struct viv_env e;
+	unsigned int c, i;
+
+	viv_env_open(&e, minor);
+	small = ugpu_bo_new(e.fd, 4096, 0);
+	big = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(small);
+	ugpu_bo_map(big);
+
+	/* Valid: 64 x 4 of 256 bytes, which would fit the small BO too. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff112233);
+	igt_assert_eq(viv_run(&e, &s, &big, 1, 0), 0);
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	expect_reject(&e, &s, &small, 1, 0, "kick on carried geometry");
+
+	/* The hardware's window: 64 x 64, 64 KiB. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0xff112233);
+	igt_assert_eq(viv_run(&e, &s, &big, 1, 0), 0);
+
+	/* A submit that loads 8 x 4 and is rejected as a whole. */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_WINDOW_SIZE, 8 | 4 << 16);
+	viv_reset_stream(&bad);
+	viv_emit(&bad, VIV_CMD_END, 0);
+	memcpy(e.cmd->map, s.w, s.n * 4);
+	memcpy((char *)e.cmd->map + 4096, bad.w, bad.n * 4);
+	buf[0].handle = e.cmd->handle;
+	buf[0].size = s.n * 4;
+	buf[1].handle = e.cmd->handle;
+	buf[1].offset = 4096;
+	buf[1].size = bad.n * 4;
+	ugpu_submit_init(&sub, e.ctx);
+	for (i = 0; i < 2; i++) {
+		c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+		sub.cmds[c].buf_count = 1;
+		sub.cmds[c].bufs = (uintptr_t)&buf[i];
+	}
+	ugpu_submit_bo(&sub, e.cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	igt_assert_eq(__ugpu_submit(e.fd, &sub), -EINVAL);
+
+	/* The 64 x 64 window must not be kicked into the 4 KiB BO. */
+	memset(small->map, 0, 4096);
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+	viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
+	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	expect_reject(&e, &s, &small, 1, 0, "kick on a window never loaded");
+	igt_assert_eq_u32(ugpu_bo_read32(small, 0), 0);
+
+	/* A kick without a window in a submit with everything else. */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
+	       VIV_RS_FORMAT_A8R8G8B8 << 8);
+	viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+	viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
+	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	expect_reject(&e, &s, &small, 1, 0, "kick without a window");
+
+	expect_device_works(&e, small, 0);
+	check_fill(big, 0, LSTRIDE, W, H, 0xff112233);
+	ugpu_bo_free(small);
+	ugpu_bo_free(big);
+	viv_env_close(&e);
+}
+
+/*
+ * The walk follows LINK and CALL as the FE does: geometry loaded by the
+ * code a LINK jumps to counts, loops and second CALLs are rejected.
+ */
+static void test_exec_order(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	unsigned int to_x, to_y, to_end, y, x, call;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+
+	/*
+	 * In stream order the kick at Y follows a 64 x 4 window; the FE
+	 * runs X first, which loads 64 x 64 (64 KiB) for the 4 KiB BO.
+	 */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
+	       VIV_RS_FORMAT_A8R8G8B8 << 8);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+	viv_ls(&s, VIV_RS_DEST_STRIDE, 256);
+	viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+	viv_ls(&s, VIV_RS_WINDOW_SIZE, 64 | 4 << 16);
+	to_x = viv_jump(&s, VIV_CMD_LINK(2), 0);
+	y = s.n;
+	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	to_end = viv_jump(&s, VIV_CMD_LINK(2), 0);
+	x = s.n;
+	viv_ls(&s, VIV_RS_WINDOW_SIZE, 64 | 64 << 16);
+	to_y = viv_jump(&s, VIV_CMD_LINK(2), 0);
+	viv_jump_patch(&s, to_x, x);
+	viv_jump_patch(&s, to_y, y);
+	viv_jump_patch(&s, to_end, s.n);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	expect_reject(&e, &s, &bo, 1, 0, "geometry loaded behind a LINK");
+
+	/* A LINK back to itself: the stream never ends. */
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	viv_jump(&s, VIV_CMD_LINK(2), 0);
+	expect_reject(&e, &s, NULL, 0, 0, "loop");
+
+	/* A subroutine called twice. */
+	viv_reset_stream(&s);
+	call = viv_jump(&s, VIV_CMD_CALL(2), 0);
+	viv_emit(&s, 0, 0);
+	viv_jump(&s, VIV_CMD_CALL(2), 0);
+	viv_emit(&s, 0, 0);
+	to_end = viv_jump(&s, VIV_CMD_LINK(2), 0);
+	viv_jump_patch(&s, call, s.n);
+	viv_jump_patch(&s, call + 4, s.n);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	viv_emit(&s, VIV_CMD_RETURN, 0);
+	viv_jump_patch(&s, to_end, s.n);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	expect_reject(&e, &s, NULL, 0, 0, "second CALL");
+
+	/* A LINK into the arguments of a LOAD_STATE that ran. */
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_RS_FILL_VALUE(0), 3, false), 0);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	to_x = viv_jump(&s, VIV_CMD_LINK(2), 0);
+	viv_jump_patch(&s, to_x, 2);
+	expect_reject(&e, &s, NULL, 0, 0, "LINK into arguments");
+
+	/* Relocated words must be consumed as addresses. */
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_RS_FILL_VALUE(0), 1, 0);
+	expect_reject(&e, &s, &bo, 1, 0, "relocated fill value");
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_RS_DEST_STRIDE, 1, 0);
+	expect_reject(&e, &s, &bo, 1, 0, "relocated stride");
+
+	expect_device_works(&e, bo, 0);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
+ * States that hold addresses the validator does not check, or that are
+ * not known to be harmless, are rejected even with a relocation into a
+ * BO of the submit.
+ */
+static void test_unlisted_states(int minor)
+{
+	static const uint32_t states[] = {
+		VIV_RS_PIPE_SOURCE_ADDR(0), VIV_RS_PIPE_DEST_ADDR(1),
+		VIV_DE_UPLANE_ADDRESS, VIV_VS_INST_ADDR, VIV_PS_INST_ADDR,
+		VIV_TS_SAMPLER_STATUS_BASE(0), VIV_PE_COLOR_ADDR,
+		VIV_PE_PIPE_DEPTH_ADDR(1), VIV_TE_SAMPLER_LOD_ADDR(0, 0),
+		VIV_FE_INDEX_STREAM_BASE_ADDR, VIV_GL_OCCLUSION_QUERY_ADDR,
+		VIV_TS_DEPTH_STATUS_BASE,
+	};
+	static const uint32_t plain[] = {
+		VIV_RS_EXTRA_CONFIG, VIV_RS_KICKER_INPLACE, VIV_DE_ROT_ANGLE,
+		VIV_DE_CONFIG, VIV_DE_SRC_ROTATION_CONFIG, 0x3a00, 0x2000,
+	};
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	unsigned int i;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls_reloc(&s, states[i], 1, 0);
+		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) == -EINVAL,
+			     "address state %#x\n", states[i]);
+	}
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, plain[i], 1);
+		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) == -EINVAL,
+			     "state %#x\n", plain[i]);
+	}
+	expect_device_works(&e, bo, 0);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/* MMUv1: a GPU-read-only BO is never the target of a GPU write. */
+static void test_readonly(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	igt_require(param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, DRM_UGPU_BO_GPU_READONLY);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	memset(bo[0]->map, 0x77, 64 << 10);
+
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff0000ff);
+	expect_reject(&e, &s, bo, 1, 0, "resolve into a read-only BO");
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_TS_COLOR_STATUS_BASE, 1, 0);
+	expect_reject(&e, &s, bo, 1, 0, "tile status in a read-only BO");
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 0), 0x77777777);
+
+	/* Reading it is fine. */
+	memset(bo[1]->map, 0, 64 << 10);
+	viv_reset_stream(&s);
+	viv_resolve(&s, 1, 0, VIV_LINEAR, LSTRIDE, 2, 0, VIV_LINEAR, LSTRIDE,
+		    W, 4, 0);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[1], 0, LSTRIDE, W, 4, 0x77777777);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+static uint32_t queue_2d(int fd)
+{
+	uint32_t q, nq = param(fd, DRM_UGPU_PARAM_NUM_QUEUES);
+
+	for (q = 0; q < nq; q++)
+		if (ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, q) &
+		    DRM_UGPU_QUEUE_CAP_CMDBUF_2D)
+			return q;
+	igt_skip("no 2D queue\n");
+	return 0;
+}
+
+/*
+ * The 2D engine touches the whole rectangle of each DRAW_2D, in the
+ * destination and, for a blit, in the source: A8R8G8B8 (4 bytes per
+ * pixel), rows of the stride. Each must stay in its BO; one ending at
+ * the last byte of its BO is fine.
+ */
+static void test_2d_extent(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[3];
+	struct viv_env e;
+	uint32_t q, x, y;
+
+	viv_env_open(&e, minor);
+	q = queue_2d(e.fd);
+	bo[0] = ugpu_bo_new(e.fd, 4096, 0);	/* destination */
+	bo[1] = ugpu_bo_new(e.fd, 4096, 0);	/* source */
+	bo[2] = ugpu_bo_new(e.fd, 4096, DRM_UGPU_BO_GPU_READONLY);
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+
+	/* Clear 17 rows of 256 bytes: 16 rows fit in 4 KiB. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, 0xff00ff00);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 64, 17);
+	expect_reject(&e, &s, bo, 1, q, "clear past the destination");
+
+	/* One row, but 2048 pixels wide. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 2048, 1);
+	expect_reject(&e, &s, bo, 1, q, "clear wider than the destination");
+
+	/* A blit from a source with a 64 KiB stride. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 2, 0, 65536);
+	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 64, 4);
+	expect_reject(&e, &s, bo, 2, q, "blit past the source");
+
+	/* A blit whose source origin moves it out of its BO. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 2, 0, 256);
+	viv_ls(&s, VIV_DE_SRC_ORIGIN, 0 | 60 << 16);
+	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 64, 4);
+	expect_reject(&e, &s, bo, 2, q, "blit with the source moved out");
+
+	/* A pattern (8 x 8 x 4 bytes) starting 64 bytes before the end. */
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_DE_PATTERN_ADDRESS, 1, 4096 - 64);
+	expect_reject(&e, &s, bo, 1, q, "pattern past its BO");
+
+	/* Rotation, mirroring, tiling, planar formats, other commands. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_YV12);
+	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
+	viv_emit(&s, 0, 1 | 1 << 16);
+	expect_reject(&e, &s, bo, 1, q, "planar destination");
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 | 4 << 12);
+	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
+	viv_emit(&s, 0, 1 | 1 << 16);
+	expect_reject(&e, &s, bo, 1, q, "stretch blit");
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_DE_ROT_ANGLE, 4);
+	expect_reject(&e, &s, bo, 1, q, "rotation");
+
+	/* Reversed rectangle (x1 < x0). */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 8, 0, 0, 1);
+	expect_reject(&e, &s, bo, 1, q, "reversed rectangle");
+
+	/* Without its destination loaded in this submit. */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_DE_DEST_STRIDE, 256);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 1, 1);
+	expect_reject(&e, &s, bo, 1, q, "no destination");
+
+	/* Read-only BOs are sources, never destinations (MMUv1). */
+	if (param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1) {
+		viv_reset_stream(&s);
+		viv_de_surfaces(&s, 3, 0, 256, 0, 0, 0);
+		viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 1, 1);
+		expect_reject(&e, &s, bo, 3, q, "read-only destination");
+	}
+
+	/* At the edge: 16 rows of 64 bytes ending at the last byte of each. */
+	memset(bo[0]->map, 0, 4096);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++)
+			ugpu_bo_write32(bo[1], 3072 + y * 64 + x * 4,
+					0xff000000 | y << 8 | x);
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 3072, 64, 2, 3072, 64);
+	viv_ls(&s, VIV_DE_ROP, 0xcc | 0xcc << 8 | 3 << 20);
+	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 16, 16);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++)
+			igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3072 + y * 64 + x * 4),
+					  0xff000000 | y << 8 | x);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3068), 0);
+
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	ugpu_bo_free(bo[2]);
+	viv_env_close(&e);
+}
+
+/*
+ * A submit with the most BOs and a long stream of address states: each
+ * address is looked up among 4096 BOs. Only the result is checked; the
+ * time it takes is for make bench.
+ */
+static void test_many_bos(int minor)
+{
+	/* The most BOs a submit takes, with the command BO; 440 KiB of stream. */
+	enum { NBOS = 4095, WORDS = 110 << 10 };
+	struct drm_ugpu_submit_bo *list;
+	struct drm_ugpu_cmd_buf buf = { 0 };
+	struct drm_ugpu_cmd cmd = { 0 };
+	struct drm_ugpu_sync out = { 0 };
+	struct drm_ugpu_submit arg = { 0 };
+	struct ugpu_bo **bos, *cmdbo;
+	uint32_t *w, n = 0, i;
+	long long ns0, ns1;
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	igt_require(param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 2);
+	bos = calloc(NBOS, sizeof(*bos));
+	list = calloc(NBOS + 1, sizeof(*list));
+	igt_assert(bos && list);
+	for (i = 0; i < NBOS; i++) {
+		bos[i] = ugpu_bo_new(e.fd, 4096, 0);
+		list[i + 1].handle = bos[i]->handle;
+		list[i + 1].flags = DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE;
+	}
+	cmdbo = ugpu_bo_new(e.fd, WORDS * 4, 0);
+	w = ugpu_bo_map(cmdbo);
+	list[0].handle = cmdbo->handle;
+	list[0].flags = DRM_UGPU_SUBMIT_BO_READ;
+
+	/* Runs of address states, each pointing into another BO. */
+	for (i = 0; n + 1024 <= WORDS - 64; i++) {
+		uint32_t j;
+
+		w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_DEST_ADDR, 1, false);
+		w[n++] = (uint32_t)bos[(i * 7) % NBOS]->va + 64;
+		w[n++] = VIV_CMD_LOAD_STATE(VIV_TS_COLOR_SURFACE_BASE, 1, false);
+		w[n++] = (uint32_t)bos[(i * 13) % NBOS]->va;
+		for (j = 0; j < 1020; j += 2) {
+			w[n++] = VIV_CMD_LOAD_STATE(VIV_DE_SRC_ADDRESS, 1, false);
+			w[n++] = (uint32_t)bos[(i + j) % NBOS]->va + j;
+		}
+	}
+	/* Then a clear of the last BO, which must land. */
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_CONFIG, 1, false);
+	w[n++] = VIV_RS_FORMAT_A8R8G8B8 | VIV_RS_FORMAT_A8R8G8B8 << 8;
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_DEST_ADDR, 1, false);
+	w[n++] = (uint32_t)bos[NBOS - 1]->va;
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_DEST_STRIDE, 1, false);
+	w[n++] = 256;
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_WINDOW_SIZE, 1, false);
+	w[n++] = 64 | 16 << 16;
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_FILL_VALUE(0), 1, false);
+	w[n++] = 0xff0f0f0f;
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_CLEAR_CONTROL, 1, false);
+	w[n++] = 0xffff | 1 << 16;
+	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_KICKER, 1, false);
+	w[n++] = VIV_RS_KICKER_START;
+
+	buf.handle = cmdbo->handle;
+	buf.size = n * 4;
+	cmd.type = DRM_UGPU_CMD_HW;
+	cmd.buf_count = 1;
+	cmd.bufs = (uintptr_t)&buf;
+	out.handle = ugpu_syncobj_create(e.fd, false);
+	arg.ctx = e.ctx;
+	arg.cmds = (uintptr_t)&cmd;
+	arg.cmd_count = 1;
+	arg.bos = (uintptr_t)list;
+	arg.bo_count = NBOS + 1;
+	arg.out_syncs = (uintptr_t)&out;
+	arg.out_sync_count = 1;
+	ns0 = viv_stat(e.fd, "validate_ns");
+	igt_assert_eq(igt_ioctl(e.fd, DRM_IOCTL_UGPU_SUBMIT, &arg), 0);
+	ns1 = viv_stat(e.fd, "validate_ns");
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, out.handle), 1);
+	igt_info("%u words, %d BOs: validated in %.3f ms\n", n, NBOS,
+		 (ns1 - ns0) / 1e6);
+	ugpu_bo_map(bos[NBOS - 1]);
+	check_fill(bos[NBOS - 1], 0, 256, 64, 16, 0xff0f0f0f);
+
+	/* One address outside every BO among them is still found out. */
+	w[3] = (uint32_t)bos[NBOS - 1]->va + 4096;
+	igt_assert_eq(igt_ioctl(e.fd, DRM_IOCTL_UGPU_SUBMIT, &arg), -1);
+	igt_assert_eq(errno, EINVAL);
+
+	ugpu_syncobj_destroy(e.fd, out.handle);
+	for (i = 0; i < NBOS; i++)
+		ugpu_bo_free(bos[i]);
+	ugpu_bo_free(cmdbo);
+	free(bos);
+	free(list);
+	viv_env_close(&e);
+}
+
 /* Submit @s on @e's context without waiting; returns a sync_file. */
 static int viv_submit_async(struct viv_env *e, struct viv_stream *s)
 {
@@ -1188,6 +1752,23 @@ igt_main
 		test_events_reset(find_model(0x2000));
 	igt_subtest("validator-speed")
 		test_validator_speed(find_model(0x2000));
+
+	igt_subtest("validator-rs-extent")
+		test_rs_extent(find_model(0x2000));
+	igt_subtest("validator-rs-carryover")
+		test_rs_carryover(find_model(0x2000));
+	igt_subtest("validator-exec-order")
+		test_exec_order(find_model(0x2000));
+	igt_subtest("validator-unlisted-states-gc2000")
+		test_unlisted_states(find_model(0x2000));
+	igt_subtest("validator-unlisted-states-gc7000")
+		test_unlisted_states(find_model(0x7000));
+	igt_subtest("validator-readonly-mmuv1")
+		test_readonly(find_model(0x2000));
+	igt_subtest("validator-2d-extent-gc320")
+		test_2d_extent(find_model(0x320));
+	igt_subtest("validator-many-bos")
+		test_many_bos(find_model(0x7000));
 
 	igt_subtest("2d-fill-gc320")
 		test_2d(find_model(0x320));

@@ -333,6 +333,7 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
  */
 void ugpu_job_guilty(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
+u32 ugpu_job_bo_prot(struct ugpu_job *job, u32 index);
 u32 ugpu_job_priority(struct ugpu_job *job);
 void *ugpu_job_ctx_priv(struct ugpu_job *job);
 

@@ -144,6 +144,25 @@ u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index)
 EXPORT_SYMBOL_GPL(ugpu_job_bo_va);
 
 /**
+ * ugpu_job_bo_prot - how the GPU may access a BO of a job's submit
+ * @job: a hardware job, from &ugpu_family_ops.job_prepare on
+ * @index: index into @job->bos
+ *
+ * For families whose MMU cannot enforce every permission (no per-page
+ * write protection) and must check the command stream instead.
+ *
+ * Return: the UGPU_PROT_* bits the BO is mapped with, or 0 for an index
+ * out of range.
+ */
+u32 ugpu_job_bo_prot(struct ugpu_job *job, u32 index)
+{
+	if (index >= job->bo_count)
+		return 0;
+	return ugpu_bo_prot(job->bos[index]);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_bo_prot);
+
+/**
  * ugpu_job_priority - priority of the context that submitted a job
  * @job: a job
  *

@@ -86,10 +86,9 @@ struct viv_vm {
  *	runs, under &viv_device.ring_lock. Starts empty: a new context sees
  *	the reset state.
  * @check_lock: protects @rs_check.
- * @rs_check: resolve geometry (config, strides, window, clear control) as
- *	the context's validated streams leave it, in submission order; the
- *	validator checks a resolve against it when a stream kicks one without
- *	loading all of it.
+ * @rs_check: unused: the validator checks a resolve only against geometry
+ *	its own stream loads (what a context's earlier submits left need not
+ *	be what the hardware holds). To be removed with its initialisation.
  */
 struct viv_ctx {
 	struct viv_ctx_state state;

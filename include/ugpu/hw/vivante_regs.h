@@ -136,22 +136,61 @@
 #define VIV_VS_END_PC			0x0800
 #define VIV_VS_INPUT_COUNT		0x0808
 #define   VIV_VS_INPUT_COUNT_COUNT(x)		((x) & 0xf)
-#define VIV_SE_SCISSOR_LEFT		0x0a00
-#define VIV_SE_SCISSOR_TOP		0x0a04
-#define VIV_SE_SCISSOR_RIGHT		0x0a08
-#define VIV_SE_SCISSOR_BOTTOM		0x0a0c
+#define VIV_SE_SCISSOR_LEFT		0x0c00
+#define VIV_SE_SCISSOR_TOP		0x0c04
+#define VIV_SE_SCISSOR_RIGHT		0x0c08
+#define VIV_SE_SCISSOR_BOTTOM		0x0c0c
+#define VIV_VS_INST_ADDR		0x086c
 #define VIV_PS_END_PC			0x1000
+#define VIV_PS_INST_ADDR		0x1028
 
 /* 2D drawing engine */
 #define VIV_DE_SRC_ADDRESS		0x1200
 #define VIV_DE_SRC_STRIDE		0x1204
+#define   VIV_DE_STRIDE(x)			((x) & 0x3ffff)
+#define VIV_DE_SRC_ROTATION_CONFIG	0x1208
+#define VIV_DE_SRC_CONFIG		0x120c
+#define   VIV_DE_SRC_CONFIG_PE10_FORMAT(x)	((x) & 0xf)
+#define   VIV_DE_SRC_CONFIG_RELATIVE		BIT(6)
+#define   VIV_DE_SRC_CONFIG_TILED		BIT(7)
+#define   VIV_DE_SRC_CONFIG_LOCATION_STREAM	BIT(8)
+#define   VIV_DE_SRC_CONFIG_FORMAT(x)		(((x) >> 24) & 0x1f)
+#define VIV_DE_SRC_ORIGIN		0x1210
 #define VIV_DE_DEST_ADDRESS		0x1228
 #define VIV_DE_DEST_STRIDE		0x122c
+#define VIV_DE_DEST_ROTATION_CONFIG	0x1230
 #define VIV_DE_DEST_CONFIG		0x1234
+#define   VIV_DE_DEST_CONFIG_FORMAT(x)		((x) & 0x1f)
+#define   VIV_DE_DEST_CONFIG_TILED		BIT(8)
 #define   VIV_DE_DEST_CONFIG_COMMAND(x)		(((x) >> 12) & 0xf)
+#define   VIV_DE_DEST_CONFIG_GDI_STRE		BIT(24)
+#define   VIV_DE_DEST_CONFIG_MINOR_TILED	BIT(26)
 #define   VIV_DE_COMMAND_CLEAR			0
+#define   VIV_DE_COMMAND_LINE			1
 #define   VIV_DE_COMMAND_BIT_BLT		2
-#define VIV_DE_CLEAR_PIXEL_VALUE32	0x1240
+#define VIV_DE_PATTERN_ADDRESS		0x1238
+#define VIV_DE_PATTERN_CONFIG		0x123c
+#define VIV_DE_ROP			0x125c
+#define VIV_DE_CLIP_TOP_LEFT		0x1260
+#define VIV_DE_CLIP_BOTTOM_RIGHT	0x1264
+#define   VIV_DE_CLIP_X(x)			((x) & 0x7fff)
+#define   VIV_DE_CLIP_Y(x)			(((x) >> 16) & 0x7fff)
+#define VIV_DE_CONFIG			0x126c
+#define VIV_DE_UPLANE_ADDRESS		0x1284
+#define VIV_DE_ROT_ANGLE		0x12bc
+/* 2D pixel formats (DEST_CONFIG FORMAT, SRC_CONFIG SOURCE_FORMAT). */
+#define VIV_DE_FORMAT_R5G6B5		4
+#define VIV_DE_FORMAT_A8R8G8B8		6
+#define VIV_DE_FORMAT_INDEX8		9
+#define VIV_DE_FORMAT_MONOCHROME	10
+#define VIV_DE_FORMAT_YV12		15
+#define VIV_DE_FORMAT_A8		16
+/* The 8x8 pattern a ROP may read from PATTERN_ADDRESS, at 32 bpp. */
+#define VIV_DE_PATTERN_BYTES		(8 * 8 * 4)
+/* DRAW_2D rectangle words: top-left, then bottom-right (exclusive). */
+#define VIV_DE_RECT_X(x)		((x) & 0xffff)
+#define VIV_DE_RECT_Y(x)		((x) >> 16)
+#define VIV_DE_CLEAR_PIXEL_VALUE32	0x12c0
 
 /* Pixel engine */
 #define VIV_PE_DEPTH_ADDR		0x1410
@@ -167,6 +206,8 @@
 #define VIV_RS_KICKER			0x1600
 #define   VIV_RS_KICKER_START			BIT(0)
 #define VIV_RS_CONFIG			0x1604
+#define   VIV_RS_CONFIG_SWAP_RB			BIT(29)
+#define   VIV_RS_CONFIG_FLIP			BIT(30)
 #define   VIV_RS_CONFIG_SOURCE_FORMAT(x)	((x) & 0x1f)
 #define   VIV_RS_CONFIG_DOWNSAMPLE_X		BIT(5)
 #define   VIV_RS_CONFIG_DOWNSAMPLE_Y		BIT(6)
@@ -178,6 +219,9 @@
 #define VIV_RS_DEST_ADDR		0x1610
 #define VIV_RS_DEST_STRIDE		0x1614
 #define   VIV_RS_STRIDE(x)			((x) & 0x3ffff)
+#define   VIV_RS_STRIDE_SUPERTILED_NEW		BIT(27)
+#define   VIV_RS_STRIDE_TS_MODE			BIT(29)
+#define   VIV_RS_STRIDE_MULTI			BIT(30)
 #define   VIV_RS_STRIDE_SUPERTILED		BIT(31)
 #define VIV_RS_WINDOW_SIZE		0x1620
 #define   VIV_RS_WINDOW_WIDTH(x)		((x) & 0xffff)
@@ -198,6 +242,11 @@
 #define VIV_TS_DEPTH_SURFACE_BASE	0x1668
 #define VIV_TS_DEPTH_CLEAR_VALUE	0x166c
 #define VIV_RS_EXTRA_CONFIG		0x16a0
+#define VIV_RS_KICKER_INPLACE		0x16b0
+/* Multi-pipe cores: per pixel pipe resolve addresses and TS states. */
+#define VIV_RS_PIPE_SOURCE_ADDR(i)	(0x16c0 + 4 * (i))
+#define VIV_RS_PIPE_DEST_ADDR(i)	(0x16e0 + 4 * (i))
+#define VIV_TS_SAMPLER_STATUS_BASE(i)	(0x1740 + 4 * (i))
 
 /* Resolve pixel formats used here (RS_CONFIG SOURCE/DEST_FORMAT). */
 #define VIV_RS_FORMAT_R5G6B5		0x04
