@@ -89,9 +89,10 @@ int adreno_mmu_init(struct adreno_device *adev)
 	if (ret)
 		goto err_rings_sgt;
 
+	/* NULL, not an ERR_PTR, when out of memory. */
 	adev->kpgt = ugpu_pgtable_alloc(dev, &ugpu_pgtable_arm64_s1);
-	if (IS_ERR(adev->kpgt)) {
-		ret = PTR_ERR(adev->kpgt);
+	if (!adev->kpgt) {
+		ret = -ENOMEM;
 		goto err_memptrs_sgt;
 	}
 	ret = adreno_map_kernel(adev, adev->kpgt);
@@ -225,8 +226,8 @@ int adreno_vm_init(struct ugpu_vm *vm)
 	if (!avm)
 		return -ENOMEM;
 	avm->pgt = ugpu_pgtable_alloc(adev->udev.dev, &ugpu_pgtable_arm64_s1);
-	if (IS_ERR(avm->pgt)) {
-		ret = PTR_ERR(avm->pgt);
+	if (!avm->pgt) {
+		ret = -ENOMEM;
 		goto err_free;
 	}
 	ret = adreno_map_kernel(adev, avm->pgt);
