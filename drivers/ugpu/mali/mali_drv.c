@@ -149,6 +149,13 @@ static int mali_probe(struct platform_device *pdev)
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(pa_bits));
 	if (ret)
 		return dev_err_probe(dev, ret, "no %u-bit DMA\n", pa_bits);
+	/*
+	 * The MMU maps scatterlists of any segment length; without this
+	 * the DMA API assumes 64 KiB. Platform devices carry dma_parms.
+	 */
+	if (!dev->dma_parms)
+		return dev_err_probe(dev, -EINVAL, "no DMA parameters\n");
+	dma_set_max_seg_size(dev, UINT_MAX);
 
 	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
 		ret = platform_get_irq_byname(pdev, mali_irq_names[i]);
