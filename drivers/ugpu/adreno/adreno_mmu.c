@@ -82,6 +82,7 @@ int adreno_mmu_init(struct adreno_device *adev)
 	if (!adev->rings_cpu || !adev->memptrs)
 		return -ENOMEM;
 
+	ida_init(&adev->asids);
 	ret = adreno_one_sgt(&adev->rings_sgt, adev->rings_dma, rings);
 	if (ret)
 		return ret;
@@ -128,6 +129,7 @@ void adreno_mmu_fini(struct adreno_device *adev)
 	ugpu_pgtable_free(adev->kpgt);
 	sg_free_table(&adev->memptrs_sgt);
 	sg_free_table(&adev->rings_sgt);
+	ida_destroy(&adev->asids);
 }
 
 /**
@@ -233,9 +235,16 @@ int adreno_vm_init(struct ugpu_vm *vm)
 	ret = adreno_map_kernel(adev, avm->pgt);
 	if (ret)
 		goto err_free_pgt;
+	/*
+	 * The SMMU tags TLB and walk-cache entries with the ASID, and
+	 * nothing says CP_SMMU_TABLE_UPDATE invalidates them when it
+	 * switches tables: two live VMs must never share an ASID.
+	 */
+	ret = ida_alloc_range(&adev->asids, 1, ADRENO_MAX_ASID, GFP_KERNEL);
+	if (ret < 0)
+		goto err_free_pgt;
+	avm->asid = ret;
 	avm->id = atomic64_inc_return(&adev->next_vm_id);
-	/* ASIDs 1..65535 cycle; TLB invalidation is per context anyway. */
-	avm->asid = (avm->id - 1) % 0xffff + 1;
 	vm->priv = avm;
 	return 0;
 
@@ -259,7 +268,15 @@ void adreno_vm_fini(struct ugpu_vm *vm)
 		return;
 	adreno_forget_ttbr(adev, ugpu_pgtable_root(avm->pgt) |
 			   (u64)avm->asid << SMMU_TTBR_ASID_SHIFT);
+	/*
+	 * Whatever the CP cached under this ASID (the rings' translations,
+	 * walk-cache entries pointing into the tables freed below) goes
+	 * before the ASID can name another client's tables.
+	 */
+	smmu_write(adev, SMMU_CB_S1_TLBIASID, avm->asid);
+	smmu_write(adev, SMMU_CB_TLBSYNC, 0);
 	ugpu_pgtable_free(avm->pgt);
+	ida_free(&adev->asids, avm->asid);
 	kfree(avm);
 	vm->priv = NULL;
 }
