@@ -27,6 +27,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/property.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
@@ -77,6 +78,8 @@ struct a6xx_ib {
  * @sdev: the simulated device.
  * @regs: the register file type-4 packets and CP_MEM_TO_REG write.
  * @gen: bumped by a reset; a packet executed across a reset is dropped.
+ * @exec_gen: @gen of the packet the device thread executes; once they
+ *	differ its accesses are void and fault silently.
  * @state: CP state.
  * @sqe_on: CP_SQE_CNTL enable.
  * @rb_base: CP_RB_BASE.
@@ -109,6 +112,7 @@ struct a6xx_sim {
 	struct sim_device *sdev;
 	u32 *regs;
 	u32 gen;
+	u32 exec_gen;
 
 	enum a6xx_cp_state state;
 	bool sqe_on;
@@ -241,6 +245,11 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	bool on;
 
 	spin_lock_irqsave(&sdev->lock, flags);
+	/* A reset ended the packet: its engine is gone, nothing faults. */
+	if (a->exec_gen != a->gen) {
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return SMMU_FSR_TF;
+	}
 	ttbr = a->ttbr0;
 	on = a->sctlr & SMMU_SCTLR_M;
 	spin_unlock_irqrestore(&sdev->lock, flags);
@@ -253,6 +262,10 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	}
 
 	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->exec_gen != a->gen) {
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return fault;
+	}
 	if (a->fsr & SMMU_FSR_FAULT) {
 		a->fsr |= SMMU_FSR_MULTI;
 	} else {
@@ -375,6 +388,7 @@ static void a6xx_put_px(u8 *p, unsigned int cpp, u32 px)
 
 struct a6xx_blit {
 	unsigned int space;
+	u32 gen;
 	bool solid;
 	u32 color[4];
 	u32 dst_info, src_info;
@@ -433,6 +447,14 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 				    &fva);
 		if (ret)
 			return A6XX_EXEC_FAULT;
+		/*
+		 * A blit of the largest rectangle takes seconds: yield between
+		 * rows, and stop once a reset or a fault's termination voided
+		 * the packet (the commit then drops it).
+		 */
+		cond_resched();
+		if (READ_ONCE(a->gen) != b->gen)
+			return A6XX_EXEC_NEXT;
 	}
 	return A6XX_EXEC_NEXT;
 }
@@ -453,6 +475,7 @@ static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, unsigned int level,
 		return A6XX_EXEC_ERROR;
 
 	spin_lock_irqsave(&a->sdev->lock, flags);
+	b.gen = a->gen;
 	cntl = a->regs[A6XX_RB_2D_BLIT_CNTL];
 	b.solid = cntl & A6XX_2D_BLIT_CNTL_SOLID_COLOR;
 	for (i = 0; i < 4; i++)
@@ -777,6 +800,7 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 		return false;
 	}
 	gen = a->gen;
+	a->exec_gen = gen;
 	level = a->depth;
 	if (level) {
 		fetch = a->ib[level - 1].base;
