@@ -1173,6 +1173,72 @@ static void test_blit_copy(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * Eight CP_BLIT fills of the largest rectangle, 16384 x 16384 pixels,
+ * every row on the same 64 KiB (pitch 0): 8 Gpixels, far more than a
+ * simulated 2D engine does in the time a command may take. The command
+ * completes (then the fill and the write after it landed) or hangcheck
+ * ends it with -ETIMEDOUT, within the wait's bound either way; the
+ * machine stays responsive (the test bed fails on a soft lockup or an
+ * RCU stall). Once its fence has signalled the 2D engine must be free:
+ * client A's command queued behind it, and B's next command, complete
+ * within 2 s.
+ */
+static void test_blit_huge(struct ugpu_device_info *d)
+{
+	static const uint32_t c[4] = { 0x11, 0x22, 0x33, 0x44 };
+	const struct fmt *fm = &fmts[0];
+	struct adreno_cs big, good;
+	uint32_t sync_a, sync_b;
+	unsigned int i;
+	struct env a, b;
+	uint64_t t0, t1;
+	int status;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	adreno_cs_init(&big, b.cmd, 0);
+	for (i = 0; i < 8; i++)
+		emit_blit(&big, true, c, b.data->va + IMG_DST, fm->fmt, WZYX,
+			  0, 0, 0, 0, 0, 0, 0, 16383, 16383);
+	adreno_mem_write(&big, b.data->va + TARGETS, 0xb19);
+	adreno_cs_init(&good, a.cmd, 0);
+	adreno_mem_write(&good, a.data->va + TARGETS, 0x600d);
+	sync_a = ugpu_syncobj_create(a.fd, false);
+	sync_b = ugpu_syncobj_create(b.fd, false);
+
+	t0 = igt_nsec_now();
+	submit_cs(&b, b.ctx, &big, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
+	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
+	status = ugpu_syncobj_wait_status(b.fd, sync_b);
+	t1 = igt_nsec_now();
+	igt_info("8 x 16384x16384 blits: status %d after %" PRIu64 " ms\n",
+		 status, (t1 - t0) / 1000000);
+	igt_assert_f(status == 1 || status == -ETIMEDOUT,
+		     "huge blit: fence status %d\n", status);
+	if (status == 1) {
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, IMG_DST + 16383 * 4),
+				  pack(fm, WZYX, c));
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0xb19);
+	} else {
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0);
+	}
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0x600d);
+
+	adreno_cs_init(&good, b.cmd, 0x4000);
+	adreno_mem_write(&good, b.data->va + TARGETS + 4, 0x600e);
+	igt_assert_eq(run_cs(&b, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 4), 0x600e);
+	t1 = igt_nsec_now() - t1;
+	igt_info("then two commands in %" PRIu64 " ms\n", t1 / 1000000);
+	igt_assert_f(t1 < 2000000000ull,
+		     "the CP stayed busy %" PRIu64 " ms after the fence\n",
+		     t1 / 1000000);
+	env_close(&b);
+	env_close(&a);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1267,6 +1333,11 @@ igt_main
 	igt_subtest_with_dynamic("blit-copy")
 		for_each_adreno(d)
 			test_blit_copy(d);
+
+	igt_describe("The largest 2D fills: bounded time, others' work runs.");
+	igt_subtest_with_dynamic("blit-huge")
+		for_each_adreno(d)
+			test_blit_huge(d);
 
 	igt_describe("Unbinding the driver with work on the rings; binding again.");
 	igt_subtest_with_dynamic("unbind")
