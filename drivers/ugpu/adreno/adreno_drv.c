@@ -190,7 +190,7 @@ static void adreno_reset(struct ugpu_device *udev)
 	struct adreno_device *adev = to_adreno(udev);
 
 	if (!READ_ONCE(adev->gone))
-		dev_warn(udev->dev, "resetting the GPU\n");
+		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);

@@ -209,7 +209,7 @@ static void adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
 		/* The CP is about to fetch the next client's table switch. */
 		usleep_range(10, 20);
 	}
-	dev_warn(adev->udev.dev, "CP still on freed page tables\n");
+	dev_warn_ratelimited(adev->udev.dev, "CP still on freed page tables\n");
 }
 
 /**
@@ -364,11 +364,12 @@ irqreturn_t adreno_smmu_irq(int irq, void *data)
 	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
 	spin_unlock_irqrestore(&adev->lock, flags);
 
-	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, ring %d\n",
+	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, ring %d, %s[%d]\n",
 			    adev->last_fault.kind, far,
 			    syn & SMMU_FSYNR0_WNR ? "write" : "read",
 			    syn & SMMU_FSYNR0_IND ? ", fetch" : "", fsr,
-			    adev->last_fault.ring);
+			    adev->last_fault.ring, job ? job->comm : "?",
+			    job ? job->pid : 0);
 	if (job) {
 		adreno_dump_coredump(adev, job, "SMMU fault");
 		ugpu_job_guilty(job);

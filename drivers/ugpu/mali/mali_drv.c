@@ -39,7 +39,7 @@ void mali_reset(struct ugpu_device *udev)
 
 	mutex_lock(&mdev->reset_lock);
 	if (!READ_ONCE(mdev->gone))
-		dev_warn(udev->dev, "resetting the GPU\n");
+		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
 	mali_gpu_irq_disable(mdev);
 	mali_job_reset(mdev);
 	if (!mali_gpu_reset(mdev))
