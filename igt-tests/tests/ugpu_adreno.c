@@ -1239,6 +1239,102 @@ static void test_blit_huge(struct ugpu_device_info *d)
 	env_close(&a);
 }
 
+/* The kernel log from now on: /dev/kmsg positioned at its end. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	igt_require_f(fd >= 0, "no /dev/kmsg: %m\n");
+	igt_assert(lseek(fd, 0, SEEK_END) >= 0);
+	return fd;
+}
+
+/*
+ * Records since kmsg_open() containing @what; *@named: those also
+ * containing @who.
+ */
+static unsigned int kmsg_count(int fd, const char *what, const char *who,
+			       unsigned int *named)
+{
+	unsigned int count = 0;
+	char rec[1024];
+	ssize_t len;
+
+	*named = 0;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records */
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		if (!strstr(rec, what))
+			continue;
+		count++;
+		if (strstr(rec, who))
+			(*named)++;
+	}
+	return count;
+}
+
+/*
+ * A client faulting as fast as it can does not flood the kernel log: SMMU
+ * fault messages are rate-limited (a burst of 10 every 5 s by default),
+ * and they, like CP error messages, name the client (command name and
+ * process id when it submitted).
+ */
+static void test_fault_log(struct ugpu_device_info *d)
+{
+	unsigned int i, count, named;
+	struct adreno_cs cs;
+	uint64_t hole;
+	char who[64];
+	struct env e;
+	int kmsg;
+
+	env_open(&e, d);
+	hole = ugpu_get_param(e.fd, DRM_UGPU_PARAM_VA_START, 0) +
+	       ugpu_get_param(e.fd, DRM_UGPU_PARAM_VA_SIZE, 0) - 4096;
+	snprintf(who, sizeof(who), "ugpu_adreno[%d]", getpid());
+	/* Earlier faults' rate-limit window passes first. */
+	sleep(6);
+	kmsg = kmsg_open();
+	for (i = 0; i < 40; i++) {
+		/* A new context each time: faulting ones get banned. */
+		uint32_t ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		uint32_t sync = ugpu_syncobj_create(e.fd, false);
+
+		adreno_cs_init(&cs, e.cmd, 0);
+		adreno_mem_write(&cs, hole, i);
+		submit_cs(&e, ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+		igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), -EIO);
+		ugpu_syncobj_destroy(e.fd, sync);
+		ugpu_ctx_destroy(e.fd, ctx);
+	}
+	count = kmsg_count(kmsg, "SMMU translation fault", who, &named);
+	close(kmsg);
+	igt_info("%u SMMU fault messages, %u naming %s\n", count, named, who);
+	igt_assert_f(count >= 1 && count <= 20,
+		     "%u SMMU fault messages for 40 faults\n", count);
+	igt_assert_eq(named, count);
+
+	/* A CP error names its client too. */
+	kmsg = kmsg_open();
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_cs_pkt7(&cs, 0x7e, 0);
+	igt_assert_lt(run_cs(&e, &cs), 0);
+	count = kmsg_count(kmsg, "CP error", who, &named);
+	close(kmsg);
+	igt_assert_eq(count, 1);
+	igt_assert_eq(named, 1);
+
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1288,6 +1384,11 @@ igt_main
 	igt_subtest_with_dynamic("isolation-fault")
 		for_each_adreno(d)
 			test_isolation(d);
+
+	igt_describe("Fault messages are rate-limited and name the client.");
+	igt_subtest_with_dynamic("fault-log-ratelimited")
+		for_each_adreno(d)
+			test_fault_log(d);
 
 	igt_describe("A read-only BO faults on a GPU write.");
 	igt_subtest_with_dynamic("readonly-bo")
