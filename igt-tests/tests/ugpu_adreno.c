@@ -1335,6 +1335,46 @@ static void test_fault_log(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * The SMMU caches translations tagged with the ASID, and a table switch
+ * need not drop them: two live clients must never share an ASID. A is
+ * open, 65534 other files come and go, then B opens; a device that
+ * handed out ASIDs round robin (16 bits, 0 for the kernel) gives B
+ * A's. With A's and B's buffers at the same addresses, A runs a
+ * command (caching its translations), then B does: B's command must
+ * run from B's buffer and write B's memory, not A's.
+ */
+static void test_asid_reuse(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct env a, b;
+	unsigned int i;
+	int fd;
+
+	env_open(&a, d);
+	for (i = 0; i < 65534; i++) {
+		fd = ugpu_open_minor(d->minor);
+		close(fd);
+	}
+	env_open(&b, d);
+	igt_assert_eq_u64(a.cmd->va, b.cmd->va);
+	igt_assert_eq_u64(a.data->va, b.data->va);
+
+	adreno_cs_init(&cs, a.cmd, 0);
+	adreno_mem_write(&cs, a.data->va + TARGETS, 0xaaaa);
+	igt_assert_eq(run_cs(&a, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xaaaa);
+	ugpu_bo_write32(a.data, TARGETS, 0);
+
+	adreno_cs_init(&cs, b.cmd, 0);
+	adreno_mem_write(&cs, b.data->va + TARGETS, 0xbbbb);
+	igt_assert_eq(run_cs(&b, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0xbbbb);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0);
+	env_close(&b);
+	env_close(&a);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1389,6 +1429,11 @@ igt_main
 	igt_subtest_with_dynamic("fault-log-ratelimited")
 		for_each_adreno(d)
 			test_fault_log(d);
+
+	igt_describe("Two live clients never share an ASID.");
+	igt_subtest_with_dynamic("asid-reuse")
+		for_each_adreno(d)
+			test_asid_reuse(d);
 
 	igt_describe("A read-only BO faults on a GPU write.");
 	igt_subtest_with_dynamic("readonly-bo")
