@@ -1173,6 +1173,208 @@ static void test_blit_copy(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * Eight CP_BLIT fills of the largest rectangle, 16384 x 16384 pixels,
+ * every row on the same 64 KiB (pitch 0): 8 Gpixels, far more than a
+ * simulated 2D engine does in the time a command may take. The command
+ * completes (then the fill and the write after it landed) or hangcheck
+ * ends it with -ETIMEDOUT, within the wait's bound either way; the
+ * machine stays responsive (the test bed fails on a soft lockup or an
+ * RCU stall). Once its fence has signalled the 2D engine must be free:
+ * client A's command queued behind it, and B's next command, complete
+ * within 2 s.
+ */
+static void test_blit_huge(struct ugpu_device_info *d)
+{
+	static const uint32_t c[4] = { 0x11, 0x22, 0x33, 0x44 };
+	const struct fmt *fm = &fmts[0];
+	struct adreno_cs big, good;
+	uint32_t sync_a, sync_b;
+	unsigned int i;
+	struct env a, b;
+	uint64_t t0, t1;
+	int status;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	adreno_cs_init(&big, b.cmd, 0);
+	for (i = 0; i < 8; i++)
+		emit_blit(&big, true, c, b.data->va + IMG_DST, fm->fmt, WZYX,
+			  0, 0, 0, 0, 0, 0, 0, 16383, 16383);
+	adreno_mem_write(&big, b.data->va + TARGETS, 0xb19);
+	adreno_cs_init(&good, a.cmd, 0);
+	adreno_mem_write(&good, a.data->va + TARGETS, 0x600d);
+	sync_a = ugpu_syncobj_create(a.fd, false);
+	sync_b = ugpu_syncobj_create(b.fd, false);
+
+	t0 = igt_nsec_now();
+	submit_cs(&b, b.ctx, &big, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
+	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
+	status = ugpu_syncobj_wait_status(b.fd, sync_b);
+	t1 = igt_nsec_now();
+	igt_info("8 x 16384x16384 blits: status %d after %" PRIu64 " ms\n",
+		 status, (t1 - t0) / 1000000);
+	igt_assert_f(status == 1 || status == -ETIMEDOUT,
+		     "huge blit: fence status %d\n", status);
+	if (status == 1) {
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, IMG_DST + 16383 * 4),
+				  pack(fm, WZYX, c));
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0xb19);
+	} else {
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0);
+	}
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0x600d);
+
+	adreno_cs_init(&good, b.cmd, 0x4000);
+	adreno_mem_write(&good, b.data->va + TARGETS + 4, 0x600e);
+	igt_assert_eq(run_cs(&b, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 4), 0x600e);
+	t1 = igt_nsec_now() - t1;
+	igt_info("then two commands in %" PRIu64 " ms\n", t1 / 1000000);
+	igt_assert_f(t1 < 2000000000ull,
+		     "the CP stayed busy %" PRIu64 " ms after the fence\n",
+		     t1 / 1000000);
+	env_close(&b);
+	env_close(&a);
+}
+
+/* The kernel log from now on: /dev/kmsg positioned at its end. */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	igt_require_f(fd >= 0, "no /dev/kmsg: %m\n");
+	igt_assert(lseek(fd, 0, SEEK_END) >= 0);
+	return fd;
+}
+
+/*
+ * Records since kmsg_open() containing @what; *@named: those also
+ * containing @who.
+ */
+static unsigned int kmsg_count(int fd, const char *what, const char *who,
+			       unsigned int *named)
+{
+	unsigned int count = 0;
+	char rec[1024];
+	ssize_t len;
+
+	*named = 0;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records */
+		if (len <= 0)
+			break;
+		rec[len] = 0;
+		if (!strstr(rec, what))
+			continue;
+		count++;
+		if (strstr(rec, who))
+			(*named)++;
+	}
+	return count;
+}
+
+/*
+ * A client faulting as fast as it can does not flood the kernel log: SMMU
+ * fault messages are rate-limited (a burst of 10 every 5 s by default),
+ * and they, like CP error messages, name the client (command name and
+ * process id when it submitted).
+ */
+static void test_fault_log(struct ugpu_device_info *d)
+{
+	unsigned int i, count, named;
+	struct adreno_cs cs;
+	uint64_t hole;
+	char who[64];
+	struct env e;
+	int kmsg;
+
+	env_open(&e, d);
+	hole = ugpu_get_param(e.fd, DRM_UGPU_PARAM_VA_START, 0) +
+	       ugpu_get_param(e.fd, DRM_UGPU_PARAM_VA_SIZE, 0) - 4096;
+	snprintf(who, sizeof(who), "ugpu_adreno[%d]", getpid());
+	/* Earlier faults' rate-limit window passes first. */
+	sleep(6);
+	kmsg = kmsg_open();
+	for (i = 0; i < 40; i++) {
+		/* A new context each time: faulting ones get banned. */
+		uint32_t ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		uint32_t sync = ugpu_syncobj_create(e.fd, false);
+
+		adreno_cs_init(&cs, e.cmd, 0);
+		adreno_mem_write(&cs, hole, i);
+		submit_cs(&e, ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+		igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), -EIO);
+		ugpu_syncobj_destroy(e.fd, sync);
+		ugpu_ctx_destroy(e.fd, ctx);
+	}
+	count = kmsg_count(kmsg, "SMMU translation fault", who, &named);
+	close(kmsg);
+	igt_info("%u SMMU fault messages, %u naming %s\n", count, named, who);
+	igt_assert_f(count >= 1 && count <= 20,
+		     "%u SMMU fault messages for 40 faults\n", count);
+	igt_assert_eq(named, count);
+
+	/* A CP error names its client too. */
+	kmsg = kmsg_open();
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_cs_pkt7(&cs, 0x7e, 0);
+	igt_assert_lt(run_cs(&e, &cs), 0);
+	count = kmsg_count(kmsg, "CP error", who, &named);
+	close(kmsg);
+	igt_assert_eq(count, 1);
+	igt_assert_eq(named, 1);
+
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
+/*
+ * The SMMU caches translations tagged with the ASID, and a table switch
+ * need not drop them: two live clients must never share an ASID. A is
+ * open, 65534 other files come and go, then B opens; a device that
+ * handed out ASIDs round robin (16 bits, 0 for the kernel) gives B
+ * A's. With A's and B's buffers at the same addresses, A runs a
+ * command (caching its translations), then B does: B's command must
+ * run from B's buffer and write B's memory, not A's.
+ */
+static void test_asid_reuse(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct env a, b;
+	unsigned int i;
+	int fd;
+
+	env_open(&a, d);
+	for (i = 0; i < 65534; i++) {
+		fd = ugpu_open_minor(d->minor);
+		close(fd);
+	}
+	env_open(&b, d);
+	igt_assert_eq_u64(a.cmd->va, b.cmd->va);
+	igt_assert_eq_u64(a.data->va, b.data->va);
+
+	adreno_cs_init(&cs, a.cmd, 0);
+	adreno_mem_write(&cs, a.data->va + TARGETS, 0xaaaa);
+	igt_assert_eq(run_cs(&a, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xaaaa);
+	ugpu_bo_write32(a.data, TARGETS, 0);
+
+	adreno_cs_init(&cs, b.cmd, 0);
+	adreno_mem_write(&cs, b.data->va + TARGETS, 0xbbbb);
+	igt_assert_eq(run_cs(&b, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0xbbbb);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0);
+	env_close(&b);
+	env_close(&a);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1223,6 +1425,16 @@ igt_main
 		for_each_adreno(d)
 			test_isolation(d);
 
+	igt_describe("Fault messages are rate-limited and name the client.");
+	igt_subtest_with_dynamic("fault-log-ratelimited")
+		for_each_adreno(d)
+			test_fault_log(d);
+
+	igt_describe("Two live clients never share an ASID.");
+	igt_subtest_with_dynamic("asid-reuse")
+		for_each_adreno(d)
+			test_asid_reuse(d);
+
 	igt_describe("A read-only BO faults on a GPU write.");
 	igt_subtest_with_dynamic("readonly-bo")
 		for_each_adreno(d)
@@ -1267,6 +1479,11 @@ igt_main
 	igt_subtest_with_dynamic("blit-copy")
 		for_each_adreno(d)
 			test_blit_copy(d);
+
+	igt_describe("The largest 2D fills: bounded time, others' work runs.");
+	igt_subtest_with_dynamic("blit-huge")
+		for_each_adreno(d)
+			test_blit_huge(d);
 
 	igt_describe("Unbinding the driver with work on the rings; binding again.");
 	igt_subtest_with_dynamic("unbind")

@@ -1459,6 +1459,113 @@ static void test_unbind(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * The kernel log, from now on: /dev/kmsg positioned at its end. Records
+ * are read one per read() until none is left.
+ */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	igt_require_f(fd >= 0, "no /dev/kmsg: %m\n");
+	igt_assert(lseek(fd, 0, SEEK_END) >= 0);
+	return fd;
+}
+
+#define KMSG_MAX	512
+
+/* Up to KMSG_MAX records since kmsg_open(), each a string; returns count. */
+static unsigned int kmsg_read(int fd, char (*recs)[1024])
+{
+	unsigned int n = 0;
+	ssize_t len;
+
+	while (n < KMSG_MAX) {
+		len = read(fd, recs[n], sizeof(recs[n]) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records */
+		if (len <= 0)
+			break;
+		recs[n++][len] = 0;
+	}
+	return n;
+}
+
+/* Records containing @what; *@named: those also containing @who. */
+static unsigned int kmsg_count(char (*recs)[1024], unsigned int n,
+			       const char *what, const char *who,
+			       unsigned int *named)
+{
+	unsigned int i, count = 0;
+
+	*named = 0;
+	for (i = 0; i < n; i++) {
+		if (!strstr(recs[i], what))
+			continue;
+		count++;
+		if (strstr(recs[i], who))
+			(*named)++;
+	}
+	return count;
+}
+
+/*
+ * A client faulting as fast as it can does not flood the kernel log: the
+ * fault messages are rate-limited (a burst of 10 per call site every 5 s
+ * by default), and they name the client, command name and process id, as
+ * it was when it submitted.
+ */
+static void test_fault_log(struct ugpu_device_info *d)
+{
+	static char recs[KMSG_MAX][1024];
+	unsigned int i, n, mmu, job, named;
+	uint64_t hole;
+	char who[64];
+	struct env e;
+	int kmsg;
+
+	env_open(&e, d);
+	hole = ugpu_get_param(e.fd, DRM_UGPU_PARAM_VA_START, 0) +
+	       ugpu_get_param(e.fd, DRM_UGPU_PARAM_VA_SIZE, 0) - 4096;
+	/* Earlier faults' rate-limit window passes first. */
+	sleep(6);
+	kmsg = kmsg_open();
+	for (i = 0; i < 60; i++) {
+		/* A new context each time: faulting ones get banned. */
+		uint32_t ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		uint32_t sync = ugpu_syncobj_create(e.fd, false);
+
+		mali_set_value_job(e.jobs, JOB(0), 1, hole,
+				   MALI_SET_VALUE_IMM32, i);
+		submit_chain_async(&e, ctx, e.jobs->va + JOB(0),
+				   DRM_UGPU_MALI_REQ_COMPUTE, sync);
+		igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), -EIO);
+		ugpu_syncobj_destroy(e.fd, sync);
+		ugpu_ctx_destroy(e.fd, ctx);
+	}
+	n = kmsg_read(kmsg, recs);
+	close(kmsg);
+	snprintf(who, sizeof(who), "ugpu_mali[%d]", getpid());
+
+	mmu = kmsg_count(recs, n, "translation fault at", who, &named);
+	igt_info("%u MMU fault messages, %u naming %s\n", mmu, named, who);
+	igt_assert_f(mmu >= 1 && mmu <= 20,
+		     "%u MMU fault messages for 60 faults\n", mmu);
+	igt_assert_eq(named, mmu);
+
+	job = kmsg_count(recs, n, "job fault", who, &named);
+	igt_info("%u job fault messages, %u naming %s\n", job, named, who);
+	igt_assert_f(job >= 1 && job <= 20,
+		     "%u job fault messages for 60 faults\n", job);
+	igt_assert_eq(named, job);
+
+	/* The device still works. */
+	igt_assert_eq(run_chain(&e, write_chain(&e, 1, TARGETS, 0x600d),
+				DRM_UGPU_MALI_REQ_COMPUTE), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1530,6 +1637,11 @@ igt_main
 	igt_subtest_with_dynamic("mmu-fault")
 		for_each_mali(d)
 			test_mmu_fault(d);
+
+	igt_describe("Fault messages are rate-limited and name the client.");
+	igt_subtest_with_dynamic("fault-log-ratelimited")
+		for_each_mali(d)
+			test_fault_log(d);
 
 	igt_subtest_with_dynamic("readonly-bo")
 		for_each_mali(d)

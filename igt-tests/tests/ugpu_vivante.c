@@ -1671,6 +1671,195 @@ static void test_unbind(int minor)
 	viv_env_close(&e[0]);
 }
 
+/*
+ * Bounded simulator work. The resolve engine's window and the 2D engine's
+ * rectangles are 16 bits each way, and a linear destination with stride 0
+ * puts every row on the same 256 KiB: four resolve fills of 65535 x 65532
+ * pixels, or 255 START_DE clears of 65535 x 65535, are 17 Gpixels or more
+ * in a command the validator accepts, hours for a simulator. Either the command
+ * completes or the job timeout ends it with -ETIMEDOUT; meanwhile another
+ * Vivante device's commands complete, and the machine stays responsive
+ * (the test bed fails on a soft lockup, a hung task or an RCU stall).
+ * Once the command's fence has signalled the engine must be free: another
+ * client's command queued behind it, and a command after it, complete
+ * within HUGE_AFTER_MS.
+ */
+#define HUGE_W		65535
+#define HUGE_H		65532
+#define HUGE_SIZE	(256 << 10)
+#define HUGE_AFTER_MS	2000
+
+/* Another Vivante device with a 3D pipe, or -1. */
+static int other_device(int minor)
+{
+	int i, fd;
+	bool ok;
+
+	for (i = 0; i < num_devs; i++) {
+		if (devs[i].minor == minor)
+			continue;
+		fd = ugpu_open_minor(devs[i].minor);
+		ok = has_3d(fd);
+		close(fd);
+		if (ok)
+			return devs[i].minor;
+	}
+	return -1;
+}
+
+/*
+ * Submit @s with @bo (index 1) on @e's context and @queue; returns the
+ * out syncobj.
+ */
+static uint32_t huge_submit(struct viv_env *e, struct viv_stream *s,
+			    struct ugpu_bo *bo, uint32_t queue)
+{
+	struct drm_ugpu_cmd_buf buf = {
+		.handle = e->cmd->handle,
+		.size = s->n * 4,
+		.relocs = (uintptr_t)s->relocs,
+		.reloc_count = s->nrelocs,
+	};
+	struct ugpu_submit sub;
+	uint32_t sync, c;
+
+	memcpy(e->cmd->map, s->w, s->n * 4);
+	ugpu_submit_init(&sub, e->ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].queue = queue;
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_bo(&sub, e->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&sub, bo->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	sync = ugpu_syncobj_create(e->fd, false);
+	ugpu_submit_out_sync(&sub, sync, 0);
+	ugpu_submit(e->fd, &sub);
+	return sync;
+}
+
+struct small {
+	struct viv_env e;
+	struct ugpu_bo *bo;
+	uint32_t sync;
+	uint32_t fill;
+};
+
+/* START_DE clears of @count rectangles @w x @h at BO 1, stride @stride. */
+static void de_clear(struct viv_stream *s, uint32_t stride, unsigned int count,
+		     uint32_t w, uint32_t h, uint32_t fill)
+{
+	unsigned int i;
+
+	viv_ls_reloc(s, VIV_DE_DEST_ADDRESS, 1, 0);
+	viv_ls(s, VIV_DE_DEST_STRIDE, stride);
+	viv_ls(s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+	viv_ls(s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+	viv_emit(s, VIV_CMD_DRAW_2D(count), 0xdeaddeed);
+	for (i = 0; i < count; i++)
+		viv_emit(s, 0, w | h << 16);
+}
+
+/* The first queue of @fd with a 2D pipe. */
+static uint32_t queue_2d(int fd)
+{
+	uint32_t q, nq = param(fd, DRM_UGPU_PARAM_NUM_QUEUES);
+
+	for (q = 0; q < nq; q++)
+		if (ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, q) &
+		    DRM_UGPU_QUEUE_CAP_CMDBUF_2D)
+			return q;
+	igt_skip("no 2D queue\n");
+	return 0;
+}
+
+/*
+ * Submit a 64 x 4 fill of @fill (by the resolve engine, or by START_DE
+ * with @de) on a new file of @minor; no wait.
+ */
+static void small_submit(struct small *sm, int minor, bool de, uint32_t fill)
+{
+	static struct viv_stream s;
+
+	viv_env_open(&sm->e, minor);
+	sm->fill = fill;
+	sm->bo = ugpu_bo_new(sm->e.fd, 64 << 10, 0);
+	ugpu_bo_map(sm->bo);
+	memset(sm->bo->map, 0, 64 << 10);
+	viv_reset_stream(&s);
+	if (de)
+		de_clear(&s, LSTRIDE, 1, W, 4, fill);
+	else
+		viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, fill);
+	sm->sync = huge_submit(&sm->e, &s, sm->bo,
+			       de ? queue_2d(sm->e.fd) : 0);
+}
+
+/* Wait for it, check it, release it. */
+static void small_finish(struct small *sm)
+{
+	igt_assert_eq(ugpu_syncobj_wait_status(sm->e.fd, sm->sync), 1);
+	check_fill(sm->bo, 0, LSTRIDE, W, 4, sm->fill);
+	ugpu_syncobj_destroy(sm->e.fd, sm->sync);
+	ugpu_bo_free(sm->bo);
+	viv_env_close(&sm->e);
+}
+
+static void test_huge(int minor, bool de)
+{
+	static struct viv_stream s;
+	int other = other_device(minor), status;
+	struct small behind, after, elsewhere;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	double t0, t1;
+	unsigned int i;
+	uint32_t sync;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, HUGE_SIZE, 0);
+	ugpu_bo_map(bo);
+	memset(bo->map, 0, HUGE_SIZE);
+	viv_reset_stream(&s);
+	if (de) {
+		de_clear(&s, 0, 255, HUGE_W, HUGE_W, 0xff123456);
+	} else {
+		for (i = 0; i < 4; i++)
+			viv_clear(&s, 1, 0, VIV_LINEAR, 0, HUGE_W, HUGE_H,
+				  0xff123456);
+	}
+
+	t0 = now_s();
+	sync = huge_submit(&e, &s, bo, de ? queue_2d(e.fd) : 0);
+	small_submit(&behind, minor, de, 0xff000200);
+	if (other >= 0) {
+		for (i = 0; i < 3; i++) {
+			small_submit(&elsewhere, other, false, 0xff000100 + i);
+			small_finish(&elsewhere);
+		}
+	}
+
+	status = ugpu_syncobj_wait_status(e.fd, sync);
+	t1 = now_s();
+	igt_info("%s: status %d after %.2f s\n",
+		 de ? "255 START_DE clears" : "4 resolve fills", status, t1 - t0);
+	igt_assert_f(status == 1 || status == -ETIMEDOUT,
+		     "huge command: fence status %d\n", status);
+	if (status == 1)
+		igt_assert_eq_u32(ugpu_bo_read32(bo, (HUGE_W - 1) * 4),
+				  0xff123456);
+	small_finish(&behind);
+	small_submit(&after, minor, de, 0xff000300);
+	small_finish(&after);
+	igt_info("then two commands in %.2f s\n", now_s() - t1);
+	igt_assert_f(now_s() - t1 < HUGE_AFTER_MS / 1000.0,
+		     "the engine stayed busy %.2f s after the fence\n",
+		     now_s() - t1);
+	ugpu_syncobj_destroy(e.fd, sync);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1774,6 +1963,11 @@ igt_main
 		test_2d(find_model(0x320));
 	igt_subtest("2d-pipe-switch-gc2000")
 		test_2d(find_model(0x2000));
+
+	igt_subtest("huge-resolve-gc7000")
+		test_huge(find_model(0x7000), false);
+	igt_subtest("huge-2d-gc320")
+		test_huge(find_model(0x320), true);
 
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")

@@ -16,6 +16,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/regmap.h>
+#include <linux/sched.h>
 #include <linux/scatterlist.h>
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
@@ -293,6 +294,13 @@ struct ugpu_job {
 	u32 buf_count;
 	/** @priv: family data from &ugpu_family_ops.job_prepare. */
 	void *priv;
+	/**
+	 * @pid: thread-group id of the submitting task, recorded at submit
+	 * time for messages about the job.
+	 */
+	pid_t pid;
+	/** @comm: command name of the submitting task, likewise. */
+	char comm[TASK_COMM_LEN];
 	/* core-private fields follow in the core's own definition */
 };
 

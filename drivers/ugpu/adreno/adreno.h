@@ -6,6 +6,7 @@
 #ifndef _UGPU_ADRENO_H_
 #define _UGPU_ADRENO_H_
 
+#include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -24,6 +25,8 @@
 /* What clients' BOs get. */
 #define ADRENO_VA_START		0x100000000ULL
 #define ADRENO_VA_SIZE		0xf00000000ULL
+/* TTBR0 carries a 16-bit ASID. */
+#define ADRENO_MAX_ASID		0xffff
 
 /**
  * struct adreno_info - what a chip is, as userspace plans its work.
@@ -66,7 +69,7 @@ struct adreno_info {
  * struct adreno_vm - the Adreno side of a &struct ugpu_vm.
  * @pgt: its SMMU page tables, with the kernel buffers mapped too.
  * @id: unique id; never reused, unlike the VM's address.
- * @asid: ASID the tables are tagged with.
+ * @asid: ASID the tables are tagged with, unique among live VMs.
  */
 struct adreno_vm {
 	struct ugpu_pgtable *pgt;
@@ -181,6 +184,9 @@ struct adreno_fault {
  * @hangcheck: periodic progress check.
  * @gone: the device is being removed.
  * @next_vm_id: source of &adreno_vm.id.
+ * @asids: ASIDs of the live VMs (1 to %ADRENO_MAX_ASID; 0 is the
+ *	kernel's). An ASID returns here only after its TLB entries are
+ *	invalidated, so no VM hits entries of another.
  */
 struct adreno_device {
 	struct ugpu_device udev;
@@ -211,6 +217,7 @@ struct adreno_device {
 	struct delayed_work hangcheck;
 	bool gone;
 	atomic64_t next_vm_id;
+	struct ida asids;
 };
 
 static inline struct adreno_device *to_adreno(struct ugpu_device *udev)

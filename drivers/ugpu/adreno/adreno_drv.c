@@ -190,7 +190,7 @@ static void adreno_reset(struct ugpu_device *udev)
 	struct adreno_device *adev = to_adreno(udev);
 
 	if (!READ_ONCE(adev->gone))
-		dev_warn(udev->dev, "resetting the GPU\n");
+		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
@@ -247,6 +247,13 @@ static int adreno_probe(struct platform_device *pdev)
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(48));
 	if (ret)
 		return dev_err_probe(dev, ret, "no 48-bit DMA\n");
+	/*
+	 * The SMMU maps scatterlists of any segment length; without this
+	 * the DMA API assumes 64 KiB. Platform devices carry dma_parms.
+	 */
+	if (!dev->dma_parms)
+		return dev_err_probe(dev, -EINVAL, "no DMA parameters\n");
+	dma_set_max_seg_size(dev, UINT_MAX);
 
 	adev->irq_gpu = platform_get_irq_byname(pdev, "gpu");
 	if (adev->irq_gpu < 0)

@@ -82,6 +82,7 @@ int adreno_mmu_init(struct adreno_device *adev)
 	if (!adev->rings_cpu || !adev->memptrs)
 		return -ENOMEM;
 
+	ida_init(&adev->asids);
 	ret = adreno_one_sgt(&adev->rings_sgt, adev->rings_dma, rings);
 	if (ret)
 		return ret;
@@ -89,9 +90,10 @@ int adreno_mmu_init(struct adreno_device *adev)
 	if (ret)
 		goto err_rings_sgt;
 
+	/* NULL, not an ERR_PTR, when out of memory. */
 	adev->kpgt = ugpu_pgtable_alloc(dev, &ugpu_pgtable_arm64_s1);
-	if (IS_ERR(adev->kpgt)) {
-		ret = PTR_ERR(adev->kpgt);
+	if (!adev->kpgt) {
+		ret = -ENOMEM;
 		goto err_memptrs_sgt;
 	}
 	ret = adreno_map_kernel(adev, adev->kpgt);
@@ -127,6 +129,7 @@ void adreno_mmu_fini(struct adreno_device *adev)
 	ugpu_pgtable_free(adev->kpgt);
 	sg_free_table(&adev->memptrs_sgt);
 	sg_free_table(&adev->rings_sgt);
+	ida_destroy(&adev->asids);
 }
 
 /**
@@ -206,7 +209,7 @@ static void adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
 		/* The CP is about to fetch the next client's table switch. */
 		usleep_range(10, 20);
 	}
-	dev_warn(adev->udev.dev, "CP still on freed page tables\n");
+	dev_warn_ratelimited(adev->udev.dev, "CP still on freed page tables\n");
 }
 
 /**
@@ -225,16 +228,23 @@ int adreno_vm_init(struct ugpu_vm *vm)
 	if (!avm)
 		return -ENOMEM;
 	avm->pgt = ugpu_pgtable_alloc(adev->udev.dev, &ugpu_pgtable_arm64_s1);
-	if (IS_ERR(avm->pgt)) {
-		ret = PTR_ERR(avm->pgt);
+	if (!avm->pgt) {
+		ret = -ENOMEM;
 		goto err_free;
 	}
 	ret = adreno_map_kernel(adev, avm->pgt);
 	if (ret)
 		goto err_free_pgt;
+	/*
+	 * The SMMU tags TLB and walk-cache entries with the ASID, and
+	 * nothing says CP_SMMU_TABLE_UPDATE invalidates them when it
+	 * switches tables: two live VMs must never share an ASID.
+	 */
+	ret = ida_alloc_range(&adev->asids, 1, ADRENO_MAX_ASID, GFP_KERNEL);
+	if (ret < 0)
+		goto err_free_pgt;
+	avm->asid = ret;
 	avm->id = atomic64_inc_return(&adev->next_vm_id);
-	/* ASIDs 1..65535 cycle; TLB invalidation is per context anyway. */
-	avm->asid = (avm->id - 1) % 0xffff + 1;
 	vm->priv = avm;
 	return 0;
 
@@ -258,7 +268,15 @@ void adreno_vm_fini(struct ugpu_vm *vm)
 		return;
 	adreno_forget_ttbr(adev, ugpu_pgtable_root(avm->pgt) |
 			   (u64)avm->asid << SMMU_TTBR_ASID_SHIFT);
+	/*
+	 * Whatever the CP cached under this ASID (the rings' translations,
+	 * walk-cache entries pointing into the tables freed below) goes
+	 * before the ASID can name another client's tables.
+	 */
+	smmu_write(adev, SMMU_CB_S1_TLBIASID, avm->asid);
+	smmu_write(adev, SMMU_CB_TLBSYNC, 0);
 	ugpu_pgtable_free(avm->pgt);
+	ida_free(&adev->asids, avm->asid);
 	kfree(avm);
 	vm->priv = NULL;
 }
@@ -346,11 +364,12 @@ irqreturn_t adreno_smmu_irq(int irq, void *data)
 	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
 	spin_unlock_irqrestore(&adev->lock, flags);
 
-	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, ring %d\n",
+	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, ring %d, %s[%d]\n",
 			    adev->last_fault.kind, far,
 			    syn & SMMU_FSYNR0_WNR ? "write" : "read",
 			    syn & SMMU_FSYNR0_IND ? ", fetch" : "", fsr,
-			    adev->last_fault.ring);
+			    adev->last_fault.ring, job ? job->comm : "?",
+			    job ? job->pid : 0);
 	if (job) {
 		adreno_dump_coredump(adev, job, "SMMU fault");
 		ugpu_job_guilty(job);

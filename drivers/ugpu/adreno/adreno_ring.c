@@ -21,7 +21,9 @@
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
@@ -326,8 +328,11 @@ void adreno_fault_skip_locked(struct adreno_device *adev,
 irqreturn_t adreno_gpu_irq(int irq, void *data)
 {
 	struct adreno_device *adev = data;
+	char comm[TASK_COMM_LEN] = "?";
+	struct ugpu_job *job;
 	unsigned long flags;
 	u32 status, cp;
+	pid_t pid = 0;
 
 	status = adreno_read(adev, A6XX_RBBM_INT_0_STATUS) &
 		 adreno_read(adev, A6XX_RBBM_INT_0_MASK);
@@ -347,9 +352,16 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 			.ring = adev->cur_ring,
 		};
 		adev->hw_error = true;
+		job = adreno_active_job_locked(adev);
+		if (job) {
+			strscpy(comm, job->comm);
+			pid = job->pid;
+		}
 		spin_unlock_irqrestore(&adev->lock, flags);
-		dev_err(adev->udev.dev, "CP error: %s (0x%x), packet 0x%08x\n",
-			adev->last_fault.kind, cp, adev->last_fault.syn);
+		dev_err_ratelimited(adev->udev.dev,
+				    "CP error: %s (0x%x), packet 0x%08x, %s[%d]\n",
+				    adev->last_fault.kind, cp,
+				    adev->last_fault.syn, comm, pid);
 		/* Recover now rather than at the next period. */
 		mod_delayed_work(system_wq, &adev->hangcheck, 0);
 	}
@@ -410,11 +422,14 @@ void adreno_hangcheck_work(struct work_struct *work)
 
 	if (hung || (busy && error)) {
 		if (!error)
-			dev_err(adev->udev.dev,
-				"hangcheck: CP stuck at rptr %u, IB1 0x%llx rem %u, IB2 0x%llx rem %u\n",
-				sample[0], (u64)sample[2] << 32 | sample[1],
-				sample[3], (u64)sample[5] << 32 | sample[4],
-				sample[6]);
+			dev_err_ratelimited(adev->udev.dev,
+					    "hangcheck: CP stuck at rptr %u, IB1 0x%llx rem %u, IB2 0x%llx rem %u, %s[%d]\n",
+					    sample[0],
+					    (u64)sample[2] << 32 | sample[1],
+					    sample[3],
+					    (u64)sample[5] << 32 | sample[4],
+					    sample[6], hung ? hung->comm : "?",
+					    hung ? hung->pid : 0);
 		adreno_dump_coredump(adev, hung, error ? "CP error" : "hang");
 		ugpu_recover(&adev->udev, hung, -ETIMEDOUT);
 		if (hung)
@@ -445,8 +460,10 @@ enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job)
 
 	/* A job that completed as the timer fired needs nothing. */
 	if (!dma_fence_is_signaled(job->hw_fence)) {
-		dev_warn(adev->udev.dev, "ring %u: job timed out after %u ms\n",
-			 job->queue, adev->udev.job_timeout_ms);
+		dev_warn_ratelimited(adev->udev.dev,
+				     "ring %u: job of %s[%d] timed out after %u ms\n",
+				     job->queue, job->comm, job->pid,
+				     adev->udev.job_timeout_ms);
 		ugpu_recover(&adev->udev, job, -ETIMEDOUT);
 	}
 	drm_dev_exit(idx);

@@ -686,6 +686,9 @@ static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
 	job->ctx = s->ctx;
 	kref_get(&s->ufile->vm->refcount);
 	job->vm = s->ufile->vm;
+	/* Who submitted it, for the messages a job can cause. */
+	job->pid = task_tgid_nr(current);
+	get_task_comm(job->comm, current);
 
 	if (job->cmd.type == DRM_UGPU_CMD_HW) {
 		if (!udev->num_queues || !udev->ops->job_prepare ||

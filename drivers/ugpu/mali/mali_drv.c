@@ -39,7 +39,7 @@ void mali_reset(struct ugpu_device *udev)
 
 	mutex_lock(&mdev->reset_lock);
 	if (!READ_ONCE(mdev->gone))
-		dev_warn(udev->dev, "resetting the GPU\n");
+		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
 	mali_gpu_irq_disable(mdev);
 	mali_job_reset(mdev);
 	if (!mali_gpu_reset(mdev))
@@ -149,6 +149,13 @@ static int mali_probe(struct platform_device *pdev)
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(pa_bits));
 	if (ret)
 		return dev_err_probe(dev, ret, "no %u-bit DMA\n", pa_bits);
+	/*
+	 * The MMU maps scatterlists of any segment length; without this
+	 * the DMA API assumes 64 KiB. Platform devices carry dma_parms.
+	 */
+	if (!dev->dma_parms)
+		return dev_err_probe(dev, -EINVAL, "no DMA parameters\n");
+	dma_set_max_seg_size(dev, UINT_MAX);
 
 	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
 		ret = platform_get_irq_byname(pdev, mali_irq_names[i]);

@@ -197,12 +197,12 @@ int mali_gpu_reset(struct mali_device *mdev)
 	mali_write(mdev, MALI_GPU_CMD, MALI_GPU_CMD_SOFT_RESET);
 	ret = mali_wait_rawstat(mdev, MALI_GPU_IRQ_RESET_COMPLETED);
 	if (ret) {
-		dev_warn(dev, "soft reset timed out, trying a hard reset\n");
+		dev_warn_ratelimited(dev, "soft reset timed out, trying a hard reset\n");
 		mali_write(mdev, MALI_GPU_IRQ_CLEAR, MALI_GPU_IRQ_RESET_COMPLETED);
 		mali_write(mdev, MALI_GPU_CMD, MALI_GPU_CMD_HARD_RESET);
 		ret = mali_wait_rawstat(mdev, MALI_GPU_IRQ_RESET_COMPLETED);
 		if (ret) {
-			dev_err(dev, "hard reset timed out\n");
+			dev_err_ratelimited(dev, "hard reset timed out\n");
 			return ret;
 		}
 	}
@@ -227,8 +227,9 @@ static int mali_domain_on(struct mali_device *mdev, const char *name,
 				MALI_POLL_US, MALI_POWER_TIMEOUT_US, false,
 				mdev, ready);
 	if (ret)
-		dev_err(mdev->udev.dev, "%s cores 0x%llx not ready (0x%llx)\n",
-			name, mask, val);
+		dev_err_ratelimited(mdev->udev.dev,
+				    "%s cores 0x%llx not ready (0x%llx)\n",
+				    name, mask, val);
 	return ret;
 }
 
@@ -246,8 +247,9 @@ static int mali_domain_off(struct mali_device *mdev, const char *name,
 				MALI_POLL_US, MALI_POWER_TIMEOUT_US, false,
 				mdev, ready);
 	if (ret)
-		dev_warn(mdev->udev.dev, "%s cores did not power off (0x%llx)\n",
-			 name, val);
+		dev_warn_ratelimited(mdev->udev.dev,
+				     "%s cores did not power off (0x%llx)\n",
+				     name, val);
 	return ret;
 }
 
@@ -337,9 +339,11 @@ irqreturn_t mali_gpu_irq(int irq, void *data)
 		u32 status = mali_read(mdev, MALI_GPU_FAULT_STATUS);
 		u64 addr = mali_read64(mdev, MALI_GPU_FAULT_ADDRESS_LO);
 
-		dev_err(mdev->udev.dev, "GPU fault 0x%x (%s) at 0x%llx%s\n",
-			status, mali_exception_name(status), addr,
-			stat & MALI_GPU_IRQ_MULTIPLE_FAULT ? ", more faults lost" : "");
+		dev_err_ratelimited(mdev->udev.dev,
+				    "GPU fault 0x%x (%s) at 0x%llx%s\n",
+				    status, mali_exception_name(status), addr,
+				    stat & MALI_GPU_IRQ_MULTIPLE_FAULT ?
+				    ", more faults lost" : "");
 	}
 	mali_write(mdev, MALI_GPU_IRQ_CLEAR, stat);
 

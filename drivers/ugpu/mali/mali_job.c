@@ -15,6 +15,7 @@
 #include <linux/interrupt.h>
 #include <linux/pm_runtime.h>
 #include <linux/regmap.h>
+#include <linux/sched.h>
 
 #include <drm/drm_drv.h>
 
@@ -119,7 +120,8 @@ int mali_job_run(struct ugpu_job *job)
 
 	if (!wait_event_timeout(mdev->as_wq, mali_as_try_get(mdev, mvm, &as),
 				msecs_to_jiffies(mdev->udev.job_timeout_ms))) {
-		dev_err(dev, "js%u: no free address space\n", js);
+		dev_err_ratelimited(dev, "js%u: no free address space for %s[%d]\n",
+				    js, job->comm, job->pid);
 		ret = -EBUSY;
 		goto err_pm_put;
 	}
@@ -142,7 +144,7 @@ int mali_job_run(struct ugpu_job *job)
 					      next, next == MALI_JS_COMMAND_NOP,
 					      1, MALI_NEXT_TIMEOUT_US);
 	if (ret) {
-		dev_err(dev, "js%u: _NEXT registers stay busy\n", js);
+		dev_err_ratelimited(dev, "js%u: _NEXT registers stay busy\n", js);
 		goto err_unlock;
 	}
 
@@ -214,17 +216,19 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 	u32 code = status & 0xff;
 
 	if (!job) {
-		dev_warn(mdev->udev.dev, "js%u: failure 0x%x without a job\n",
-			 js, status);
+		dev_warn_ratelimited(mdev->udev.dev,
+				     "js%u: failure 0x%x without a job\n",
+				     js, status);
 		return;
 	}
 
 	if (job == slot->stopping &&
 	    (code == MALI_EXC_STOPPED || code == MALI_EXC_TERMINATED)) {
-		dev_warn(mdev->udev.dev, "js%u: job 0x%llx %s at 0x%llx after timeout\n",
-			 js, job->cmd.address,
-			 code == MALI_EXC_STOPPED ? "soft-stopped" : "hard-stopped",
-			 head);
+		dev_warn_ratelimited(mdev->udev.dev,
+				     "js%u: job 0x%llx of %s[%d] %s at 0x%llx after timeout\n",
+				     js, job->cmd.address, job->comm, job->pid,
+				     code == MALI_EXC_STOPPED ? "soft-stopped" :
+				     "hard-stopped", head);
 		mali_slot_pop(slot, -ETIMEDOUT, false, done, n);
 		return;
 	}
@@ -235,8 +239,9 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 	 * stop left it resumable at JS_TAIL: queue it again from there.
 	 */
 	if (code == MALI_EXC_STOPPED && !slot->jobs[1]) {
-		dev_warn(mdev->udev.dev, "js%u: job 0x%llx stopped by mistake, resuming\n",
-			 js, job->cmd.address);
+		dev_warn_ratelimited(mdev->udev.dev,
+				     "js%u: job 0x%llx of %s[%d] stopped by mistake, resuming\n",
+				     js, job->cmd.address, job->comm, job->pid);
 		mali_write64(mdev, MALI_JS(js, MALI_JS_HEAD_NEXT_LO),
 			     mali_read64(mdev, MALI_JS(js, MALI_JS_TAIL_LO)));
 		mali_write64(mdev, MALI_JS(js, MALI_JS_AFFINITY_NEXT_LO),
@@ -246,14 +251,17 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 		return;
 	}
 	if (code == MALI_EXC_STOPPED || code == MALI_EXC_TERMINATED) {
-		dev_warn(mdev->udev.dev, "js%u: job 0x%llx stopped by mistake\n",
-			 js, job->cmd.address);
+		dev_warn_ratelimited(mdev->udev.dev,
+				     "js%u: job 0x%llx of %s[%d] stopped by mistake\n",
+				     js, job->cmd.address, job->comm, job->pid);
 		mali_slot_pop(slot, -ECANCELED, false, done, n);
 		return;
 	}
 
-	dev_err(mdev->udev.dev, "js%u: job fault 0x%x (%s) at 0x%llx\n",
-		js, status, mali_exception_name(status), head);
+	dev_err_ratelimited(mdev->udev.dev,
+			    "js%u: job fault 0x%x (%s) at 0x%llx, %s[%d]\n",
+			    js, status, mali_exception_name(status), head,
+			    job->comm, job->pid);
 	mdev->last_fault = (struct mali_fault) {
 		.valid = true, .kind = "job fault", .slot = js, .as = -1,
 		.status = status, .address = head,
@@ -417,15 +425,19 @@ enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job)
 	if (dma_fence_is_signaled(job->hw_fence))
 		goto out;
 
-	dev_warn(dev, "js%u: job 0x%llx timed out after %u ms, soft-stopping\n",
-		 js, job->cmd.address, mdev->udev.job_timeout_ms);
+	dev_warn_ratelimited(dev,
+			     "js%u: job 0x%llx of %s[%d] timed out after %u ms, soft-stopping\n",
+			     js, job->cmd.address, job->comm, job->pid,
+			     mdev->udev.job_timeout_ms);
 	mali_dump_coredump(mdev, job, js, "hang");
 
 	if (!mali_job_stop(mdev, job, MALI_JS_COMMAND_SOFT_STOP)) {
-		dev_warn(dev, "js%u: soft stop failed, hard-stopping\n", js);
+		dev_warn_ratelimited(dev, "js%u: soft stop failed, hard-stopping\n",
+				     js);
 		if (!mali_job_stop(mdev, job, MALI_JS_COMMAND_HARD_STOP)) {
-			dev_err(dev, "js%u: hard stop failed, resetting the GPU\n",
-				js);
+			dev_err_ratelimited(dev,
+					    "js%u: hard stop failed, resetting the GPU\n",
+					    js);
 			ugpu_recover(&mdev->udev, job, -ETIMEDOUT);
 			goto out;
 		}

@@ -42,8 +42,9 @@ static int mali_as_wait(struct mali_device *mdev, int as)
 					      !(val & MALI_AS_STATUS_ACTIVE),
 					      1, MALI_AS_TIMEOUT_US);
 	if (ret)
-		dev_err(mdev->udev.dev, "AS%d: command stuck (AS_STATUS 0x%x)\n",
-			as, val);
+		dev_err_ratelimited(mdev->udev.dev,
+				    "AS%d: command stuck (AS_STATUS 0x%x)\n",
+				    as, val);
 	return ret;
 }
 
@@ -454,10 +455,12 @@ static void mali_mmu_handle_fault(struct mali_device *mdev, int as,
 		mali_as_program(mdev, as, mvm);
 	spin_unlock(&mdev->as_lock);
 
-	dev_err(mdev->udev.dev,
-		"AS%d: %s at 0x%llx (%s) in %s[%d]: status 0x%08x (%s)\n",
-		as, kind, addr, mali_access_names[MALI_AS_FAULT_ACCESS(status)],
-		comm, pid, status, mali_exception_name(status));
+	/* Any client can fault at will: never flood the log. */
+	dev_err_ratelimited(mdev->udev.dev,
+			    "AS%d: %s at 0x%llx (%s) in %s[%d]: status 0x%08x (%s)\n",
+			    as, kind, addr,
+			    mali_access_names[MALI_AS_FAULT_ACCESS(status)],
+			    comm, pid, status, mali_exception_name(status));
 
 	spin_lock(&mdev->js_lock);
 	mdev->last_fault = (struct mali_fault) {

@@ -27,6 +27,7 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/property.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
@@ -61,6 +62,25 @@ enum a6xx_exec {
 	A6XX_EXEC_ERROR,	/* malformed or forbidden: halt */
 };
 
+/* Entries of the SMMU's TLB. */
+#define A6XX_SIM_TLB_ENTRIES	32
+
+/**
+ * struct a6xx_tlb_entry - a cached 4 KiB translation, tagged with its ASID.
+ * @valid: the entry holds a translation.
+ * @asid: ASID of the TTBR0 it was walked through.
+ * @vpn: GPU address >> 12.
+ * @page: bus address of the 4 KiB page.
+ * @leaf: the leaf descriptor (its permission bits are checked on a hit).
+ */
+struct a6xx_tlb_entry {
+	bool valid;
+	u16 asid;
+	u64 vpn;
+	dma_addr_t page;
+	u64 leaf;
+};
+
 /**
  * struct a6xx_ib - one active indirect buffer level.
  * @base: GPU address of the next dword.
@@ -77,6 +97,8 @@ struct a6xx_ib {
  * @sdev: the simulated device.
  * @regs: the register file type-4 packets and CP_MEM_TO_REG write.
  * @gen: bumped by a reset; a packet executed across a reset is dropped.
+ * @exec_gen: @gen of the packet the device thread executes; once they
+ *	differ its accesses are void and fault silently.
  * @state: CP state.
  * @sqe_on: CP_SQE_CNTL enable.
  * @rb_base: CP_RB_BASE.
@@ -101,6 +123,12 @@ struct a6xx_ib {
  * @fsr: SMMU CB FSR.
  * @fsynr0: SMMU CB FSYNR0.
  * @far: SMMU CB FAR.
+ * @tlb: the SMMU's TLB. Entries are tagged with the ASID of TTBR0 and
+ *	survive table switches (TTBR0 writes, CP_SMMU_TABLE_UPDATE) and GPU
+ *	resets; only TLBIALL and TLBIASID drop them.
+ * @tlb_next: entry the next fill replaces.
+ * @tlb_gen: bumped by every invalidation; a walk that raced one does not
+ *	fill.
  * @faults: SMMU faults seen, for debugfs.
  * @pkt: packet buffer of the device thread (not locked).
  * @row: two pixel-row buffers of the 2D engine (not locked).
@@ -109,6 +137,7 @@ struct a6xx_sim {
 	struct sim_device *sdev;
 	u32 *regs;
 	u32 gen;
+	u32 exec_gen;
 
 	enum a6xx_cp_state state;
 	bool sqe_on;
@@ -136,6 +165,9 @@ struct a6xx_sim {
 	u32 fsr;
 	u32 fsynr0;
 	u64 far;
+	struct a6xx_tlb_entry tlb[A6XX_SIM_TLB_ENTRIES];
+	unsigned int tlb_next;
+	u32 tlb_gen;
 	unsigned long faults;
 
 	u32 *pkt;
@@ -185,8 +217,20 @@ static unsigned int a6xx_space(unsigned int level)
 #define PTE_ADDR_MASK		GENMASK_ULL(47, 12)
 
 /* Walk the tables; 0 or an FSR fault bit. */
+/* Permission checks of a leaf descriptor; 0 or SMMU_FSR_PF. */
+static u32 a6xx_leaf_perm(u64 pte, bool priv, enum sim_access access)
+{
+	if (!priv && !(pte & PTE_AP_UNPRIV))
+		return SMMU_FSR_PF;
+	if (access == SIM_ACCESS_WRITE && (pte & PTE_AP_RDONLY))
+		return SMMU_FSR_PF;
+	if (access == SIM_ACCESS_EXEC && (pte & PTE_XN))
+		return SMMU_FSR_PF;
+	return 0;
+}
+
 static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va, bool priv,
-		     enum sim_access access, dma_addr_t *addr)
+		     enum sim_access access, dma_addr_t *addr, u64 *leaf)
 {
 	u64 table = ttbr & PTE_ADDR_MASK;
 	unsigned int lvl;
@@ -212,17 +256,40 @@ static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va, bool priv,
 		/* No access-flag faults: the driver sets AF up front. */
 		if (!(pte & PTE_AF))
 			return SMMU_FSR_TF;
-		if (!priv && !(pte & PTE_AP_UNPRIV))
-			return SMMU_FSR_PF;
-		if (access == SIM_ACCESS_WRITE && (pte & PTE_AP_RDONLY))
-			return SMMU_FSR_PF;
-		if (access == SIM_ACCESS_EXEC && (pte & PTE_XN))
+		if (a6xx_leaf_perm(pte, priv, access))
 			return SMMU_FSR_PF;
 		mask = (1ULL << shift) - 1;
 		*addr = (pte & PTE_ADDR_MASK & ~mask) | (va & mask);
+		*leaf = pte;
 		return 0;
 	}
 	return SMMU_FSR_TF;
+}
+
+/* The TLB entry of (@asid, @va), or NULL. Under the lock. */
+static struct a6xx_tlb_entry *a6xx_tlb_find(struct a6xx_sim *a, u16 asid,
+					    u64 va)
+{
+	unsigned int i;
+
+	for (i = 0; i < A6XX_SIM_TLB_ENTRIES; i++) {
+		struct a6xx_tlb_entry *e = &a->tlb[i];
+
+		if (e->valid && e->asid == asid && e->vpn == va >> 12)
+			return e;
+	}
+	return NULL;
+}
+
+/* Drop the entries of @asid, or all with @all. Under the lock. */
+static void a6xx_tlb_invalidate(struct a6xx_sim *a, bool all, u16 asid)
+{
+	unsigned int i;
+
+	for (i = 0; i < A6XX_SIM_TLB_ENTRIES; i++)
+		if (all || a->tlb[i].asid == asid)
+			a->tlb[i].valid = false;
+	a->tlb_gen++;
 }
 
 /*
@@ -234,25 +301,64 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 			  enum sim_access access, phys_addr_t *pa)
 {
 	struct a6xx_sim *a = to_a6xx(sdev);
-	unsigned long flags;
+	bool priv = space == A6XX_SPACE_PRIV;
+	struct a6xx_tlb_entry *e;
 	dma_addr_t addr = 0;
-	u64 ttbr;
-	u32 fault;
-	bool on;
+	unsigned long flags;
+	u64 ttbr, leaf = 0;
+	u32 fault, tlb_gen;
+	bool on, hit = false;
+	u16 asid;
 
 	spin_lock_irqsave(&sdev->lock, flags);
+	/* A reset ended the packet: its engine is gone, nothing faults. */
+	if (a->exec_gen != a->gen) {
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return SMMU_FSR_TF;
+	}
 	ttbr = a->ttbr0;
 	on = a->sctlr & SMMU_SCTLR_M;
+	asid = ttbr >> SMMU_TTBR_ASID_SHIFT;
+	e = on ? a6xx_tlb_find(a, asid, va) : NULL;
+	if (e) {
+		hit = true;
+		leaf = e->leaf;
+		addr = e->page | (va & 0xfff);
+	}
+	tlb_gen = a->tlb_gen;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
-	fault = on ? a6xx_walk(a, ttbr, va, space == A6XX_SPACE_PRIV, access,
-			       &addr) : SMMU_FSR_TF;
+	if (hit)
+		fault = a6xx_leaf_perm(leaf, priv, access);
+	else if (on)
+		fault = a6xx_walk(a, ttbr, va, priv, access, &addr, &leaf);
+	else
+		fault = SMMU_FSR_TF;
 	if (!fault) {
+		if (!hit) {
+			spin_lock_irqsave(&sdev->lock, flags);
+			if (a->tlb_gen == tlb_gen && a->exec_gen == a->gen) {
+				e = &a->tlb[a->tlb_next];
+				a->tlb_next = (a->tlb_next + 1) %
+					      A6XX_SIM_TLB_ENTRIES;
+				*e = (struct a6xx_tlb_entry) {
+					.valid = true, .asid = asid,
+					.vpn = va >> 12,
+					.page = addr & ~(dma_addr_t)0xfff,
+					.leaf = leaf,
+				};
+			}
+			spin_unlock_irqrestore(&sdev->lock, flags);
+		}
 		*pa = sim_dma_to_phys(sdev, addr);
 		return 0;
 	}
 
 	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->exec_gen != a->gen) {
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return fault;
+	}
 	if (a->fsr & SMMU_FSR_FAULT) {
 		a->fsr |= SMMU_FSR_MULTI;
 	} else {
@@ -375,6 +481,7 @@ static void a6xx_put_px(u8 *p, unsigned int cpp, u32 px)
 
 struct a6xx_blit {
 	unsigned int space;
+	u32 gen;
 	bool solid;
 	u32 color[4];
 	u32 dst_info, src_info;
@@ -433,6 +540,14 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 				    &fva);
 		if (ret)
 			return A6XX_EXEC_FAULT;
+		/*
+		 * A blit of the largest rectangle takes seconds: yield between
+		 * rows, and stop once a reset or a fault's termination voided
+		 * the packet (the commit then drops it).
+		 */
+		cond_resched();
+		if (READ_ONCE(a->gen) != b->gen)
+			return A6XX_EXEC_NEXT;
 	}
 	return A6XX_EXEC_NEXT;
 }
@@ -453,6 +568,7 @@ static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, unsigned int level,
 		return A6XX_EXEC_ERROR;
 
 	spin_lock_irqsave(&a->sdev->lock, flags);
+	b.gen = a->gen;
 	cntl = a->regs[A6XX_RB_2D_BLIT_CNTL];
 	b.solid = cntl & A6XX_2D_BLIT_CNTL_SOLID_COLOR;
 	for (i = 0; i < 4; i++)
@@ -777,6 +893,7 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 		return false;
 	}
 	gen = a->gen;
+	a->exec_gen = gen;
 	level = a->depth;
 	if (level) {
 		fetch = a->ib[level - 1].base;
@@ -990,6 +1107,12 @@ static void a6xx_smmu_write(struct a6xx_sim *a, unsigned int off, u32 val)
 	case SMMU_CB_FSR:
 		a->fsr &= ~val;
 		break;
+	case SMMU_CB_TLBIALL:
+		a6xx_tlb_invalidate(a, true, 0);
+		break;
+	case SMMU_CB_S1_TLBIASID:
+		a6xx_tlb_invalidate(a, false, val & 0xffff);
+		break;
 	case SMMU_CB_RESUME:
 		/*
 		 * Terminating the stalled transaction aborts the indirect
@@ -1004,7 +1127,7 @@ static void a6xx_smmu_write(struct a6xx_sim *a, unsigned int off, u32 val)
 		}
 		break;
 	default:
-		break;	/* TLB invalidation: the simulator caches nothing */
+		break;	/* TLBSYNC: invalidations complete at once */
 	}
 	a6xx_update_irqs(a);
 }

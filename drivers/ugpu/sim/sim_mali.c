@@ -14,6 +14,7 @@
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/unaligned.h>
@@ -689,6 +690,7 @@ static void mali_finish(struct mali_gpu *m, unsigned int js, u32 code,
 /**
  * struct mali_step - one job, as the device thread executes it.
  * @js: slot.
+ * @gen: &mali_slot.gen when the step began.
  * @as: address space.
  * @job: job descriptor address.
  * @affinity: shader cores the chain may use.
@@ -702,6 +704,7 @@ static void mali_finish(struct mali_gpu *m, unsigned int js, u32 code,
  */
 struct mali_step {
 	unsigned int js;
+	u32 gen;
 	unsigned int as;
 	u64 job;
 	u64 affinity;
@@ -712,6 +715,20 @@ struct mali_step {
 	u64 cost_ns;
 	bool hdr_ok;
 };
+
+/*
+ * Between two slices of a long job: yield the CPU, and tell whether the
+ * job is over. A hard stop terminates it there, as on the hardware; a
+ * reset (or the chain's end) voids it.
+ */
+static bool mali_step_stopped(struct mali_gpu *m, struct mali_step *st)
+{
+	struct mali_slot *s = &m->js[st->js];
+
+	cond_resched();
+	return READ_ONCE(s->stop_req) == MALI_JS_COMMAND_HARD_STOP ||
+	       READ_ONCE(s->gen) != st->gen;
+}
 
 static u32 mali_read(struct mali_gpu *m, struct mali_step *st, u64 va,
 		     void *buf, size_t len, enum sim_access access)
@@ -831,7 +848,8 @@ static u32 mali_job_fragment(struct mali_gpu *m, struct mali_step *st)
 				     (x1 - x0) * 4, &fva);
 		if (ret)
 			return mali_mem_code(ret);
-		cond_resched();
+		if (mali_step_stopped(m, st))
+			return MALI_EXC_TERMINATED;
 	}
 
 	ntiles = (MALI_TILE_X(maxc) - MALI_TILE_X(minc) + 1) *
@@ -855,6 +873,8 @@ static u32 mali_check_readable(struct mali_gpu *m, struct mali_step *st,
 		if (code)
 			return code;
 		va = (va | 0xfff) + 1;
+		if (!(va & (SZ_1M - 1)) && mali_step_stopped(m, st))
+			return MALI_EXC_TERMINATED;
 	}
 	return 0;
 }
@@ -1080,6 +1100,7 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	}
 
 	gen = s->gen;
+	st.gen = gen;
 	fresh = s->fresh;
 	s->fresh = false;
 	inject = s->inject;

@@ -10,7 +10,9 @@
  * read in one piece, rearranged in a bounce buffer and written back.
  */
 
+#include <linux/gfp.h>
 #include <linux/kernel.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
@@ -19,6 +21,43 @@
 
 #include "sim_core.h"
 #include "sim_vivante.h"
+
+/*
+ * Between two rows of a long operation: yield the CPU, and tell whether a
+ * reset or a new start of the FE abandons the operation (the driver gave
+ * up on it: a resolve of the largest window takes seconds).
+ */
+static bool vsim_engine_stopped(struct vsim *v)
+{
+	cond_resched();
+	return READ_ONCE(v->reset_state) || READ_ONCE(v->fe_start);
+}
+
+/* Bytes a long transfer moves between two checks of vsim_engine_stopped(). */
+#define VSIM_SLICE		SZ_256K
+
+/*
+ * A surface read or write in slices: -EINTR once the operation is
+ * abandoned (nothing reported), else what vsim_read()/vsim_write() say.
+ */
+static int vsim_transfer(struct sim_device *sdev, u32 addr, u8 *buf,
+			 size_t len, bool write)
+{
+	struct vsim *v = sdev->priv;
+	size_t done, n;
+	int ret;
+
+	for (done = 0; done < len; done += n) {
+		if (vsim_engine_stopped(v))
+			return -EINTR;
+		n = min_t(size_t, len - done, VSIM_SLICE);
+		ret = write ? vsim_write(sdev, addr + done, buf + done, n) :
+			      vsim_read(sdev, addr + done, buf + done, n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 /* Largest surface extent one resolve touches. */
 #define VSIM_RS_MAX_EXTENT	SZ_64M
@@ -142,6 +181,7 @@ bool vsim_rs_kick(struct sim_device *sdev)
 	u8 *src = NULL, *dst = NULL, *ts = NULL;
 	u32 clear = s[VIV_TS_COLOR_CLEAR_VALUE >> 2];
 	bool ok = false;
+	int ret;
 
 	if (!w || !h)
 		return true;
@@ -181,35 +221,40 @@ bool vsim_rs_kick(struct sim_device *sdev)
 		vsim_hang(sdev, "resolve too large");
 		return false;
 	}
-	dst = vmalloc(dext);
+	dst = __vmalloc(dext, GFP_KERNEL | __GFP_NOWARN);
 	if (!dst)
 		goto out;
-	if (vsim_read(sdev, dst_addr, dst, dext))
-		goto out;
+	ret = vsim_transfer(sdev, dst_addr, dst, dext, false);
+	if (ret)
+		goto out_err;
 
 	if (VIV_RS_CLEAR_CONTROL_MODE(clear_ctl)) {
 		u32 fill = s[VIV_RS_FILL_VALUE(0) >> 2];
 
-		for (y = 0; y < dh; y++)
+		for (y = 0; y < dh; y++) {
 			for (x = 0; x < dw; x++)
 				vsim_put(dst + vsim_offset(dl, dst_stride, x, y, dcpp),
 					 fill, dcpp);
+			if (vsim_engine_stopped(v))
+				goto out_free;
+		}
 	} else {
 		sext = vsim_extent(sl, src_stride, w, h, scpp);
 		if (sext > VSIM_RS_MAX_EXTENT) {
 			vsim_hang(sdev, "resolve too large");
 			goto out_free;
 		}
-		src = vmalloc(sext);
+		src = __vmalloc(sext, GFP_KERNEL | __GFP_NOWARN);
 		if (!src)
 			goto out;
-		if (vsim_read(sdev, src_addr, src, sext))
-			goto out;
+		ret = vsim_transfer(sdev, src_addr, src, sext, false);
+		if (ret)
+			goto out_err;
 		if ((s[VIV_TS_MEM_CONFIG >> 2] & VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR) &&
 		    src_addr == s[VIV_TS_COLOR_SURFACE_BASE >> 2]) {
 			u32 tlen = DIV_ROUND_UP(sext, VIV_TS_TILE_BYTES * 4);
 
-			ts = vmalloc(tlen);
+			ts = __vmalloc(tlen, GFP_KERNEL | __GFP_NOWARN);
 			if (!ts)
 				goto out;
 			if (vsim_read(sdev, s[VIV_TS_COLOR_STATUS_BASE >> 2], ts, tlen))
@@ -240,14 +285,21 @@ bool vsim_rs_kick(struct sim_device *sdev)
 				vsim_put(dst + vsim_offset(dl, dst_stride, x, y, dcpp),
 					 px, dcpp);
 			}
+			if (vsim_engine_stopped(v))
+				goto out_free;
 		}
 	}
-	if (vsim_write(sdev, dst_addr, dst, dext))
-		goto out;
+	ret = vsim_transfer(sdev, dst_addr, dst, dext, true);
+	if (ret)
+		goto out_err;
 	v->resolves++;
 	ok = true;
 	goto out_free;
 
+out_err:
+	/* Abandoned: the reset or restart takes it from here. */
+	if (ret == -EINTR)
+		goto out_free;
 out:
 	/* A fault already stopped the FE; an allocation failure hangs. */
 	if (!READ_ONCE(v->fe_hung))
@@ -318,6 +370,10 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 			continue;
 		for (y = y0; y < y1; y++) {
 			u32 len = (x1 - x0) * 4;
+
+			/* Up to 255 rectangles of 64K x 64K: minutes of work. */
+			if (vsim_engine_stopped(v))
+				goto out;
 
 			if (cmd == VIV_DE_COMMAND_CLEAR) {
 				memset32((u32 *)row, (__force u32)cpu_to_le32(color),
