@@ -1338,6 +1338,7 @@ static void test_readonly(int minor)
 	viv_env_close(&e);
 }
 
+/* The first queue of @fd with a 2D pipe. */
 static uint32_t queue_2d(int fd)
 {
 	uint32_t q, nq = param(fd, DRM_UGPU_PARAM_NUM_QUEUES);
@@ -1758,19 +1759,6 @@ static void de_clear(struct viv_stream *s, uint32_t stride, unsigned int count,
 	viv_emit(s, VIV_CMD_DRAW_2D(count), 0xdeaddeed);
 	for (i = 0; i < count; i++)
 		viv_emit(s, 0, w | h << 16);
-}
-
-/* The first queue of @fd with a 2D pipe. */
-static uint32_t queue_2d(int fd)
-{
-	uint32_t q, nq = param(fd, DRM_UGPU_PARAM_NUM_QUEUES);
-
-	for (q = 0; q < nq; q++)
-		if (ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, q) &
-		    DRM_UGPU_QUEUE_CAP_CMDBUF_2D)
-			return q;
-	igt_skip("no 2D queue\n");
-	return 0;
 }
 
 /*
