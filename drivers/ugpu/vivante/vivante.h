@@ -125,6 +125,9 @@ struct viv_state_write {
  * @arena_size: its size.
  * @event: event signalling completion, or -1.
  * @seq: order in which jobs went to the hardware.
+ * @job: the job, set by viv_job_run().
+ * @park_link: entry in &viv_device.parked while the job waits for ring
+ *	space, under &viv_device.ring_lock.
  */
 struct viv_job {
 	u32 *stream;
@@ -142,6 +145,8 @@ struct viv_job {
 	size_t arena_size;
 	int event;
 	u64 seq;
+	struct ugpu_job *job;
+	struct list_head park_link;
 };
 
 /**
@@ -162,18 +167,19 @@ struct viv_job {
  * @v1_mm: MMUv1 allocator of global GPU addresses, under @mmu_lock.
  * @kvm: MMUv2 tables holding only the kernel region.
  * @mmu_lock: serialises page-table updates and @v1_mm.
+ * @tlb_dirty: a page table changed since the last TLB flush the ring
+ *	emitted; set under @mmu_lock, taken by viv_job_run().
  * @ring_lock: protects the ring, @events, @last_ctx, @pipe, @hw_dirty and
  *	the state of every context. Taken in IRQ context.
  * @wl_pos: ring offset of the WAIT/LINK the FE idles in.
  * @events: the job owning each event, or NULL.
- * @event_wq: job_run() waits here for a free event.
  * @last_ctx: context whose state the hardware holds, or NULL after a
  *	reset; only compared, and cleared when that context is freed.
  * @pipe: pipe selected at the end of the ring.
  * @run_seq: last &viv_job.seq handed out.
- * @retired: arena block of the last completed job, freed once a later
- *	job completes (the FE may still fetch its final LINK), or 0.
- * @retired_size: its size.
+ * @parked: jobs waiting, in order, for an event and arena space; each
+ *	holds a reference.
+ * @unpark_work: starts parked jobs once completions free space.
  * @hw_dirty: states the hardware may hold with non-default values.
  * @restore_tmp: scratch bitmap for building a restore stream.
  * @hang_timer: samples the FE DMA address.
@@ -186,6 +192,7 @@ struct viv_job {
  *	@ring_lock, as are @stat_restore_bytes and @stat_restore_max.
  * @stat_restore_bytes: bytes of restore streams emitted.
  * @stat_restore_max: largest restore stream.
+ * @stat_parked: jobs that waited for ring space (under @ring_lock).
  * @stat_validated: bytes validated.
  * @stat_validate_ns: time spent validating.
  */
@@ -209,17 +216,17 @@ struct viv_device {
 	struct viv_vm *kvm;
 	/* Serialises page-table updates. */
 	struct mutex mmu_lock;
+	atomic_t tlb_dirty;
 
 	/* Protects the ring and the hardware context; see above. */
 	spinlock_t ring_lock;
 	u32 wl_pos;
 	struct ugpu_job *events[VIV_NUM_EVENTS];
-	wait_queue_head_t event_wq;
 	struct viv_ctx *last_ctx;
 	u32 pipe;
 	u64 run_seq;
-	unsigned long retired;
-	size_t retired_size;
+	struct list_head parked;
+	struct work_struct unpark_work;
 	unsigned long *hw_dirty;
 	unsigned long *restore_tmp;
 
@@ -233,6 +240,7 @@ struct viv_device {
 	u64 stat_switches;
 	u64 stat_restore_bytes;
 	u64 stat_restore_max;
+	u64 stat_parked;
 	atomic64_t stat_validated;
 	atomic64_t stat_validate_ns;
 };
@@ -285,5 +293,6 @@ void viv_ring_reset(struct viv_device *vdev);
 void viv_events_irq(struct viv_device *vdev, u32 pending);
 void viv_hang_timer(struct timer_list *t);
 void viv_hang_work(struct work_struct *work);
+void viv_unpark_work(struct work_struct *work);
 
 #endif /* _UGPU_VIVANTE_H_ */
