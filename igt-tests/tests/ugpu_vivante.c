@@ -1191,6 +1191,7 @@ static void test_mmuv1_unmap(int minor)
 	struct viv_env e;
 	long long wild;
 	uint32_t addr, val;
+	void *keep;
 	int fault;
 
 	viv_env_open(&e, minor);
@@ -1206,6 +1207,8 @@ static void test_mmuv1_unmap(int minor)
 	ugpu_bo_map(a);
 	memset32_words(a, magic);
 	addr = find_mmuv1_page(e.fd, magic);
+	/* A CPU mapping keeps A's pages (and data) alive past the unmap. */
+	keep = ugpu_mmap(e.fd, a->mmap_offset, a->size, PROT_READ);
 	ugpu_bo_free(a);
 	/* Any job flushes the TLB after the table changed. */
 	viv_run_nop(&e);
@@ -1217,6 +1220,7 @@ static void test_mmuv1_unmap(int minor)
 	igt_assert_f(sim_stat(e.fd, "wild_accesses") == wild,
 		     "an unmapped address reached physical page 0 (at %#llx)\n",
 		     sim_stat(e.fd, "wild_addr"));
+	munmap(keep, 64 << 10);
 	viv_env_close(&e);
 }
 
@@ -1233,6 +1237,7 @@ static void test_tlb_flush(int minor)
 	uint32_t addr = 0;
 	uint64_t va;
 	bool mmuv1;
+	void *keep;
 	int i, fault;
 
 	viv_env_open(&e, minor);
@@ -1253,7 +1258,11 @@ static void test_tlb_flush(int minor)
 	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
 	check_fill(bo[1], 0, LSTRIDE, W, H, 0xff0000aa);
 
-	/* The job's hold on A ends a little after its fence. */
+	/*
+	 * A CPU mapping keeps A's pages alive (B cannot get them), not its
+	 * GPU mapping. The job's hold on that ends a little after its fence.
+	 */
+	keep = ugpu_mmap(e.fd, bo[0]->mmap_offset, bo[0]->size, PROT_READ);
 	for (i = 0; i < 200; i++) {
 		ugpu_bo_free(bo[0]);
 		bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
@@ -1273,6 +1282,7 @@ static void test_tlb_flush(int minor)
 		igt_assert_eq_u32(sim_mem(e.fd, addr, &fault), 0xff0000bb);
 		igt_assert_eq(fault, 0);
 	}
+	munmap(keep, 64 << 10);
 	ugpu_bo_free(bo[0]);
 	ugpu_bo_free(bo[1]);
 	viv_env_close(&e);
