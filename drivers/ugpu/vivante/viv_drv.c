@@ -176,6 +176,23 @@ void viv_debugfs_init(struct viv_device *vdev)
 			     NULL);
 }
 
+/*
+ * &ugpu_family_ops.job_prepare: validate, then allocate the context state
+ * the job will update while still in the submitter's context.
+ */
+static int viv_prepare(struct ugpu_job *job)
+{
+	int ret = viv_job_prepare(job);
+
+	if (ret)
+		return ret;
+	ret = viv_ctx_reserve(to_viv(job->udev), ugpu_job_ctx_priv(job),
+			      job->priv);
+	if (ret)
+		viv_job_cleanup(job);
+	return ret;
+}
+
 static const struct ugpu_family_ops viv_ops = {
 	.get_param = viv_get_param,
 	.read_timestamp = viv_read_timestamp,
@@ -185,7 +202,7 @@ static const struct ugpu_family_ops viv_ops = {
 	.vm_unmap = viv_vm_unmap,
 	.ctx_init = viv_ctx_init,
 	.ctx_fini = viv_ctx_fini,
-	.job_prepare = viv_job_prepare,
+	.job_prepare = viv_prepare,
 	.job_run = viv_job_run,
 	.job_timedout = viv_job_timedout,
 	.job_cleanup = viv_job_cleanup,

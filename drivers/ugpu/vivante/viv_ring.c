@@ -87,7 +87,8 @@ static u32 *viv_emit_restore(struct viv_device *vdev, struct viv_ctx *vctx,
 			n = min(e - s, 1024u);
 			*p++ = VIV_CMD_LOAD_STATE(s << 2, n, false);
 			for (i = s; i < s + n; i++)
-				*p++ = test_bit(i, cs->set) ? cs->values[i] :
+				*p++ = test_bit(i, cs->set) ?
+				       cs->values[i / VIV_STATE_CHUNK][i % VIV_STATE_CHUNK] :
 				       viv_state_default(vdev, i << 2);
 			if ((n + 1) & 1)
 				*p++ = 0;
@@ -119,14 +120,56 @@ static void viv_apply_writes(struct viv_device *vdev, struct viv_ctx *vctx,
 
 	for (i = 0; i < vjob->num_writes; i++) {
 		u32 st = vjob->writes[i].state, idx = st >> 2;
+		u32 *val;
 
 		if (!viv_state_tracked(st))
 			continue;
+		/* viv_ctx_reserve() allocated the chunk at submit time. */
+		val = &cs->values[idx / VIV_STATE_CHUNK][idx % VIV_STATE_CHUNK];
 		__set_bit(idx, vdev->hw_dirty);
-		cs->values[idx] = viv_masked_merge(st, cs->values[idx],
-						   vjob->writes[i].value);
+		*val = viv_masked_merge(st, *val, vjob->writes[i].value);
 		__set_bit(idx, cs->set);
 	}
+}
+
+/**
+ * viv_ctx_reserve() - allocate the context state a job will update.
+ * @vdev: the device.
+ * @vctx: the job's context.
+ * @vjob: the validated job.
+ *
+ * Called at submit time, in the submitter's context (so the memory is
+ * charged to its memory cgroup): job_run() cannot allocate. A context
+ * holds only the chunks of states its jobs load.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
+		    const struct viv_job *vjob)
+{
+	struct viv_ctx_state *cs = &vctx->state;
+	unsigned long flags;
+	u32 i, c, *chunk;
+
+	for (i = 0; i < vjob->num_writes; i++) {
+		u32 st = vjob->writes[i].state;
+
+		c = (st >> 2) / VIV_STATE_CHUNK;
+		/* Chunks only appear, under ring_lock: a stale NULL is harmless. */
+		if (!viv_state_tracked(st) || READ_ONCE(cs->values[c]))
+			continue;
+		chunk = kcalloc(VIV_STATE_CHUNK, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		if (!chunk)
+			return -ENOMEM;
+		spin_lock_irqsave(&vdev->ring_lock, flags);
+		if (!cs->values[c]) {
+			WRITE_ONCE(cs->values[c], chunk);
+			chunk = NULL;
+		}
+		spin_unlock_irqrestore(&vdev->ring_lock, flags);
+		kfree(chunk);
+	}
+	return 0;
 }
 
 static int viv_free_event(struct viv_device *vdev)
@@ -346,16 +389,10 @@ int viv_ctx_init(struct ugpu_device *udev, void **priv)
 	vctx->state.set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
 	if (!vctx->state.set)
 		goto err_free;
-	vctx->state.values = __vmalloc(VIV_STATE_WORDS * sizeof(u32),
-				       GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	if (!vctx->state.values)
-		goto err_set;
 	mutex_init(&vctx->check_lock);
 	*priv = vctx;
 	return 0;
 
-err_set:
-	bitmap_free(vctx->state.set);
 err_free:
 	kfree(vctx);
 	return -ENOMEM;
@@ -367,6 +404,7 @@ void viv_ctx_fini(struct ugpu_device *udev, void *priv)
 	struct viv_device *vdev = to_viv(udev);
 	struct viv_ctx *vctx = priv;
 	unsigned long flags;
+	unsigned int i;
 
 	/* A new context may get this address: it must not skip its restore. */
 	spin_lock_irqsave(&vdev->ring_lock, flags);
@@ -375,7 +413,8 @@ void viv_ctx_fini(struct ugpu_device *udev, void *priv)
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
 
 	mutex_destroy(&vctx->check_lock);
-	vfree(vctx->state.values);
+	for (i = 0; i < ARRAY_SIZE(vctx->state.values); i++)
+		kfree(vctx->state.values[i]);
 	bitmap_free(vctx->state.set);
 	kfree(vctx);
 }

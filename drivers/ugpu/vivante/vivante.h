@@ -46,14 +46,20 @@
 
 struct viv_device;
 
+/* Context state values are kept in chunks of this many state words. */
+#define VIV_STATE_CHUNK		1024
+
 /**
  * struct viv_ctx_state - the state a context's streams have loaded.
  * @set: states loaded, one bit per state word.
- * @values: their values, by state word index.
+ * @values: their values, by state word index, in chunks of
+ *	%VIV_STATE_CHUNK words allocated (zeroed) at submit time for the
+ *	states a job loads (viv_ctx_reserve()); a chunk exists for every
+ *	bit of @set. Installed under &viv_device.ring_lock.
  */
 struct viv_ctx_state {
 	unsigned long *set;
-	u32 *values;
+	u32 *values[VIV_STATE_WORDS / VIV_STATE_CHUNK];
 };
 
 /**
@@ -288,6 +294,8 @@ int viv_ring_init(struct viv_device *vdev);
 void viv_ring_fini(struct viv_device *vdev);
 void viv_ring_start(struct viv_device *vdev);
 int viv_job_run(struct ugpu_job *job);
+int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
+		    const struct viv_job *vjob);
 enum drm_gpu_sched_stat viv_job_timedout(struct ugpu_job *job);
 void viv_ring_reset(struct viv_device *vdev);
 void viv_events_irq(struct viv_device *vdev, u32 pending);
