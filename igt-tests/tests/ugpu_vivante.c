@@ -1848,6 +1848,350 @@ static void test_huge(int minor, bool de)
 	viv_env_close(&e);
 }
 
+
+/* Fill a mapped BO with one 32-bit value. */
+static void memset32_words(struct ugpu_bo *bo, uint32_t val)
+{
+	uint64_t i;
+
+	for (i = 0; i < bo->size; i += 4)
+		ugpu_bo_write32(bo, i, val);
+}
+
+/* A value of the simulated core's vivante_stats debugfs file. */
+static long long sim_stat(int fd, const char *key)
+{
+	char path[PATH_MAX], buf[4096], *p;
+
+	igt_require(ugpu_sim_debugfs_path(fd, "vivante_stats", path, sizeof(path)));
+	memset(buf, 0, sizeof(buf));
+	igt_assert(igt_sysfs_read(path, buf, sizeof(buf) - 1) > 0);
+	p = strstr(buf, key);
+	igt_assert_f(p, "no %s in vivante_stats\n", key);
+	return strtoll(p + strlen(key) + 1, NULL, 0);
+}
+
+/*
+ * A 32-bit read at GPU address @addr through the simulated core's MMU, as
+ * its memory clients read (vivante_mem debugfs file); @fault gets the
+ * fault code, 0 when the address translated.
+ */
+static uint32_t sim_mem(int fd, uint32_t addr, int *fault)
+{
+	char path[PATH_MAX], buf[64], *end;
+	uint32_t val;
+
+	igt_require(ugpu_sim_debugfs_path(fd, "vivante_mem", path, sizeof(path)));
+	snprintf(buf, sizeof(buf), "%#x", addr);
+	igt_assert_eq(igt_sysfs_write(path, buf), 0);
+	memset(buf, 0, sizeof(buf));
+	igt_assert(igt_sysfs_read(path, buf, sizeof(buf) - 1) > 0);
+	val = strtoul(buf, &end, 0);
+	*fault = strtol(end, NULL, 0);
+	return val;
+}
+
+/*
+ * MMUv1: GPU address of the first page holding @magic in its first two
+ * words, searched in the first 16 MiB of the window past the kernel
+ * region (BOs of a file are only handles there; the shared table decides).
+ */
+static uint32_t find_mmuv1_page(int fd, uint32_t magic)
+{
+	uint32_t addr;
+	int fault;
+
+	for (addr = VIV_MMUV1_WINDOW_START + (2 << 20);
+	     addr < VIV_MMUV1_WINDOW_START + (18 << 20); addr += 4096)
+		if (sim_mem(fd, addr, &fault) == magic && !fault &&
+		    sim_mem(fd, addr + 4, &fault) == magic && !fault)
+			return addr;
+	igt_assert_f(0, "BO with %#x not found in the MMUv1 window\n", magic);
+	return 0;
+}
+
+/* A job that touches no BO: it runs the TLB flush pending page-table changes ask for. */
+static void viv_run_nop(struct viv_env *e)
+{
+	static struct viv_stream s;
+
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_NOP, 0);
+	igt_assert_eq(viv_run(e, &s, NULL, 0, 0), 0);
+}
+
+/*
+ * MMUv1 has no present bit: an entry of 0 sends an access to physical page
+ * 0. Addresses that map nothing -- never mapped, or unmapped -- lead to the
+ * scratch page instead: no access reaches page 0, none sees the old data.
+ */
+static void test_mmuv1_unmap(int minor)
+{
+	const uint32_t magic = 0xa11ce5a5;
+	struct ugpu_bo *a;
+	struct viv_env e;
+	long long wild;
+	uint32_t addr, val;
+	void *keep;
+	int fault;
+
+	viv_env_open(&e, minor);
+	igt_require(param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1);
+	wild = sim_stat(e.fd, "wild_accesses");
+
+	/* The top of the window was never mapped. */
+	val = sim_mem(e.fd, 0xfffff000, &fault);
+	igt_assert_eq(fault, 0);
+	igt_assert_eq(sim_stat(e.fd, "wild_accesses"), wild);
+
+	a = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(a);
+	memset32_words(a, magic);
+	addr = find_mmuv1_page(e.fd, magic);
+	/* A CPU mapping keeps A's pages (and data) alive past the unmap. */
+	keep = ugpu_mmap(e.fd, a->mmap_offset, a->size, PROT_READ);
+	ugpu_bo_free(a);
+	/* Any job flushes the TLB after the table changed. */
+	viv_run_nop(&e);
+
+	for (val = 0; val < (64 << 10); val += 4096) {
+		igt_assert_neq_u32(sim_mem(e.fd, addr + val, &fault), magic);
+		igt_assert_eq(fault, 0);
+	}
+	igt_assert_f(sim_stat(e.fd, "wild_accesses") == wild,
+		     "an unmapped address reached physical page 0 (at %#llx)\n",
+		     sim_stat(e.fd, "wild_addr"));
+	munmap(keep, 64 << 10);
+	viv_env_close(&e);
+}
+
+/*
+ * The GPU caches translations. Map A, resolve from it; unmap A, map B at
+ * the same GPU address, resolve from it again: the second resolve reads
+ * B, which needs the TLB flush the kernel emits after a table change.
+ */
+static void test_tlb_flush(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	uint32_t addr = 0;
+	uint64_t va;
+	bool mmuv1;
+	void *keep;
+	int i, fault;
+
+	viv_env_open(&e, minor);
+	mmuv1 = param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1;
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[1]);
+	memset(bo[1]->map, 0, 64 << 10);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[0]);
+	memset32_words(bo[0], 0xff0000aa);
+	va = bo[0]->va;
+	if (mmuv1)
+		addr = find_mmuv1_page(e.fd, 0xff0000aa);
+
+	viv_reset_stream(&s);
+	viv_resolve(&s, 1, 0, VIV_TILED, TSTRIDE, 2, 0, VIV_LINEAR, LSTRIDE,
+		    W, H, 0);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[1], 0, LSTRIDE, W, H, 0xff0000aa);
+
+	/*
+	 * A CPU mapping keeps A's pages alive (B cannot get them), not its
+	 * GPU mapping. The job's hold on that ends a little after its fence.
+	 */
+	keep = ugpu_mmap(e.fd, bo[0]->mmap_offset, bo[0]->size, PROT_READ);
+	for (i = 0; i < 200; i++) {
+		ugpu_bo_free(bo[0]);
+		bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+		if (mmuv1 || bo[0]->va == va)
+			break;
+		usleep(10000);
+	}
+	igt_assert_f(mmuv1 || bo[0]->va == va, "VA %#llx not reused\n",
+		     (unsigned long long)va);
+	ugpu_bo_map(bo[0]);
+	memset32_words(bo[0], 0xff0000bb);
+
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[1], 0, LSTRIDE, W, H, 0xff0000bb);
+	if (mmuv1) {
+		/* B took A's place in the shared table. */
+		igt_assert_eq_u32(sim_mem(e.fd, addr, &fault), 0xff0000bb);
+		igt_assert_eq(fault, 0);
+	}
+	munmap(keep, 64 << 10);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/* Stream words of a large job; under the validator's limit. */
+#define BIG_WORDS	(480 << 8)
+/* State words a large job loads: every state from 0x4000 on. */
+#define BIG_STATE_FIRST	0x1000
+#define BIG_STATE_END	0x10000
+
+/*
+ * A large stream: every state from 0x4000 on (so a context switch to its
+ * context restores them all), loaded again until the stream is large (a
+ * LOAD_STATE of 1024 values is quicker to run than as many NOPs), then a
+ * clear of BO 1 to @fill and, with @hang, a STALL nobody armed.
+ */
+static void big_exec(struct viv_env *e, struct ugpu_bo *cmd, struct ugpu_bo *dst,
+		     uint32_t queue, uint32_t fill, bool hang, uint32_t *sync)
+{
+	static struct viv_stream tail;
+	uint32_t *w = cmd->map;
+	struct drm_ugpu_cmd_buf buf = { .handle = cmd->handle };
+	struct ugpu_submit sub;
+	unsigned int n = 0, i, st, c;
+
+	viv_reset_stream(&tail);
+	if (ugpu_get_param(e->fd, DRM_UGPU_PARAM_QUEUE_CAPS, queue) &
+	    DRM_UGPU_QUEUE_CAP_CMDBUF_3D) {
+		viv_clear(&tail, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, fill);
+	} else {
+		/* The 2D pipe: a solid fill of the same 64x4 pixels. */
+		viv_ls_reloc(&tail, VIV_DE_DEST_ADDRESS, 1, 0);
+		viv_ls(&tail, VIV_DE_DEST_STRIDE, LSTRIDE);
+		viv_ls(&tail, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+		viv_ls(&tail, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+		viv_emit(&tail, VIV_CMD_DRAW_2D(1), 0);
+		viv_emit(&tail, 0, W | 4 << 16);
+	}
+	if (hang)
+		viv_emit(&tail, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
+	st = BIG_STATE_FIRST;
+	while (n + 1026 + tail.n < BIG_WORDS) {
+		w[n++] = VIV_CMD_LOAD_STATE(st << 2, 1024, false);
+		for (i = 0; i < 1024; i++)
+			w[n++] = fill ^ (st + i);
+		w[n++] = 0;
+		st += 1024;
+		if (st >= BIG_STATE_END)
+			st = BIG_STATE_FIRST;
+	}
+	while (n + tail.n < BIG_WORDS) {
+		w[n++] = VIV_CMD_NOP;
+		w[n++] = 0;
+	}
+	for (i = 0; i < tail.nrelocs; i++)
+		tail.relocs[i].cmdbuf_offset += n * 4;
+	memcpy(w + n, tail.w, tail.n * 4);
+	n += tail.n;
+
+	buf.size = n * 4;
+	buf.relocs = (uintptr_t)tail.relocs;
+	buf.reloc_count = tail.nrelocs;
+	ugpu_submit_init(&sub, e->ctx);
+	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+	sub.cmds[c].queue = queue;
+	sub.cmds[c].buf_count = 1;
+	sub.cmds[c].bufs = (uintptr_t)&buf;
+	ugpu_submit_bo(&sub, cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&sub, dst->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	*sync = ugpu_syncobj_create(e->fd, false);
+	ugpu_submit_out_sync(&sub, *sync, 0);
+	igt_assert_eq(__ugpu_submit(e->fd, &sub), 0);
+}
+
+static int big_wait(struct viv_env *e, uint32_t sync)
+{
+	int st = ugpu_syncobj_wait_status(e->fd, sync);
+
+	ugpu_syncobj_destroy(e->fd, sync);
+	return st == 1 ? 0 : st;
+}
+
+/*
+ * The kernel copies each job into an arena of its ring: large jobs of
+ * several contexts (each with a restore of every state they loaded) on
+ * every queue fill it. Jobs that find no room wait without holding up the
+ * scheduler or recovery: concurrent large jobs all complete, and a hang
+ * while the arena is full is recovered with only the hung job failing.
+ */
+static void test_ring_space(int minor)
+{
+	struct ugpu_bo *cmd[3], *dst[3];
+	struct viv_env e[3];
+	long long parked;
+	uint32_t sync[3], nq;
+	int i;
+
+	viv_env_open(&e[0], minor);
+	parked = viv_stat(e[0].fd, "parked_jobs");
+	igt_require(parked >= 0);
+	nq = param(e[0].fd, DRM_UGPU_PARAM_NUM_QUEUES);
+	viv_env_close(&e[0]);
+	/* Four streams on all queues; a fifth context hangs among them. */
+	igt_fork(child, 5) {
+		struct ugpu_bo *c, *d;
+		struct viv_env ce;
+
+		viv_env_open(&ce, minor);
+		c = ugpu_bo_new(ce.fd, BIG_WORDS * 4, 0);
+		d = ugpu_bo_new(ce.fd, 64 << 10, 0);
+		ugpu_bo_map(c);
+		ugpu_bo_map(d);
+		if (child == 4) {
+			big_exec(&ce, c, d, 0, 0xff0000d0, true, &sync[0]);
+			igt_assert_eq(big_wait(&ce, sync[0]), -ETIMEDOUT);
+		}
+		for (i = 0; i < 2; i++) {
+			big_exec(&ce, c, d, child % nq,
+				 0xff000000 | child << 8 | i, false, &sync[0]);
+			igt_assert_eq(big_wait(&ce, sync[0]), 0);
+			check_fill(d, 0, LSTRIDE, W, 4, 0xff000000 | child << 8 | i);
+		}
+		ugpu_bo_free(c);
+		ugpu_bo_free(d);
+		viv_env_close(&ce);
+	}
+	igt_waitchildren();
+
+	/*
+	 * A finishes; B (another context) hangs at its end while C (a
+	 * third) waits for arena space behind it.
+	 */
+	for (i = 0; i < 3; i++) {
+		viv_env_open(&e[i], minor);
+		cmd[i] = ugpu_bo_new(e[i].fd, BIG_WORDS * 4, 0);
+		dst[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
+		ugpu_bo_map(cmd[i]);
+		ugpu_bo_map(dst[i]);
+	}
+	big_exec(&e[0], cmd[0], dst[0], 0, 0xff0000a0, false, &sync[0]);
+	igt_assert_eq(big_wait(&e[0], sync[0]), 0);
+	big_exec(&e[1], cmd[1], dst[1], 0, 0xff0000b0, true, &sync[1]);
+	big_exec(&e[2], cmd[2], dst[2], nq - 1, 0xff0000c0, false, &sync[2]);
+	igt_assert_eq(big_wait(&e[1], sync[1]), -ETIMEDOUT);
+	igt_assert_eq(big_wait(&e[2], sync[2]), 0);
+	check_fill(dst[0], 0, LSTRIDE, W, 4, 0xff0000a0);
+	check_fill(dst[2], 0, LSTRIDE, W, 4, 0xff0000c0);
+	/* The device still works, for the context that hung too. */
+	big_exec(&e[1], cmd[1], dst[1], 0, 0xff0000b1, false, &sync[1]);
+	igt_assert_eq(big_wait(&e[1], sync[1]), 0);
+	check_fill(dst[1], 0, LSTRIDE, W, 4, 0xff0000b1);
+	/*
+	 * With two queues (four jobs on the core) the arena was full and
+	 * some jobs had to wait for space; with one, two blocks always fit.
+	 */
+	igt_info("jobs that waited for ring space: %lld\n",
+		 viv_stat(e[0].fd, "parked_jobs") - parked);
+	if (nq > 1)
+		igt_assert_lt(parked, viv_stat(e[0].fd, "parked_jobs"));
+	for (i = 0; i < 3; i++) {
+		ugpu_bo_free(cmd[i]);
+		ugpu_bo_free(dst[i]);
+		viv_env_close(&e[i]);
+	}
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1957,6 +2301,17 @@ igt_main
 	igt_subtest("huge-2d-gc320")
 		test_huge(find_model(0x320), true);
 
+
+	igt_subtest("mmuv1-unmap-scratch")
+		test_mmuv1_unmap(find_model(0x2000));
+	igt_subtest("tlb-flush-gc2000")
+		test_tlb_flush(find_model(0x2000));
+	igt_subtest("tlb-flush-gc7000")
+		test_tlb_flush(find_model(0x7000));
+	igt_subtest("ring-space-gc2000")
+		test_ring_space(find_model(0x2000));
+	igt_subtest("ring-space-gc7000")
+		test_ring_space(find_model(0x7000));
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")
 		test_unbind(find_model(0x7000));

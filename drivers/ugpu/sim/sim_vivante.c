@@ -12,12 +12,19 @@
  * a bad scissor, an invalid tile status, a pipe switch without the FE to
  * PE semaphore and stall, a STALL whose semaphore was never armed, and a
  * resolve breaking the alignment rules.
+ *
+ * The MMU caches translations in a TLB until the driver flushes it through
+ * the FE, so page-table changes without a flush use stale translations as
+ * on silicon. MMUv1 has no exceptions: an entry of 0 sends the access to
+ * physical page 0, which is counted as a wild access (vivante_stats) and
+ * lands in a private page standing in for it.
  */
 
 #include <linux/bits.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/io.h>
+#include <linux/sizes.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/kernel.h>
@@ -101,6 +108,7 @@ static void vsim_reset_locked(struct vsim *v)
 	v->mmuv2_status = 0;
 	v->dma_addr = 0;
 	v->reset_state = true;
+	vsim_tlb_flush(v);
 }
 
 static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
@@ -223,6 +231,7 @@ static void vsim_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 	case VIV_MC_MMU_RA_PAGE_TABLE:
 		/* One table serves every unit here. */
 		v->mmuv1_pt = val;
+		vsim_tlb_flush(v);
 		break;
 	case VIV_MC_MEMORY_BASE_ADDR_FE:
 	case VIV_MC_MEMORY_BASE_ADDR_RA:
@@ -245,12 +254,29 @@ static void vsim_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 	}
 }
 
-/* Masked MMUv2_CONFIGURATION write, from the AHB or the FE. */
+/* Drop every cached translation. Caller holds sdev->lock. */
+void vsim_tlb_flush(struct vsim *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < VSIM_TLB_ENTRIES; i++)
+		v->tlb[i].valid = false;
+	v->tlb_next = 0;
+	v->tlb_flushes++;
+}
+
+/*
+ * Masked MMUv2_CONFIGURATION write, from the AHB or the FE; caller holds
+ * sdev->lock. Switching tables flushes nothing: cached entries are tagged
+ * with their table, so only FLUSH drops them.
+ */
 void vsim_mmuv2_config(struct vsim *v, u32 val)
 {
 	if (!(val & VIV_MMUV2_CONFIGURATION_ADDRESS_MASK))
 		v->mmuv2_config = val & VIV_MMUV2_CONFIGURATION_ADDRESS;
-	/* A flush drops nothing: the simulated MMU caches no entries. */
+	if (!(val & VIV_MMUV2_CONFIGURATION_FLUSH_MASK) &&
+	    (val & VIV_MMUV2_CONFIGURATION_FLUSH))
+		vsim_tlb_flush(v);
 }
 
 /* MMU */
@@ -267,52 +293,111 @@ static int vsim_read_pte(struct sim_device *sdev, u64 addr, u32 *pte)
 	return 0;
 }
 
+/* Cached entry for @page of table @space, or 0. Caller holds sdev->lock. */
+static u32 vsim_tlb_lookup(struct vsim *v, u32 space, u32 page)
+{
+	unsigned int i;
+
+	for (i = 0; i < VSIM_TLB_ENTRIES; i++)
+		if (v->tlb[i].valid && v->tlb[i].space == space &&
+		    v->tlb[i].page == page)
+			return v->tlb[i].pte;
+	return 0;
+}
+
+static void vsim_tlb_insert(struct sim_device *sdev, u32 space, u32 page,
+			    u32 pte)
+{
+	struct vsim *v = sdev->priv;
+	struct vsim_tlb_entry *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	e = &v->tlb[v->tlb_next];
+	v->tlb_next = (v->tlb_next + 1) % VSIM_TLB_ENTRIES;
+	e->valid = true;
+	e->space = space;
+	e->page = page;
+	e->pte = pte;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+}
+
+/*
+ * CPU physical address of bus address @bus, reached through GPU address
+ * @va. Physical page 0 is never RAM the GPU was given: on silicon the
+ * access goes there anyway; here it is counted and lands in @page0.
+ */
+static phys_addr_t vsim_bus(struct sim_device *sdev, u64 bus, u64 va)
+{
+	struct vsim *v = sdev->priv;
+	unsigned long flags;
+
+	if (bus >= SZ_4K)
+		return sim_dma_to_phys(sdev, bus);
+	spin_lock_irqsave(&sdev->lock, flags);
+	v->wild_accesses++;
+	v->wild_addr = va;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return page_to_phys(v->page0) + bus;
+}
+
 static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
 			  enum sim_access access, phys_addr_t *pa)
 {
 	struct vsim *v = sdev->priv;
-	u32 mtlb, pte, pt, base, cfg, ctrl;
+	u32 mtlb, pte, pt, base, cfg, ctrl, tag;
 	unsigned long flags;
 	u64 stlb;
+
+	if (va > U32_MAX)
+		return VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT;
 
 	spin_lock_irqsave(&sdev->lock, flags);
 	pt = v->mmuv1_pt;
 	base = v->mem_base;
 	cfg = v->mmuv2_config;
 	ctrl = v->mmuv2_control;
+	tag = v->cfg->mmuv2 ? cfg & ~0xfffu : 0;
+	pte = vsim_tlb_lookup(v, tag, va >> 12);
 	spin_unlock_irqrestore(&sdev->lock, flags);
-
-	if (va > U32_MAX)
-		return VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT;
 
 	if (!v->cfg->mmuv2) {
 		if (va < VIV_MMUV1_WINDOW_START) {
-			*pa = sim_dma_to_phys(sdev, va + base);
+			*pa = vsim_bus(sdev, (u64)va + base, va);
 			return 0;
 		}
-		if (vsim_read_pte(sdev, pt + 4 * ((va - VIV_MMUV1_WINDOW_START) >> 12),
-				  &pte) || !pte)
-			return VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT;
-		*pa = sim_dma_to_phys(sdev, (pte & ~0xfffu) | (va & 0xfff));
+		/* No present bit: every entry is a page address. */
+		if (!pte) {
+			if (vsim_read_pte(sdev, pt + 4 * ((va - VIV_MMUV1_WINDOW_START) >> 12),
+					  &pte))
+				return SIM_FAULT_BUS;
+			/* Cached with a marker bit so that 0 is a hit too. */
+			pte |= 1;
+			vsim_tlb_insert(sdev, tag, va >> 12, pte);
+		}
+		*pa = vsim_bus(sdev, (pte & ~0xfffu) | (va & 0xfff), va);
 		return 0;
 	}
 
 	/* MMUv2 disabled: physical addressing. */
 	if (!(ctrl & VIV_MMUV2_CONTROL_ENABLE)) {
-		*pa = sim_dma_to_phys(sdev, va);
+		*pa = vsim_bus(sdev, va, va);
 		return 0;
 	}
-	if (vsim_read_pte(sdev, (cfg & ~0xfffu) + 4 * (va >> VIV_MMUV2_MTLB_SHIFT),
-			  &mtlb) || !(mtlb & VIV_MMUV2_PTE_PRESENT))
-		return VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT;
-	stlb = mtlb & ~0xfffu;
-	if (vsim_read_pte(sdev, stlb + 4 * ((va >> VIV_MMUV2_STLB_SHIFT) & 0x3ff),
-			  &pte) || !(pte & VIV_MMUV2_PTE_PRESENT))
-		return VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT;
+	if (!pte) {
+		if (vsim_read_pte(sdev, (cfg & ~0xfffu) + 4 * (va >> VIV_MMUV2_MTLB_SHIFT),
+				  &mtlb) || !(mtlb & VIV_MMUV2_PTE_PRESENT))
+			return VIV_MMUV2_EXCEPTION_SLAVE_NOT_PRESENT;
+		stlb = mtlb & ~0xfffu;
+		if (vsim_read_pte(sdev, stlb + 4 * ((va >> VIV_MMUV2_STLB_SHIFT) & 0x3ff),
+				  &pte) || !(pte & VIV_MMUV2_PTE_PRESENT))
+			return VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT;
+		vsim_tlb_insert(sdev, tag, va >> 12, pte);
+	}
 	if (access == SIM_ACCESS_WRITE && !(pte & VIV_MMUV2_PTE_WRITEABLE))
 		return VIV_MMUV2_EXCEPTION_WRITE_VIOLATION;
-	*pa = sim_dma_to_phys(sdev, (pte & ~0xfffu) |
-			      ((u64)((pte >> 4) & 0xff) << 32) | (va & 0xfff));
+	*pa = vsim_bus(sdev, (pte & ~0xfffu) | ((u64)((pte >> 4) & 0xff) << 32) |
+		       (va & 0xfff), va);
 	return 0;
 }
 
@@ -433,6 +518,14 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 				return false;
 			}
 			return vsim_rs_kick(sdev);
+		}
+		break;
+	case VIV_GL_FLUSH_MMU:
+		/* MMUv2 flushes through its configuration state. */
+		if (!v->cfg->mmuv2 && val) {
+			spin_lock_irqsave(&sdev->lock, flags);
+			vsim_tlb_flush(v);
+			spin_unlock_irqrestore(&sdev->lock, flags);
 		}
 		break;
 	case VIV_MMUV2_CONFIGURATION:
@@ -649,6 +742,13 @@ static ktime_t vsim_process(struct sim_device *sdev)
 			break;
 		if (READ_ONCE(v->reset_state) || READ_ONCE(v->fe_start))
 			break;
+		/* The DMA address moves as the FE goes, not per batch. */
+		if (!(n % 64)) {
+			spin_lock_irqsave(&sdev->lock, flags);
+			if (!v->fe_hung)
+				v->dma_addr = v->pc;
+			spin_unlock_irqrestore(&sdev->lock, flags);
+		}
 	}
 
 	spin_lock_irqsave(&sdev->lock, flags);
@@ -674,6 +774,8 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "resolves: %llu\nhangs: %llu\nfaults: %llu\n",
 		   v->resolves, v->hangs, v->faults);
 	seq_printf(m, "pipe: %u\npc: %#x\n", v->pipe, v->pc);
+	seq_printf(m, "tlb_flushes: %llu\nwild_accesses: %llu\nwild_addr: %#x\n",
+		   v->tlb_flushes, v->wild_accesses, v->wild_addr);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vsim_stats);
@@ -719,8 +821,54 @@ static const struct file_operations vsim_state_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * vivante_mem: write a GPU address, read back "<word> <fault>": a read of
+ * 32 bits through the MMU as the GPU's memory clients do (TLB included,
+ * wild accesses counted), without the exception a faulting client raises.
+ * For tests that check where an address leads after page-table changes.
+ */
+static ssize_t vsim_mem_read(struct file *f, char __user *buf, size_t len,
+			     loff_t *pos)
+{
+	struct sim_device *sdev = f->private_data;
+	struct vsim *v = sdev->priv;
+	u32 addr = READ_ONCE(v->mem_peek) & ~3u;
+	__le32 val = 0;
+	char tmp[32];
+	u64 fault;
+	int ret, n;
+
+	ret = sim_mem_read(sdev, 0, addr, &val, 4, SIM_ACCESS_READ, &fault);
+	n = scnprintf(tmp, sizeof(tmp), "%#x %d\n", le32_to_cpu(val), ret);
+	return simple_read_from_buffer(buf, len, pos, tmp, n);
+}
+
+static ssize_t vsim_mem_write(struct file *f, const char __user *buf,
+			      size_t len, loff_t *pos)
+{
+	struct sim_device *sdev = f->private_data;
+	struct vsim *v = sdev->priv;
+	u32 addr;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &addr);
+	if (ret)
+		return ret;
+	WRITE_ONCE(v->mem_peek, addr);
+	return len;
+}
+
+static const struct file_operations vsim_mem_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = vsim_mem_read,
+	.write = vsim_mem_write,
+	.llseek = default_llseek,
+};
+
 static void vsim_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 {
+	debugfs_create_file("vivante_mem", 0644, dir, sdev, &vsim_mem_fops);
 	debugfs_create_file("vivante_stats", 0444, dir, sdev, &vsim_stats_fops);
 	debugfs_create_file("vivante_state", 0644, dir, sdev, &vsim_state_fops);
 }
@@ -734,6 +882,12 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 		return -ENOMEM;
 	v->state = vzalloc(VIV_STATE_WORDS * 4);
 	if (!v->state) {
+		kfree(v);
+		return -ENOMEM;
+	}
+	v->page0 = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!v->page0) {
+		vfree(v->state);
 		kfree(v);
 		return -ENOMEM;
 	}
@@ -762,6 +916,7 @@ static void vsim_fini(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 
+	__free_page(v->page0);
 	vfree(v->state);
 	kfree(v);
 }

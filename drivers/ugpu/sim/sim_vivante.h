@@ -9,6 +9,24 @@
 #include <linux/types.h>
 
 struct sim_device;
+struct page;
+
+/* Translations the simulated MMU caches (fully associative, FIFO). */
+#define VSIM_TLB_ENTRIES	128
+
+/**
+ * struct vsim_tlb_entry - a cached translation.
+ * @valid: the entry holds a translation.
+ * @space: MMUv2: MTLB address of the table it came from; MMUv1: 0.
+ * @page: GPU page number.
+ * @pte: the page-table entry as read (bus address and permission bits).
+ */
+struct vsim_tlb_entry {
+	bool valid;
+	u32 space;
+	u32 page;
+	u32 pte;
+};
 
 /**
  * struct vsim_config - identity of a simulated core.
@@ -84,6 +102,16 @@ struct vsim_config {
  * @hangs: hangs.
  * @faults: MMU faults.
  * @peek: state the vivante_state debugfs file shows.
+ * @tlb: cached translations, under &sim_device.lock; dropped only by a
+ *	reset, a page-table register write or the flush the FE executes
+ *	(GL_FLUSH_MMU on MMUv1, MMUv2_CONFIGURATION with FLUSH on MMUv2).
+ * @tlb_next: entry the next miss replaces.
+ * @tlb_flushes: flushes executed.
+ * @page0: stands for physical page 0, which a zero MMUv1 entry or a
+ *	linear-window address of 0 reaches on silicon.
+ * @wild_accesses: accesses that went to physical page 0.
+ * @wild_addr: GPU address of the last of them.
+ * @mem_peek: GPU address the vivante_mem debugfs file reads.
  */
 struct vsim {
 	const struct vsim_config *cfg;
@@ -120,10 +148,18 @@ struct vsim {
 	u64 hangs;
 	u64 faults;
 	u32 peek;
+	struct vsim_tlb_entry tlb[VSIM_TLB_ENTRIES];
+	unsigned int tlb_next;
+	u64 tlb_flushes;
+	struct page *page0;
+	u64 wild_accesses;
+	u32 wild_addr;
+	u32 mem_peek;
 };
 
 void vsim_raise(struct sim_device *sdev, u32 bits);
 void vsim_mmuv2_config(struct vsim *v, u32 val);
+void vsim_tlb_flush(struct vsim *v);
 void vsim_hang(struct sim_device *sdev, const char *why);
 void vsim_fault(struct sim_device *sdev, int code, u64 addr);
 int vsim_read(struct sim_device *sdev, u32 addr, void *buf, size_t len);

@@ -153,15 +153,17 @@ static int viv_stats_show(struct seq_file *m, void *data)
 	struct drm_debugfs_entry *entry = m->private;
 	struct viv_device *vdev = to_viv(to_ugpu_device(entry->dev));
 	unsigned long flags;
-	u64 sw, bytes, max;
+	u64 sw, bytes, max, parked;
 
 	spin_lock_irqsave(&vdev->ring_lock, flags);
 	sw = vdev->stat_switches;
 	bytes = vdev->stat_restore_bytes;
 	max = vdev->stat_restore_max;
+	parked = vdev->stat_parked;
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
 	seq_printf(m, "context_switches: %llu\nrestore_bytes: %llu\nrestore_max: %llu\n",
 		   sw, bytes, max);
+	seq_printf(m, "parked_jobs: %llu\n", parked);
 	seq_printf(m, "validated_bytes: %lld\nvalidate_ns: %lld\n",
 		   atomic64_read(&vdev->stat_validated),
 		   atomic64_read(&vdev->stat_validate_ns));
@@ -174,6 +176,23 @@ void viv_debugfs_init(struct viv_device *vdev)
 			     NULL);
 }
 
+/*
+ * &ugpu_family_ops.job_prepare: validate, then allocate the context state
+ * the job will update while still in the submitter's context.
+ */
+static int viv_prepare(struct ugpu_job *job)
+{
+	int ret = viv_job_prepare(job);
+
+	if (ret)
+		return ret;
+	ret = viv_ctx_reserve(to_viv(job->udev), ugpu_job_ctx_priv(job),
+			      job->priv);
+	if (ret)
+		viv_job_cleanup(job);
+	return ret;
+}
+
 static const struct ugpu_family_ops viv_ops = {
 	.get_param = viv_get_param,
 	.read_timestamp = viv_read_timestamp,
@@ -183,7 +202,7 @@ static const struct ugpu_family_ops viv_ops = {
 	.vm_unmap = viv_vm_unmap,
 	.ctx_init = viv_ctx_init,
 	.ctx_fini = viv_ctx_fini,
-	.job_prepare = viv_job_prepare,
+	.job_prepare = viv_prepare,
 	.job_run = viv_job_run,
 	.job_timedout = viv_job_timedout,
 	.job_cleanup = viv_job_cleanup,
@@ -249,10 +268,21 @@ static int viv_probe(struct platform_device *pdev)
 	if (!(vdev->features[0] & (VIV_FEATURE_PIPE_3D | VIV_FEATURE_PIPE_2D)))
 		return dev_err_probe(dev, -ENODEV, "no 3D or 2D pipe\n");
 
-	/* MMUv1 page-table entries and the linear window are 32 bits. */
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(vdev->mmuv2 ? 40 : 32));
+	/*
+	 * MMUv1 entries and the linear window hold 32-bit addresses. MMUv2
+	 * PTEs hold 40 bits, but the MTLB entries, MMUv2_CONFIGURATION and
+	 * the safe address only 32: BOs may be anywhere below 1 TiB, the
+	 * tables and the kernel region (coherent memory) below 4 GiB.
+	 */
+	if (vdev->mmuv2)
+		ret = dma_set_mask(dev, DMA_BIT_MASK(40)) ?:
+		      dma_set_coherent_mask(dev, DMA_BIT_MASK(32));
+	else
+		ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
 	if (ret)
 		return dev_err_probe(dev, ret, "no suitable DMA mask\n");
+	/* The MMU maps page by page: any segment length will do. */
+	dma_set_max_seg_size(dev, UINT_MAX);
 	device_property_read_u32(dev, "timestamp-frequency", &freq);
 	udev->timestamp_frequency = freq ?: 800000000;
 
@@ -313,6 +343,7 @@ err_stop:
 	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
 	timer_shutdown_sync(&vdev->hang_timer);
 	cancel_work_sync(&vdev->hang_work);
+	cancel_work_sync(&vdev->unpark_work);
 err_mmu:
 	viv_mmu_fini(vdev);
 	return ret;
@@ -329,6 +360,8 @@ static void viv_remove(struct platform_device *pdev)
 	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
 	viv_ring_reset(vdev);
 	devm_free_irq(&pdev->dev, vdev->irq, vdev);
+	/* Completions schedule it: only now can it not come back. */
+	cancel_work_sync(&vdev->unpark_work);
 	viv_mmu_fini(vdev);
 }
 

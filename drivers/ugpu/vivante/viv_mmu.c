@@ -5,7 +5,10 @@
  * MMUv1 has one flat table for the whole GPU: the 2 GiB window above
  * VIV_MMUV1_WINDOW_START, one 32-bit page address per 4 KiB page; below
  * the window, addresses reach physical memory directly (the linear
- * window). Every file shares that table, so the addresses a file's BOs get
+ * window). MMUv1 has no present bit and raises no exception: an entry of 0
+ * sends the access to physical page 0, so every entry that maps nothing
+ * points at the scratch page of the kernel region instead, from probe on
+ * and again after each unmap. Every file shares that table, so the addresses a file's BOs get
  * from the core (per-file, possibly equal to another file's) are only
  * handles: vm_map gives each mapping a GPU address from one device-wide
  * allocator, and command streams reach BOs only through relocations, which
@@ -15,6 +18,16 @@
  * 4 MiB, 1024 STLB entries of 4 KiB pages); the GPU address is the file's
  * address. The kernel region is mapped at the same address in every table
  * and in a kernel-only table the FE uses between jobs.
+ *
+ * The GPU caches translations. Every table change sets
+ * &viv_device.tlb_dirty; the next job flushes the TLB through the FE
+ * before any of its commands runs (viv_job_run()). An unmapped BO's pages
+ * are released only after its jobs are done, and no user address is used
+ * again before that flush, so stale entries are never followed.
+ *
+ * Page-table entries, the MTLB and the MMUv1 configuration hold 32-bit
+ * bus addresses (MMUv2 PTEs carry bits 32-39 too): the tables and the
+ * kernel region come from 32-bit coherent memory (see viv_probe()).
  */
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
@@ -29,6 +42,12 @@
 struct viv_v1_map {
 	struct drm_mm_node node;
 };
+
+/* Bus address of the scratch page every unused address leads to. */
+static dma_addr_t viv_scratch_dma(struct viv_device *vdev)
+{
+	return vdev->kregion_dma + VIV_SCRATCH_OFFSET;
+}
 
 static void viv_v1_set(struct viv_device *vdev, u32 gpu, dma_addr_t pa)
 {
@@ -61,6 +80,7 @@ static int viv_v2_map_page(struct viv_device *vdev, struct viv_vm *vvm,
 		if (!vvm->stlb[m])
 			return -ENOMEM;
 		memset32(vvm->stlb[m], VIV_MMUV2_PTE_EXCEPTION, VIV_MMUV2_ENTRIES);
+		/* The MTLB entry has no high address bits: 32-bit coherent. */
 		vvm->mtlb[m] = lower_32_bits(vvm->stlb_dma[m]) |
 			       VIV_MMUV2_PTE_PRESENT;
 	}
@@ -123,7 +143,7 @@ int viv_vm_init(struct ugpu_vm *vm)
 	struct viv_vm *vvm;
 	int ret;
 
-	vvm = kzalloc(sizeof(*vvm), GFP_KERNEL);
+	vvm = kzalloc(sizeof(*vvm), GFP_KERNEL_ACCOUNT);
 	if (!vvm)
 		return -ENOMEM;
 	vvm->vdev = vdev;
@@ -169,7 +189,7 @@ int viv_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 	if (vdev->mmuv2) {
 		base = va;
 	} else {
-		map = kzalloc(sizeof(*map), GFP_KERNEL);
+		map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
 		if (!map)
 			return -ENOMEM;
 	}
@@ -183,7 +203,7 @@ int viv_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 			goto err_unlock;
 		base = map->node.start;
 		ret = xa_err(xa_store(&vvm->v1_maps, va >> PAGE_SHIFT, map,
-				      GFP_KERNEL));
+				      GFP_KERNEL_ACCOUNT));
 		if (ret)
 			goto err_node;
 	}
@@ -202,11 +222,13 @@ int viv_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 		}
 		off += PAGE_SIZE;
 	}
+	atomic_set(&vdev->tlb_dirty, 1);
 	mutex_unlock(&vdev->mmu_lock);
 	return 0;
 
 err_unmap:
 	viv_v2_unmap_range(vvm, base, off);
+	atomic_set(&vdev->tlb_dirty, 1);
 	mutex_unlock(&vdev->mmu_lock);
 	return ret;
 err_node:
@@ -231,11 +253,14 @@ void viv_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size)
 		map = xa_erase(&vvm->v1_maps, va >> PAGE_SHIFT);
 		if (!WARN_ON(!map)) {
 			for (off = 0; off < size; off += PAGE_SIZE)
-				viv_v1_set(vdev, map->node.start + off, 0);
+				viv_v1_set(vdev, map->node.start + off,
+					   viv_scratch_dma(vdev));
 			drm_mm_remove_node(&map->node);
 			kfree(map);
 		}
 	}
+	/* The GPU may still cache the old pages: flush before the next job. */
+	atomic_set(&vdev->tlb_dirty, 1);
 	mutex_unlock(&vdev->mmu_lock);
 }
 
@@ -273,8 +298,9 @@ void viv_mmu_hw_init(struct viv_device *vdev)
 		viv_write(vdev, VIV_MMUV2_CONFIGURATION,
 			  lower_32_bits(vdev->kvm->mtlb_dma) |
 			  VIV_MMUV2_CONFIGURATION_MODE4_K);
+		/* A bus address, where faulting accesses go. */
 		viv_write(vdev, VIV_MMUV2_SAFE_ADDRESS,
-			  vdev->kregion_va + VIV_SCRATCH_OFFSET);
+			  lower_32_bits(viv_scratch_dma(vdev)));
 		viv_write(vdev, VIV_MMUV2_CONTROL, VIV_MMUV2_CONTROL_ENABLE);
 		return;
 	}
@@ -313,6 +339,8 @@ int viv_mmu_init(struct viv_device *vdev)
 					 GFP_KERNEL);
 	if (!vdev->v1_pt)
 		return -ENOMEM;
+	memset32(vdev->v1_pt, lower_32_bits(viv_scratch_dma(vdev)),
+		 SZ_2M / sizeof(u32));
 	for (off = 0; off < VIV_KREGION_SIZE; off += PAGE_SIZE)
 		viv_v1_set(vdev, vdev->kregion_va + off, vdev->kregion_dma + off);
 	/* Past the kernel region and a guard page. */

@@ -7,18 +7,25 @@
  * (MMUv2), the pipe switch, the restore stream of the job's context when
  * the hardware holds another context's state, the validated stream, and a
  * tail: semaphore and stall from FE to PE (so everything before is done),
- * the switch back to the kernel's address space (MMUv2), the event state
- * write that raises the job's interrupt, and a LINK back to a new WAIT/LINK
- * pair in the ring. Then the old WAIT becomes a LINK to the block: the
- * LINK's address word is written before its header, so the FE, which
- * fetches the header first, never sees a half-written command.
+ * the switch back to the kernel's address space (MMUv2), and a LINK back
+ * to the ring, where the event state write that raises the job's interrupt
+ * and a new WAIT/LINK pair follow. Then the old WAIT becomes a LINK to the
+ * block: the LINK's address word is written before its header, so the FE,
+ * which fetches the header first, never sees a half-written command. When
+ * the event fires the FE has left the block, so the block is free again.
+ *
+ * A job whose block does not fit in the arena (or finds no free event)
+ * is parked, in order, and later jobs queue behind it: completions start
+ * parked jobs from a work item, and a reset drops them for the core to run
+ * again. job_run() therefore never waits, and recovery never waits for it.
+ * A block always fits in the empty arena (see viv_block_size()), so parked
+ * jobs always start once the jobs ahead of them are done.
  *
  * The state the hardware holds belongs to the last context (not file) that
  * ran: two contexts of one file switch like contexts of two files. The
  * address space is switched with every job, whatever its context.
  */
 #include <linux/bitmap.h>
-#include <linux/delay.h>
 #include <linux/genalloc.h>
 #include <linux/interrupt.h>
 #include <linux/slab.h>
@@ -27,8 +34,8 @@
 
 #include "vivante.h"
 
-/* Words the ring needs per job: LINK to the block, then WAIT + LINK. */
-#define VIV_RING_JOB_WORDS	6
+/* Words the ring needs per job: LINK to the block, event, WAIT + LINK. */
+#define VIV_RING_JOB_WORDS	8
 /* Words of the block besides the stream and the restore stream. */
 #define VIV_BLOCK_EXTRA_WORDS	64
 
@@ -80,7 +87,8 @@ static u32 *viv_emit_restore(struct viv_device *vdev, struct viv_ctx *vctx,
 			n = min(e - s, 1024u);
 			*p++ = VIV_CMD_LOAD_STATE(s << 2, n, false);
 			for (i = s; i < s + n; i++)
-				*p++ = test_bit(i, cs->set) ? cs->values[i] :
+				*p++ = test_bit(i, cs->set) ?
+				       cs->values[i / VIV_STATE_CHUNK][i % VIV_STATE_CHUNK] :
 				       viv_state_default(vdev, i << 2);
 			if ((n + 1) & 1)
 				*p++ = 0;
@@ -112,14 +120,56 @@ static void viv_apply_writes(struct viv_device *vdev, struct viv_ctx *vctx,
 
 	for (i = 0; i < vjob->num_writes; i++) {
 		u32 st = vjob->writes[i].state, idx = st >> 2;
+		u32 *val;
 
 		if (!viv_state_tracked(st))
 			continue;
+		/* viv_ctx_reserve() allocated the chunk at submit time. */
+		val = &cs->values[idx / VIV_STATE_CHUNK][idx % VIV_STATE_CHUNK];
 		__set_bit(idx, vdev->hw_dirty);
-		cs->values[idx] = viv_masked_merge(st, cs->values[idx],
-						   vjob->writes[i].value);
+		*val = viv_masked_merge(st, *val, vjob->writes[i].value);
 		__set_bit(idx, cs->set);
 	}
+}
+
+/**
+ * viv_ctx_reserve() - allocate the context state a job will update.
+ * @vdev: the device.
+ * @vctx: the job's context.
+ * @vjob: the validated job.
+ *
+ * Called at submit time, in the submitter's context (so the memory is
+ * charged to its memory cgroup): job_run() cannot allocate. A context
+ * holds only the chunks of states its jobs load.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
+		    const struct viv_job *vjob)
+{
+	struct viv_ctx_state *cs = &vctx->state;
+	unsigned long flags;
+	u32 i, c, *chunk;
+
+	for (i = 0; i < vjob->num_writes; i++) {
+		u32 st = vjob->writes[i].state;
+
+		c = (st >> 2) / VIV_STATE_CHUNK;
+		/* Chunks only appear, under ring_lock: a stale NULL is harmless. */
+		if (!viv_state_tracked(st) || READ_ONCE(cs->values[c]))
+			continue;
+		chunk = kcalloc(VIV_STATE_CHUNK, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		if (!chunk)
+			return -ENOMEM;
+		spin_lock_irqsave(&vdev->ring_lock, flags);
+		if (!cs->values[c]) {
+			WRITE_ONCE(cs->values[c], chunk);
+			chunk = NULL;
+		}
+		spin_unlock_irqrestore(&vdev->ring_lock, flags);
+		kfree(chunk);
+	}
+	return 0;
 }
 
 static int viv_free_event(struct viv_device *vdev)
@@ -132,46 +182,70 @@ static int viv_free_event(struct viv_device *vdev)
 	return -1;
 }
 
-int viv_job_run(struct ugpu_job *job)
+/*
+ * Arena bytes the block of @vjob needs now. Its largest value, with the
+ * validator's stream limit and a restore of every state, is below
+ * %VIV_ARENA_SIZE: a block always fits in the empty arena.
+ */
+static size_t viv_block_size(struct viv_device *vdev, struct viv_job *vjob,
+			     bool restore, struct viv_ctx *vctx, u32 *words)
 {
-	struct viv_device *vdev = to_viv(job->udev);
+	*words = vjob->size / 4 + VIV_BLOCK_EXTRA_WORDS +
+		 2 * vjob->num_addr_states +
+		 (restore ? viv_restore_bound(vdev, vctx) : 0);
+	return ALIGN(*words * 4, 1 << VIV_ARENA_ORDER);
+}
+
+/*
+ * Put @job on the ring, handing it the caller's reference. Caller holds
+ * ring_lock. Returns -ENOSPC when no event or arena block is free now.
+ */
+static int viv_submit_locked(struct viv_device *vdev, struct ugpu_job *job)
+{
 	struct viv_job *vjob = job->priv;
 	struct viv_ctx *vctx = ugpu_job_ctx_priv(job);
 	struct viv_vm *vvm = job->vm->priv;
 	u32 *ring = viv_ring(vdev);
-	u32 block_va, new_pos, ret_pos, i, words;
-	unsigned long flags, block;
+	u32 block_va, new_pos, ret_pos, wait_pos, i, words, cfg;
+	unsigned long block;
 	bool restore;
 	u32 *p, *stream;
 	size_t size;
 	int event;
 
-	for (;;) {
-		spin_lock_irqsave(&vdev->ring_lock, flags);
-		event = viv_free_event(vdev);
-		restore = vdev->last_ctx != vctx;
-		words = vjob->size / 4 + VIV_BLOCK_EXTRA_WORDS +
-			2 * vjob->num_addr_states +
-			(restore ? viv_restore_bound(vdev, vctx) : 0);
-		size = ALIGN(words * 4, 1 << VIV_ARENA_ORDER);
-		block = event >= 0 ? gen_pool_alloc(vdev->arena, size) : 0;
-		if (block)
-			break;
-		spin_unlock_irqrestore(&vdev->ring_lock, flags);
-		/* Jobs on the hardware free events and arena space. */
-		if (!wait_event_timeout(vdev->event_wq,
-					viv_free_event(vdev) >= 0,
-					msecs_to_jiffies(1000)))
-			return -EBUSY;
-		usleep_range(1000, 2000);
-	}
+	lockdep_assert_held(&vdev->ring_lock);
+	event = viv_free_event(vdev);
+	restore = vdev->last_ctx != vctx;
+	size = viv_block_size(vdev, vjob, restore, vctx, &words);
+	if (WARN_ON_ONCE(size > VIV_ARENA_SIZE))
+		return -E2BIG;
+	if (event < 0)
+		return -ENOSPC;
+	block = gen_pool_alloc(vdev->arena, size);
+	if (!block)
+		return -ENOSPC;
 
 	block_va = gen_pool_virt_to_phys(vdev->arena, block);
 	p = (u32 *)block;
-	if (vdev->mmuv2)
+	/*
+	 * Page tables changed since the last flush: flush the TLB before
+	 * anything of this job runs (unmapped pages may be reused already).
+	 */
+	if (atomic_xchg(&vdev->tlb_dirty, 0)) {
+		if (vdev->mmuv2)
+			p = viv_emit_state(p, VIV_MMUV2_CONFIGURATION,
+					   lower_32_bits(vvm->mtlb_dma) |
+					   VIV_MMUV2_CONFIGURATION_MODE4_K |
+					   VIV_MMUV2_CONFIGURATION_FLUSH);
+		else
+			p = viv_emit_state(p, VIV_GL_FLUSH_MMU,
+					   VIV_GL_FLUSH_MMU_ALL);
+		p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
+	} else if (vdev->mmuv2) {
 		p = viv_emit_state(p, VIV_MMUV2_CONFIGURATION,
 				   lower_32_bits(vvm->mtlb_dma) |
 				   VIV_MMUV2_CONFIGURATION_MODE4_K);
+	}
 	if (vjob->pipe != vdev->pipe) {
 		p = viv_emit_state(p, VIV_GL_FLUSH_CACHE,
 				   vdev->pipe == VIV_PIPE_2D ? VIV_GL_FLUSH_CACHE_PE2D :
@@ -192,51 +266,115 @@ int viv_job_run(struct ugpu_job *job)
 	p += vjob->size / 4;
 	viv_apply_writes(vdev, vctx, vjob);
 
-	/* The tail: wait for the pipe, drop addresses, leave the tables, signal. */
+	/* The tail: wait for the pipe, drop addresses, leave the tables. */
 	p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
 	for (i = 0; i < vjob->num_addr_states; i++)
 		p = viv_emit_state(p, vjob->addr_states[i],
 				   vdev->kregion_va + VIV_SCRATCH_OFFSET);
-	if (vdev->mmuv2)
-		p = viv_emit_state(p, VIV_MMUV2_CONFIGURATION,
-				   lower_32_bits(vdev->kvm->mtlb_dma) |
-				   VIV_MMUV2_CONFIGURATION_MODE4_K);
-	p = viv_emit_state(p, VIV_GL_EVENT, VIV_GL_EVENT_ID(event) |
-			   VIV_GL_EVENT_FROM_PE);
+	if (vdev->mmuv2) {
+		cfg = lower_32_bits(vdev->kvm->mtlb_dma) |
+		      VIV_MMUV2_CONFIGURATION_MODE4_K;
+		p = viv_emit_state(p, VIV_MMUV2_CONFIGURATION, cfg);
+	}
 
-	/* Ring: LINK to the block, then the new WAIT/LINK. */
+	/* Ring: LINK to the block, the event, then the new WAIT/LINK. */
 	new_pos = vdev->wl_pos + 4;
 	if (new_pos + VIV_RING_JOB_WORDS > VIV_RING_SIZE / 4)
 		new_pos = 0;
 	ret_pos = new_pos + 2;
-	*p++ = VIV_CMD_LINK(4);
+	wait_pos = ret_pos + 2;
+	*p++ = VIV_CMD_LINK(3);
 	*p++ = vdev->kregion_va + ret_pos * 4;
 	ring[new_pos] = VIV_CMD_LINK(words / 2);
 	ring[new_pos + 1] = block_va;
-	ring[ret_pos] = VIV_CMD_WAIT(200);
-	ring[ret_pos + 1] = 0;
-	ring[ret_pos + 2] = VIV_CMD_LINK(2);
-	ring[ret_pos + 3] = vdev->kregion_va + ret_pos * 4;
+	ring[ret_pos] = VIV_CMD_LOAD_STATE(VIV_GL_EVENT, 1, false);
+	ring[ret_pos + 1] = VIV_GL_EVENT_ID(event) | VIV_GL_EVENT_FROM_PE;
+	ring[wait_pos] = VIV_CMD_WAIT(200);
+	ring[wait_pos + 1] = 0;
+	ring[wait_pos + 2] = VIV_CMD_LINK(2);
+	ring[wait_pos + 3] = vdev->kregion_va + wait_pos * 4;
 	/* Everything above before the address, the address before the header. */
 	wmb();
 	ring[vdev->wl_pos + 1] = vdev->kregion_va + new_pos * 4;
 	/* The FE must not see the LINK header before its address. */
 	wmb();
 	WRITE_ONCE(ring[vdev->wl_pos], VIV_CMD_LINK(2));
-	vdev->wl_pos = ret_pos;
+	vdev->wl_pos = wait_pos;
 
 	vjob->arena = block;
 	vjob->arena_size = size;
 	vjob->event = event;
 	vjob->seq = ++vdev->run_seq;
-	ugpu_job_get(job);
 	vdev->events[event] = job;
-	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	return 0;
+}
 
+static void viv_arm_hangcheck(struct viv_device *vdev)
+{
 	if (!timer_pending(&vdev->hang_timer))
 		mod_timer(&vdev->hang_timer,
 			  jiffies + msecs_to_jiffies(VIV_HANGCHECK_MS));
+}
+
+int viv_job_run(struct ugpu_job *job)
+{
+	struct viv_device *vdev = to_viv(job->udev);
+	struct viv_job *vjob = job->priv;
+	unsigned long flags;
+	int ret = -ENOSPC;
+
+	/* The ring's reference, or the parked list's until it starts. */
+	ugpu_job_get(job);
+	vjob->job = job;
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	/* Behind parked jobs, to keep the order of the queues. */
+	if (list_empty(&vdev->parked))
+		ret = viv_submit_locked(vdev, job);
+	if (ret == -ENOSPC) {
+		list_add_tail(&vjob->park_link, &vdev->parked);
+		vdev->stat_parked++;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	if (ret) {
+		ugpu_job_put(job);
+		return ret;
+	}
+	viv_arm_hangcheck(vdev);
 	return 0;
+}
+
+/* Start parked jobs, in order, while events and arena space allow. */
+void viv_unpark_work(struct work_struct *work)
+{
+	struct viv_device *vdev = container_of(work, struct viv_device,
+					       unpark_work);
+	struct viv_job *vjob;
+	struct ugpu_job *job;
+	unsigned long flags;
+	bool started = false;
+	int ret;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	while ((vjob = list_first_entry_or_null(&vdev->parked, struct viv_job,
+						park_link))) {
+		job = vjob->job;
+		ret = viv_submit_locked(vdev, job);
+		if (ret == -ENOSPC)
+			break;
+		list_del_init(&vjob->park_link);
+		if (ret) {
+			spin_unlock_irqrestore(&vdev->ring_lock, flags);
+			ugpu_job_done(job, ret);
+			ugpu_job_put(job);
+			spin_lock_irqsave(&vdev->ring_lock, flags);
+			continue;
+		}
+		started = true;
+	}
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	if (started)
+		viv_arm_hangcheck(vdev);
 }
 
 /* &ugpu_family_ops.ctx_init: a new context has loaded no state yet. */
@@ -244,21 +382,17 @@ int viv_ctx_init(struct ugpu_device *udev, void **priv)
 {
 	struct viv_ctx *vctx;
 
-	vctx = kzalloc(sizeof(*vctx), GFP_KERNEL);
+	/* Per-client memory: charged to the client's memory cgroup. */
+	vctx = kzalloc(sizeof(*vctx), GFP_KERNEL_ACCOUNT);
 	if (!vctx)
 		return -ENOMEM;
-	vctx->state.set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL);
+	vctx->state.set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
 	if (!vctx->state.set)
 		goto err_free;
-	vctx->state.values = vzalloc(VIV_STATE_WORDS * sizeof(u32));
-	if (!vctx->state.values)
-		goto err_set;
 	mutex_init(&vctx->check_lock);
 	*priv = vctx;
 	return 0;
 
-err_set:
-	bitmap_free(vctx->state.set);
 err_free:
 	kfree(vctx);
 	return -ENOMEM;
@@ -270,6 +404,7 @@ void viv_ctx_fini(struct ugpu_device *udev, void *priv)
 	struct viv_device *vdev = to_viv(udev);
 	struct viv_ctx *vctx = priv;
 	unsigned long flags;
+	unsigned int i;
 
 	/* A new context may get this address: it must not skip its restore. */
 	spin_lock_irqsave(&vdev->ring_lock, flags);
@@ -278,7 +413,8 @@ void viv_ctx_fini(struct ugpu_device *udev, void *priv)
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
 
 	mutex_destroy(&vctx->check_lock);
-	vfree(vctx->state.values);
+	for (i = 0; i < ARRAY_SIZE(vctx->state.values); i++)
+		kfree(vctx->state.values[i]);
 	bitmap_free(vctx->state.set);
 	kfree(vctx);
 }
@@ -293,14 +429,8 @@ static struct ugpu_job *viv_event_take(struct viv_device *vdev, int event)
 		return NULL;
 	vdev->events[event] = NULL;
 	vjob = job->priv;
-	/*
-	 * The event fires before the FE fetches the block's last LINK: the
-	 * block is freed once a later event (or a reset) proves it left.
-	 */
-	if (vdev->retired)
-		gen_pool_free(vdev->arena, vdev->retired, vdev->retired_size);
-	vdev->retired = vjob->arena;
-	vdev->retired_size = vjob->arena_size;
+	/* The event is written in the ring: the FE has left the block. */
+	gen_pool_free(vdev->arena, vjob->arena, vjob->arena_size);
 	vjob->arena = 0;
 	vjob->event = -1;
 	return job;
@@ -308,22 +438,38 @@ static struct ugpu_job *viv_event_take(struct viv_device *vdev, int event)
 
 void viv_events_irq(struct viv_device *vdev, u32 pending)
 {
-	struct ugpu_job *job;
+	struct ugpu_job *done[VIV_NUM_EVENTS], *job;
+	unsigned int n = 0, i, j;
 	unsigned long flags;
-	int event;
+	bool parked;
 
+	/*
+	 * Free every finished block before any fence signals: the scheduler
+	 * may run the next job as soon as one does.
+	 */
+	spin_lock_irqsave(&vdev->ring_lock, flags);
 	while (pending) {
-		event = __ffs(pending);
+		int event = __ffs(pending);
+
 		pending &= ~BIT(event);
-		spin_lock_irqsave(&vdev->ring_lock, flags);
 		job = viv_event_take(vdev, event);
-		spin_unlock_irqrestore(&vdev->ring_lock, flags);
 		if (!job)
 			continue;
-		ugpu_job_done(job, 0);
-		ugpu_job_put(job);
+		/* In ring order: fences of a queue signal in order. */
+		for (i = n++; i && ((struct viv_job *)done[i - 1]->priv)->seq >
+				   ((struct viv_job *)job->priv)->seq; i--)
+			done[i] = done[i - 1];
+		done[i] = job;
 	}
-	wake_up_all(&vdev->event_wq);
+	parked = !list_empty(&vdev->parked);
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+
+	if (parked)
+		schedule_work(&vdev->unpark_work);
+	for (j = 0; j < n; j++) {
+		ugpu_job_done(done[j], 0);
+		ugpu_job_put(done[j]);
+	}
 }
 
 /* Restart the FE on a fresh ring. */
@@ -356,11 +502,13 @@ void viv_ring_start(struct viv_device *vdev)
 		  VIV_FE_COMMAND_CONTROL_PREFETCH(2));
 }
 
-/* Forget every job on the hardware; the core fails or re-runs them. */
+/* Forget every job on the hardware or parked; the core fails or re-runs them. */
 void viv_ring_reset(struct viv_device *vdev)
 {
+	struct viv_job *vjob, *tmp;
 	struct ugpu_job *job;
 	unsigned long flags;
+	LIST_HEAD(parked);
 	int i;
 
 	for (i = 0; i < VIV_NUM_EVENTS; i++) {
@@ -371,13 +519,14 @@ void viv_ring_reset(struct viv_device *vdev)
 			ugpu_job_put(job);
 	}
 	spin_lock_irqsave(&vdev->ring_lock, flags);
-	if (vdev->retired)
-		gen_pool_free(vdev->arena, vdev->retired, vdev->retired_size);
-	vdev->retired = 0;
+	list_splice_init(&vdev->parked, &parked);
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	list_for_each_entry_safe(vjob, tmp, &parked, park_link) {
+		list_del_init(&vjob->park_link);
+		ugpu_job_put(vjob->job);
+	}
 	WRITE_ONCE(vdev->stuck, 0);
 	WRITE_ONCE(vdev->fault, false);
-	wake_up_all(&vdev->event_wq);
 }
 
 int viv_ring_init(struct viv_device *vdev)
@@ -399,7 +548,8 @@ int viv_ring_init(struct viv_device *vdev)
 	if (ret)
 		return ret;
 	spin_lock_init(&vdev->ring_lock);
-	init_waitqueue_head(&vdev->event_wq);
+	INIT_LIST_HEAD(&vdev->parked);
+	INIT_WORK(&vdev->unpark_work, viv_unpark_work);
 	return 0;
 }
 

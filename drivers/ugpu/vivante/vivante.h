@@ -50,14 +50,20 @@
 
 struct viv_device;
 
+/* Context state values are kept in chunks of this many state words. */
+#define VIV_STATE_CHUNK		1024
+
 /**
  * struct viv_ctx_state - the state a context's streams have loaded.
  * @set: states loaded, one bit per state word.
- * @values: their values, by state word index.
+ * @values: their values, by state word index, in chunks of
+ *	%VIV_STATE_CHUNK words allocated (zeroed) at submit time for the
+ *	states a job loads (viv_ctx_reserve()); a chunk exists for every
+ *	bit of @set. Installed under &viv_device.ring_lock.
  */
 struct viv_ctx_state {
 	unsigned long *set;
-	u32 *values;
+	u32 *values[VIV_STATE_WORDS / VIV_STATE_CHUNK];
 };
 
 /**
@@ -128,6 +134,9 @@ struct viv_state_write {
  * @arena_size: its size.
  * @event: event signalling completion, or -1.
  * @seq: order in which jobs went to the hardware.
+ * @job: the job, set by viv_job_run().
+ * @park_link: entry in &viv_device.parked while the job waits for ring
+ *	space, under &viv_device.ring_lock.
  */
 struct viv_job {
 	u32 *stream;
@@ -145,6 +154,8 @@ struct viv_job {
 	size_t arena_size;
 	int event;
 	u64 seq;
+	struct ugpu_job *job;
+	struct list_head park_link;
 };
 
 /**
@@ -165,18 +176,19 @@ struct viv_job {
  * @v1_mm: MMUv1 allocator of global GPU addresses, under @mmu_lock.
  * @kvm: MMUv2 tables holding only the kernel region.
  * @mmu_lock: serialises page-table updates and @v1_mm.
+ * @tlb_dirty: a page table changed since the last TLB flush the ring
+ *	emitted; set under @mmu_lock, taken by viv_job_run().
  * @ring_lock: protects the ring, @events, @last_ctx, @pipe, @hw_dirty and
  *	the state of every context. Taken in IRQ context.
  * @wl_pos: ring offset of the WAIT/LINK the FE idles in.
  * @events: the job owning each event, or NULL.
- * @event_wq: job_run() waits here for a free event.
  * @last_ctx: context whose state the hardware holds, or NULL after a
  *	reset; only compared, and cleared when that context is freed.
  * @pipe: pipe selected at the end of the ring.
  * @run_seq: last &viv_job.seq handed out.
- * @retired: arena block of the last completed job, freed once a later
- *	job completes (the FE may still fetch its final LINK), or 0.
- * @retired_size: its size.
+ * @parked: jobs waiting, in order, for an event and arena space; each
+ *	holds a reference.
+ * @unpark_work: starts parked jobs once completions free space.
  * @hw_dirty: states the hardware may hold with non-default values.
  * @restore_tmp: scratch bitmap for building a restore stream.
  * @hang_timer: samples the FE DMA address.
@@ -189,6 +201,7 @@ struct viv_job {
  *	@ring_lock, as are @stat_restore_bytes and @stat_restore_max.
  * @stat_restore_bytes: bytes of restore streams emitted.
  * @stat_restore_max: largest restore stream.
+ * @stat_parked: jobs that waited for ring space (under @ring_lock).
  * @stat_validated: bytes validated.
  * @stat_validate_ns: time spent validating.
  */
@@ -212,17 +225,17 @@ struct viv_device {
 	struct viv_vm *kvm;
 	/* Serialises page-table updates. */
 	struct mutex mmu_lock;
+	atomic_t tlb_dirty;
 
 	/* Protects the ring and the hardware context; see above. */
 	spinlock_t ring_lock;
 	u32 wl_pos;
 	struct ugpu_job *events[VIV_NUM_EVENTS];
-	wait_queue_head_t event_wq;
 	struct viv_ctx *last_ctx;
 	u32 pipe;
 	u64 run_seq;
-	unsigned long retired;
-	size_t retired_size;
+	struct list_head parked;
+	struct work_struct unpark_work;
 	unsigned long *hw_dirty;
 	unsigned long *restore_tmp;
 
@@ -236,6 +249,7 @@ struct viv_device {
 	u64 stat_switches;
 	u64 stat_restore_bytes;
 	u64 stat_restore_max;
+	u64 stat_parked;
 	atomic64_t stat_validated;
 	atomic64_t stat_validate_ns;
 };
@@ -283,10 +297,13 @@ int viv_ring_init(struct viv_device *vdev);
 void viv_ring_fini(struct viv_device *vdev);
 void viv_ring_start(struct viv_device *vdev);
 int viv_job_run(struct ugpu_job *job);
+int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
+		    const struct viv_job *vjob);
 enum drm_gpu_sched_stat viv_job_timedout(struct ugpu_job *job);
 void viv_ring_reset(struct viv_device *vdev);
 void viv_events_irq(struct viv_device *vdev, u32 pending);
 void viv_hang_timer(struct timer_list *t);
 void viv_hang_work(struct work_struct *work);
+void viv_unpark_work(struct work_struct *work);
 
 #endif /* _UGPU_VIVANTE_H_ */

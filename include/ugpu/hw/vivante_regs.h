@@ -282,6 +282,8 @@
 #define   VIV_GL_FLUSH_CACHE_COLOR		BIT(1)
 #define   VIV_GL_FLUSH_CACHE_PE2D		BIT(3)
 #define VIV_GL_FLUSH_MMU		0x3810
+/* MMUv1 TLB flush: FE, PE and the three other MMU clients. */
+#define   VIV_GL_FLUSH_MMU_ALL			0x0000001f
 #define VIV_GL_MULTI_SAMPLE_CONFIG	0x3818
 /* Masked state: a field is written only when its mask bit is clear. */
 #define   VIV_MSAA_SAMPLES_FIELD		0x00000003
