@@ -389,7 +389,6 @@ int viv_ctx_init(struct ugpu_device *udev, void **priv)
 	vctx->state.set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
 	if (!vctx->state.set)
 		goto err_free;
-	mutex_init(&vctx->check_lock);
 	*priv = vctx;
 	return 0;
 
@@ -412,7 +411,6 @@ void viv_ctx_fini(struct ugpu_device *udev, void *priv)
 		vdev->last_ctx = NULL;
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
 
-	mutex_destroy(&vctx->check_lock);
 	for (i = 0; i < ARRAY_SIZE(vctx->state.values); i++)
 		kfree(vctx->state.values[i]);
 	bitmap_free(vctx->state.set);

@@ -1012,8 +1012,8 @@ int viv_job_prepare(struct ugpu_job *job)
 	else
 		job->queue = job->cmd.queue;
 
-	vjob = kzalloc(sizeof(*vjob), GFP_KERNEL);
-	w.bos = kcalloc(job->bo_count ?: 1, sizeof(*w.bos), GFP_KERNEL);
+	vjob = kzalloc(sizeof(*vjob), GFP_KERNEL_ACCOUNT);
+	w.bos = kcalloc(job->bo_count ?: 1, sizeof(*w.bos), GFP_KERNEL_ACCOUNT);
 	if (!vjob || !w.bos) {
 		ret = -ENOMEM;
 		goto out;
@@ -1033,7 +1033,7 @@ int viv_job_prepare(struct ugpu_job *job)
 		w.bos[i].size = job->bos[i]->size;
 	}
 
-	vjob->buf_start = kcalloc(n + 1, sizeof(u32), GFP_KERNEL);
+	vjob->buf_start = kcalloc(n + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	if (!vjob->buf_start) {
 		ret = -ENOMEM;
 		goto out;
@@ -1053,14 +1053,14 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->size = total;
 	words = total / 4;
 	w.cap_writes = words;
-	vjob->stream = kvmalloc(total, GFP_KERNEL);
-	vjob->links = kvmalloc_array(words / 2 + 1, sizeof(u32), GFP_KERNEL);
-	vjob->writes = kvmalloc_array(words, sizeof(*vjob->writes), GFP_KERNEL);
-	w.reloc_words = bitmap_zalloc(words, GFP_KERNEL);
-	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL);
-	w.covered = bitmap_zalloc(words, GFP_KERNEL);
-	w.addr_seen = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL);
-	vjob->addr_states = kvmalloc_array(words, sizeof(u32), GFP_KERNEL);
+	vjob->stream = kvmalloc(total, GFP_KERNEL_ACCOUNT);
+	vjob->links = kvmalloc_array(words / 2 + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	vjob->writes = kvmalloc_array(words, sizeof(*vjob->writes), GFP_KERNEL_ACCOUNT);
+	w.reloc_words = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
+	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
+	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
+	w.addr_seen = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
+	vjob->addr_states = kvmalloc_array(words, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	if (!vjob->stream || !vjob->links || !vjob->writes || !w.covered ||
 	    !w.reloc_words || !w.cmd_starts || !w.addr_seen ||
 	    !vjob->addr_states) {

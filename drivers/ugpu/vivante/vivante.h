@@ -91,16 +91,9 @@ struct viv_vm {
  * @state: the state its streams loaded; updated when a job of the context
  *	runs, under &viv_device.ring_lock. Starts empty: a new context sees
  *	the reset state.
- * @check_lock: protects @rs_check.
- * @rs_check: unused: the validator checks a resolve only against geometry
- *	its own stream loads (what a context's earlier submits left need not
- *	be what the hardware holds). To be removed with its initialisation.
  */
 struct viv_ctx {
 	struct viv_ctx_state state;
-	/* Protects @rs_check. */
-	struct mutex check_lock;
-	u32 rs_check[7];
 };
 
 /**
