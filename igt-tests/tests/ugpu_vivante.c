@@ -2032,12 +2032,13 @@ static void test_tlb_flush(int minor)
 /* Stream words of a large job; under the validator's limit. */
 #define BIG_WORDS	(480 << 8)
 /* State words a large job loads: every state from 0x4000 on. */
+/* Words of the uniform states at 0x4000, which the validator allows. */
 #define BIG_STATE_FIRST	0x1000
-#define BIG_STATE_END	0x10000
+#define BIG_STATE_END	0x2000
 
 /*
- * A large stream: every state from 0x4000 on (so a context switch to its
- * context restores them all), loaded again until the stream is large (a
+ * A large stream: the 4096 uniform states from 0x4000 (so a context switch
+ * to its context restores them all), loaded again until the stream is large (a
  * LOAD_STATE of 1024 values is quicker to run than as many NOPs), then a
  * clear of BO 1 to @fill and, with @hang, a STALL nobody armed.
  */
