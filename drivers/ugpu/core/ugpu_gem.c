@@ -245,9 +245,15 @@ struct sg_table *ugpu_bo_sgt(struct drm_gem_object *obj)
 {
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
 
+	struct sg_table *sgt;
+
 	if (bo->sgt)
 		return bo->sgt;
-	return drm_gem_shmem_get_pages_sgt(&bo->base);
+	sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	/* shmem reports failed memory accounting as -ENOSPC. */
+	if (IS_ERR(sgt) && PTR_ERR(sgt) == -ENOSPC)
+		return ERR_PTR(-ENOMEM);
+	return sgt;
 }
 
 u32 ugpu_bo_prot(struct drm_gem_object *obj)
@@ -280,13 +286,21 @@ static int ugpu_bo_va(struct drm_gem_object *obj, struct drm_file *file,
 	return ret;
 }
 
+/*
+ * The handle is published last: from then on another thread may close it
+ * (handles are easily guessed) and with it free the BO and its mapping.
+ * Everything returned is read before, or from references of our own.
+ */
 int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 			 struct drm_file *file)
 {
 	struct ugpu_device *udev = to_ugpu_device(dev);
+	struct ugpu_file *ufile = file->driver_priv;
 	struct drm_ugpu_bo_create *args = data;
 	struct drm_gem_shmem_object *shmem;
+	struct ugpu_mapping *map;
 	struct drm_gem_object *obj;
+	u64 va, mmap_offset;
 	struct ugpu_bo *bo;
 	u32 handle;
 	size_t size;
@@ -307,34 +321,39 @@ int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 	} else {
 		shmem = drm_gem_shmem_create(dev, size);
 		if (IS_ERR(shmem))
-			return PTR_ERR(shmem);
+			return PTR_ERR(shmem) == -ENOSPC ? -ENOMEM :
+							   PTR_ERR(shmem);
 		bo = container_of(shmem, struct ugpu_bo, base);
 	}
 	bo->flags = args->flags;
 	obj = &bo->base.base;
 
-	/* Creating the handle maps the BO in this file's VM. */
-	ret = drm_gem_handle_create(file, obj, &handle);
-	drm_gem_object_put(obj);
-	if (ret)
-		return ret;
-
-	ret = ugpu_bo_va(obj, file, &args->va);
-	if (ret)
-		goto err_handle;
-	args->handle = handle;
-	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
-	if (!args->mmap_offset) {
-		ret = drm_gem_create_mmap_offset(obj);
-		if (ret)
-			goto err_handle;
-		args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	/* Both kinds got their mmap offset at creation. */
+	mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	if (WARN_ON(!mmap_offset)) {
+		ret = -ENOMEM;
+		goto out_put;
 	}
-	return 0;
 
-err_handle:
-	drm_gem_handle_delete(file, handle);
-	return ret;
+	map = ugpu_vm_bo_premap(obj, ufile->vm);
+	if (IS_ERR(map)) {
+		ret = PTR_ERR(map);
+		goto out_put;
+	}
+	va = map->va.start;
+
+	/* The new handle adopts the mapping; this publishes the BO. */
+	ret = drm_gem_handle_create(file, obj, &handle);
+	ugpu_vm_bo_premap_done(obj, map);
+	if (ret)
+		goto out_put;
+
+	args->handle = handle;
+	args->va = va;
+	args->mmap_offset = mmap_offset;
+out_put:
+	drm_gem_object_put(obj);
+	return ret == -ENOSPC ? -ENOMEM : ret;
 }
 
 int ugpu_ioctl_bo_info(struct drm_device *dev, void *data,

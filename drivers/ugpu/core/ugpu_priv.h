@@ -183,7 +183,10 @@ struct ugpu_mapping {
 	struct drm_mm_node va;
 	/** @size: mapped bytes. */
 	u64 size;
-	/** @handle_count: handles of the file to this BO; under BO lock. */
+	/**
+	 * @handle_count: handles of the file to this BO; under BO lock. 0
+	 * only between ugpu_vm_bo_premap() and the first handle.
+	 */
 	unsigned int handle_count;
 	/** @mapped: the family mapping exists. */
 	bool mapped;
@@ -350,6 +353,10 @@ struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev);
 void ugpu_vm_put(struct ugpu_vm *vm);
 int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file);
 void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file);
+struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
+				       struct ugpu_vm *vm);
+void ugpu_vm_bo_premap_done(struct drm_gem_object *obj,
+			    struct ugpu_mapping *map);
 struct ugpu_mapping *ugpu_vm_bo_find(struct ugpu_bo *bo, struct ugpu_vm *vm);
 void ugpu_mapping_put(struct ugpu_mapping *map);
 void ugpu_vm_file_close(struct ugpu_vm *vm);

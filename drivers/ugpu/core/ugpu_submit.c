@@ -151,6 +151,7 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 	enum drm_sched_priority prio;
 	struct ugpu_ctx *ctx;
 	unsigned int i, n = 0;
+	u32 handle;
 	int ret;
 
 	if (args->flags || args->pad)
@@ -198,14 +199,22 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 
 	kref_get(&ufile->refcount);
 	ctx->ufile = ufile;
-	ret = xa_alloc(&ufile->ctxs, &ctx->handle, ctx, xa_limit_32b,
-		       GFP_KERNEL);
+	/*
+	 * Publishing the handle is the last step: CTX_DESTROY of a guessed
+	 * handle may free the context as soon as the xarray lock is
+	 * dropped, so the handle is read before that.
+	 */
+	xa_lock(&ufile->ctxs);
+	ret = __xa_alloc(&ufile->ctxs, &ctx->handle, ctx, xa_limit_32b,
+			 GFP_KERNEL_ACCOUNT);
+	handle = ctx->handle;
+	xa_unlock(&ufile->ctxs);
 	if (ret) {
 		/* The release undoes all of the above. */
 		ugpu_ctx_put(ctx);
 		return ret;
 	}
-	args->handle = ctx->handle;
+	args->handle = handle;
 	return 0;
 
 err_soft_entity:
