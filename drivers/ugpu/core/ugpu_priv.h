@@ -393,6 +393,8 @@ int ugpu_ioctl_signal_wait(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
 			     struct drm_file *file);
+long ugpu_signal_export_ioctl(struct file *filp, void __user *uarg);
+void ugpu_signals_cancel(struct ugpu_file *ufile, int error);
 struct ugpu_signal *ugpu_signal_lookup(struct ugpu_file *ufile, u32 handle);
 void ugpu_signal_put(struct ugpu_signal *sig);
 void ugpu_signal_update(struct ugpu_signal *sig, bool set);

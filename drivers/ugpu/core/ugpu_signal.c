@@ -18,8 +18,11 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
+#include <linux/timer.h>
+#include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
 #include <drm/drm_syncobj.h>
 
 #include "ugpu_priv.h"
@@ -281,10 +284,23 @@ int ugpu_ioctl_signal_wait(struct drm_device *dev, void *data,
 	return ret;
 }
 
-int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
-			     struct drm_file *file)
+/* SIGNAL_EXPORT in the making: the sync_file is not installed yet. */
+struct ugpu_signal_export_req {
+	struct drm_ugpu_signal_export args;
+	struct sync_file *sync_file;
+	int fd;
+};
+
+/*
+ * Everything of SIGNAL_EXPORT that can fail. A sync_file export only
+ * reserves the descriptor: ugpu_signal_export_ioctl() installs it once
+ * the result reached userspace.
+ */
+static int ugpu_signal_export_prepare(struct drm_device *dev, void *data,
+				      struct drm_file *file)
 {
-	struct drm_ugpu_signal_export *args = data;
+	struct ugpu_signal_export_req *req = data;
+	struct drm_ugpu_signal_export *args = &req->args;
 	struct ugpu_file *ufile = file->driver_priv;
 	struct drm_syncobj *syncobj = NULL;
 	struct sync_file *sync_file;
@@ -332,7 +348,8 @@ int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
 		ret = -ENOMEM;
 		goto out_fence;
 	}
-	fd_install(fd, sync_file->file);
+	req->sync_file = sync_file;
+	req->fd = fd;
 	args->fd = fd;
 	ret = 0;
 
@@ -344,4 +361,79 @@ out_syncobj:
 out_sig:
 	ugpu_signal_put(sig);
 	return ret;
+}
+
+/* Never called: ugpu_signal_export_ioctl() handles SIGNAL_EXPORT. */
+int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
+			     struct drm_file *file)
+{
+	return -EINVAL;
+}
+
+/**
+ * ugpu_signal_export_ioctl - DRM_IOCTL_UGPU_SIGNAL_EXPORT
+ * @filp: the DRM file
+ * @uarg: the user's argument
+ *
+ * DRM's ioctl dispatcher copies the argument back only after the handler
+ * returned, when a descriptor the handler installed can no longer be
+ * taken back should that copy fault: it would stay open in the caller's
+ * table, unknown to it. So this ioctl copies its argument itself and
+ * installs the descriptor last, once nothing can fail any more.
+ *
+ * Return: 0 or a negative error.
+ */
+long ugpu_signal_export_ioctl(struct file *filp, void __user *uarg)
+{
+	struct ugpu_signal_export_req req = { .fd = -1 };
+	long ret;
+
+	if (copy_from_user(&req.args, uarg, sizeof(req.args)))
+		return -EFAULT;
+	ret = drm_ioctl_kernel(filp, ugpu_signal_export_prepare, &req,
+			       DRM_RENDER_ALLOW);
+	if (ret)
+		return ret;
+	if (copy_to_user(uarg, &req.args, sizeof(req.args))) {
+		if (req.sync_file) {
+			put_unused_fd(req.fd);
+			fput(req.sync_file->file);
+		}
+		return -EFAULT;
+	}
+	if (req.sync_file)
+		fd_install(req.fd, req.sync_file->file);
+	return 0;
+}
+
+/**
+ * ugpu_signals_cancel - fail the pending generation of every signal of a
+ * file
+ * @ufile: the file
+ * @error: the error the fences get
+ *
+ * A SIGNAL_DESTROY running meanwhile may drop a signal's last reference:
+ * each signal is referenced under the xarray lock, which that erase
+ * takes, before it is used.
+ */
+void ugpu_signals_cancel(struct ugpu_file *ufile, int error)
+{
+	struct ugpu_signal *sig;
+	unsigned long index = 0;
+
+	for (;;) {
+		xa_lock(&ufile->signals);
+		sig = xa_find(&ufile->signals, &index, ULONG_MAX, XA_PRESENT);
+		if (sig)
+			kref_get(&sig->refcount);
+		xa_unlock(&ufile->signals);
+		if (!sig)
+			break;
+		ugpu_signal_cancel(sig, error);
+		ugpu_signal_put(sig);
+		if (index == ULONG_MAX)
+			break;
+		index++;
+		cond_resched();
+	}
 }
