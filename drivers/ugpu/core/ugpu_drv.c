@@ -131,7 +131,7 @@ static int ugpu_open(struct drm_device *dev, struct drm_file *file)
 	struct ugpu_core_private *core = udev->core;
 	struct ugpu_file *ufile;
 
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
 	kref_init(&ufile->refcount);

@@ -67,7 +67,8 @@ struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
 {
 	struct ugpu_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	/* Created for a client (BO_CREATE, PRIME import): charge its memcg. */
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	ugpu_bo_init_common(bo);
@@ -221,7 +222,7 @@ static struct ugpu_bo *ugpu_contig_create(struct ugpu_device *udev,
 	if (!pool || size > pool->size)
 		return ERR_PTR(-ENOMEM);
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	ugpu_bo_init_common(bo);

@@ -214,8 +214,8 @@ static void ugpu_job_free_work(struct work_struct *work)
 	else
 		kfree(cjob->hw_fence_mem);
 	ugpu_vm_put(job->vm);
-	if (job->ctx)
-		ugpu_ctx_put(job->ctx);
+	atomic_dec(&job->ctx->queued);
+	ugpu_ctx_put(job->ctx);
 	kfree(cjob);
 	drm_dev_put(&udev->drm);
 }
@@ -253,15 +253,30 @@ void ugpu_job_put(struct ugpu_job *job)
 }
 EXPORT_SYMBOL_GPL(ugpu_job_put);
 
-struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev)
+/**
+ * ugpu_job_alloc - allocate a job of a context
+ * @udev: the device
+ * @ctx: the submitting context; the job holds a reference
+ *
+ * Return: the job, ERR_PTR(-EBUSY) when @ctx has %UGPU_MAX_QUEUED_JOBS
+ * jobs already, or ERR_PTR(-ENOMEM).
+ */
+struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
+				     struct ugpu_ctx *ctx)
 {
 	struct ugpu_core_job *cjob;
 
-	cjob = kzalloc(sizeof(*cjob), GFP_KERNEL);
-	if (!cjob)
-		return NULL;
+	if (!atomic_add_unless(&ctx->queued, 1, UGPU_MAX_QUEUED_JOBS))
+		return ERR_PTR(-EBUSY);
+	cjob = kzalloc(sizeof(*cjob), GFP_KERNEL_ACCOUNT);
+	if (!cjob) {
+		atomic_dec(&ctx->queued);
+		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&cjob->job.refcount);
 	cjob->job.udev = udev;
+	kref_get(&ctx->refcount);
+	cjob->job.ctx = ctx;
 	INIT_LIST_HEAD(&cjob->live);
 	INIT_WORK(&cjob->free_work, ugpu_job_free_work);
 	drm_dev_get(&udev->drm);

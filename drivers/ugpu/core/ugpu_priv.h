@@ -22,6 +22,12 @@
 /* Largest BO list and sync arrays of one submit. */
 #define UGPU_MAX_SUBMIT_BOS	4096
 #define UGPU_MAX_SUBMIT_SYNCS	256
+/*
+ * Jobs of one context that may exist at once (queued, running, or done
+ * but not yet freed); SUBMIT fails with -EBUSY beyond. Bounds the memory
+ * one context can pin with work that waits.
+ */
+#define UGPU_MAX_QUEUED_JOBS	1024
 /* Unmapped page left after every BO in a VM to catch overruns. */
 #define UGPU_VA_GUARD		PAGE_SIZE
 
@@ -152,6 +158,8 @@ struct ugpu_ctx {
 	struct drm_gpu_scheduler *scheds[UGPU_MAX_QUEUES + 1];
 	/** @soft_entity: entity on the soft scheduler. */
 	struct drm_sched_entity soft_entity;
+	/** @queued: jobs of this context not yet freed (atomic). */
+	atomic_t queued;
 	/** @guilty: jobs of this context that hung or faulted. */
 	atomic_t guilty;
 	/** @banned: set once @guilty reaches the ban threshold. */
@@ -366,7 +374,8 @@ void ugpu_vms_unplug(struct ugpu_device *udev);
 int ugpu_sched_init(struct ugpu_device *udev);
 void ugpu_sched_fini(struct ugpu_device *udev);
 void ugpu_jobs_unplug(struct ugpu_device *udev);
-struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev);
+struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
+				     struct ugpu_ctx *ctx);
 void ugpu_job_free_unarmed(struct ugpu_core_job *cjob);
 
 /* ugpu_submit.c */

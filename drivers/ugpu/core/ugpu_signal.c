@@ -172,7 +172,7 @@ struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig)
 		if (fence)
 			break;
 		/* Allocate outside the spinlock and look again. */
-		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 		if (!new)
 			return ERR_PTR(-ENOMEM);
 	}
@@ -192,7 +192,7 @@ int ugpu_ioctl_signal_create(struct drm_device *dev, void *data,
 	if (args->flags & ~DRM_UGPU_SIGNAL_MANUAL_RESET)
 		return -EINVAL;
 
-	sig = kzalloc(sizeof(*sig), GFP_KERNEL);
+	sig = kzalloc(sizeof(*sig), GFP_KERNEL_ACCOUNT);
 	if (!sig)
 		return -ENOMEM;
 	kref_init(&sig->refcount);

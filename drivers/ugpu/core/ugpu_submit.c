@@ -172,7 +172,7 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 		return -EINVAL;
 	}
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	kref_init(&ctx->refcount);
@@ -525,14 +525,12 @@ static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
 	struct ugpu_job *job;
 	int ret, idx;
 
-	cjob = ugpu_job_alloc(udev);
-	if (!cjob)
-		return -ENOMEM;
+	cjob = ugpu_job_alloc(udev, s->ctx);
+	if (IS_ERR(cjob))
+		return PTR_ERR(cjob);
 	s->jobs[index] = cjob;
 	job = &cjob->job;
 	job->cmd = s->cmds[index];
-	kref_get(&s->ctx->refcount);
-	job->ctx = s->ctx;
 	kref_get(&s->ufile->vm->refcount);
 	job->vm = s->ufile->vm;
 

@@ -24,7 +24,7 @@ struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev)
 	struct ugpu_vm *vm;
 	int ret, idx;
 
-	cvm = kzalloc(sizeof(*cvm), GFP_KERNEL);
+	cvm = kzalloc(sizeof(*cvm), GFP_KERNEL_ACCOUNT);
 	if (!cvm)
 		return ERR_PTR(-ENOMEM);
 	vm = &cvm->vm;
