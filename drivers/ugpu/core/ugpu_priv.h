@@ -10,7 +10,9 @@
 #include <linux/genalloc.h>
 #include <linux/iosys-map.h>
 #include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <drm/drm_gem.h>
@@ -150,6 +152,10 @@ struct ugpu_ctx {
 	u32 handle;
 	/** @priority: &enum drm_ugpu_ctx_priority it was created with. */
 	u32 priority;
+	/** @pid: thread group id of the creator, for messages. */
+	pid_t pid;
+	/** @comm: command name of the creator, for messages. */
+	char comm[TASK_COMM_LEN];
 	/** @lock: makes arm + push of one submit atomic over all entities. */
 	struct mutex lock;
 	/** @entity: one entity per HW queue. */

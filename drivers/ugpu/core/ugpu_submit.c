@@ -12,6 +12,7 @@
 #include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
@@ -124,9 +125,15 @@ static int ugpu_ctx_init(struct ugpu_ctx *ctx)
 void ugpu_ctx_guilty(struct ugpu_ctx *ctx)
 {
 	unsigned int threshold = ctx->udev->ban_threshold;
+	int guilty = atomic_inc_return(&ctx->guilty);
 
-	if (atomic_inc_return(&ctx->guilty) >= threshold && threshold)
-		WRITE_ONCE(ctx->banned, true);
+	if (!threshold || guilty < threshold)
+		return;
+	WRITE_ONCE(ctx->banned, true);
+	if (guilty == threshold)
+		dev_warn_ratelimited(ctx->udev->dev,
+				     "%s[%d]: context %u banned after %d hung or faulted jobs\n",
+				     ctx->comm, ctx->pid, ctx->handle, guilty);
 }
 
 static struct ugpu_ctx *ugpu_ctx_lookup(struct ugpu_file *ufile, u32 handle)
@@ -180,6 +187,9 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 	INIT_LIST_HEAD(&ctx->live);
 	ctx->udev = udev;
 	ctx->priority = args->priority;
+	/* Who to name in messages about the context's work. */
+	ctx->pid = task_tgid_nr(current);
+	get_task_comm(ctx->comm, current);
 
 	for (n = 0; n < udev->num_queues; n++) {
 		ctx->scheds[n] = &udev->queues[n].sched;
