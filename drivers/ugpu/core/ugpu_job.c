@@ -370,10 +370,16 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
 	int idx;
 
-	/* Once back on the scheduler's list the job may be freed at once. */
+	/*
+	 * Once back on the scheduler's list the job may be freed at once.
+	 * The flags are read by recoveries other threads start meanwhile
+	 * (a fault of the same job): under reset_lock, as they are.
+	 */
 	ugpu_job_get(job);
+	mutex_lock(&udev->core->reset_lock);
 	cjob->in_timeout = true;
 	cjob->requeued = false;
+	mutex_unlock(&udev->core->reset_lock);
 	if (!drm_dev_enter(&udev->drm, &idx)) {
 		ugpu_recover(udev, job, -ENODEV);
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
@@ -391,9 +397,7 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	 * family settled the job without one (it stopped the job, or the job
 	 * completed meanwhile), do it here.
 	 */
-	if (!cjob->requeued)
-		ugpu_requeue(udev, job);
-	cjob->in_timeout = false;
+	ugpu_requeue(udev, job);
 	ugpu_job_put(job);
 	return stat;
 }
@@ -453,16 +457,24 @@ static void ugpu_sched_rearm(struct drm_gpu_scheduler *sched)
 				dma_fence_get(to_ugpu_job(s_job)->hw_fence);
 }
 
-/* Hand a timed-out job that needed no reset back to its scheduler. */
+/*
+ * End the timeout handling of @job: hand it back to its scheduler unless
+ * a recovery did already (the family settled the job without one: it
+ * stopped the job, or the job completed meanwhile).
+ */
 static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job)
 {
 	struct drm_gpu_scheduler *sched = job->base.sched;
+	struct ugpu_core_job *cjob = to_core_job(job);
 
 	mutex_lock(&udev->core->reset_lock);
-	drm_sched_stop(sched, &job->base);
-	to_core_job(job)->requeued = true;
-	ugpu_sched_rearm(sched);
-	drm_sched_start(sched);
+	if (!cjob->requeued) {
+		drm_sched_stop(sched, &job->base);
+		cjob->requeued = true;
+		ugpu_sched_rearm(sched);
+		drm_sched_start(sched);
+	}
+	cjob->in_timeout = false;
 	mutex_unlock(&udev->core->reset_lock);
 }
 
@@ -475,18 +487,25 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 				bool reset, bool alive)
 {
 	struct drm_sched_job *s_job;
+	struct drm_sched_job *readd = NULL;
 	struct ugpu_job *job;
 	unsigned int i;
 	int err;
 
 	lockdep_assert_held(&udev->core->reset_lock);
 
-	for (i = 0; i < udev->num_queues; i++)
-		drm_sched_stop(&udev->queues[i].sched,
-			       bad && to_core_job(bad)->in_timeout ?
-			       &bad->base : NULL);
-	if (bad && to_core_job(bad)->in_timeout)
+	/*
+	 * A job the scheduler took off its list to time it out goes back
+	 * once, with the first recovery that names it: a fault recovery of
+	 * the same job may come first or second, and adding it to the list
+	 * twice would corrupt the list.
+	 */
+	if (bad && to_core_job(bad)->in_timeout && !to_core_job(bad)->requeued) {
+		readd = &bad->base;
 		to_core_job(bad)->requeued = true;
+	}
+	for (i = 0; i < udev->num_queues; i++)
+		drm_sched_stop(&udev->queues[i].sched, readd);
 
 	if (bad)
 		ugpu_job_charge(bad);
