@@ -100,12 +100,16 @@ static bool ugpu_hw_fence_signal(struct ugpu_job *job, int error)
  */
 void ugpu_job_done(struct ugpu_job *job, int error)
 {
+	bool cookie;
+
 	if (WARN_ON(!job->hw_fence))
 		return;
+	cookie = dma_fence_begin_signalling();
 	if (error && error != -ECANCELED && error != -ENODEV &&
 	    !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &job->hw_fence->flags))
 		ugpu_job_charge(job);
 	ugpu_hw_fence_signal(job, error);
+	dma_fence_end_signalling(cookie);
 }
 EXPORT_SYMBOL_GPL(ugpu_job_done);
 
@@ -200,15 +204,7 @@ static void ugpu_job_free_work(struct work_struct *work)
 	/* Still set only if the submit failed before arming. */
 	kfree(cjob->dep_fences);
 	kfree(cjob->dep_array);
-	ugpu_signal_put(cjob->signal);
-	if (cjob->target) {
-		if (!iosys_map_is_null(&cjob->target_map))
-			drm_gem_vunmap_unlocked(cjob->target,
-						&cjob->target_map);
-		drm_gem_object_put(cjob->target);
-	}
-	if (cjob->ufile)
-		ugpu_file_put(cjob->ufile);
+	ugpu_soft_cleanup(cjob);
 	if (job->hw_fence)
 		dma_fence_put(job->hw_fence);
 	else
@@ -317,7 +313,26 @@ static int ugpu_job_check(struct ugpu_job *job)
 	return 0;
 }
 
+static struct dma_fence *__ugpu_hw_run_job(struct drm_sched_job *sched_job);
+
+/*
+ * run_job, the timeout handler's recovery, ugpu_job_done() and free_job
+ * are fence signalling paths: they never allocate (other than atomically),
+ * and never take a lock that is held while waiting for a fence. The
+ * dma_fence_begin_signalling() annotations let lockdep check that.
+ */
 static struct dma_fence *ugpu_hw_run_job(struct drm_sched_job *sched_job)
+{
+	struct dma_fence *fence;
+	bool cookie;
+
+	cookie = dma_fence_begin_signalling();
+	fence = __ugpu_hw_run_job(sched_job);
+	dma_fence_end_signalling(cookie);
+	return fence;
+}
+
+static struct dma_fence *__ugpu_hw_run_job(struct drm_sched_job *sched_job)
 {
 	struct ugpu_job *job = to_ugpu_job(sched_job);
 	struct ugpu_core_job *cjob = to_core_job(job);
@@ -374,8 +389,16 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	 * Once back on the scheduler's list the job may be freed at once.
 	 * The flags are read by recoveries other threads start meanwhile
 	 * (a fault of the same job): under reset_lock, as they are.
+	 *
+	 * The handler as a whole is not a signalling section: recovery
+	 * stops the schedulers, which waits for fences (with reset_lock
+	 * held). ugpu_recover_locked() annotates the part after that.
 	 */
 	ugpu_job_get(job);
+	dev_warn_ratelimited(udev->dev,
+			     "%s[%d]: job of context %u timed out on %s\n",
+			     job->ctx->comm, job->ctx->pid, job->ctx->handle,
+			     udev->queues[job->queue].name);
 	mutex_lock(&udev->core->reset_lock);
 	cjob->in_timeout = true;
 	cjob->requeued = false;
@@ -404,7 +427,11 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 
 static void ugpu_free_job(struct drm_sched_job *sched_job)
 {
+	bool cookie = dma_fence_begin_signalling();
+
+	/* Only queues the release: freeing sleeps and takes locks. */
 	ugpu_job_put(to_ugpu_job(sched_job));
+	dma_fence_end_signalling(cookie);
 }
 
 static const struct drm_sched_backend_ops ugpu_hw_sched_ops = {
@@ -417,14 +444,20 @@ static struct dma_fence *ugpu_soft_run_job(struct drm_sched_job *sched_job)
 {
 	struct ugpu_job *job = to_ugpu_job(sched_job);
 	struct ugpu_device *udev = job->udev;
+	bool cookie;
 	int ret;
 
+	cookie = dma_fence_begin_signalling();
 	ret = ugpu_job_check(job);
+	/* A SIGNAL_WAIT whose signal was not set in time says so. */
+	if (ret == -ECANCELED && ugpu_soft_wait_error(to_core_job(job)) == -ETIME)
+		ret = -ETIME;
 	if (!ret)
 		ret = ugpu_soft_run(to_core_job(job));
 	trace_ugpu_job_done(dev_name(udev->dev), UGPU_MAX_QUEUES,
 			    ugpu_job_ctx_handle(job),
 			    sched_job->s_fence->finished.seqno, ret);
+	dma_fence_end_signalling(cookie);
 	/* Done synchronously: no fence, or the error. */
 	return ret ? ERR_PTR(ret) : NULL;
 }
@@ -490,6 +523,7 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 	struct drm_sched_job *readd = NULL;
 	struct ugpu_job *job;
 	unsigned int i;
+	bool cookie;
 	int err;
 
 	lockdep_assert_held(&udev->core->reset_lock);
@@ -506,6 +540,9 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 	}
 	for (i = 0; i < udev->num_queues; i++)
 		drm_sched_stop(&udev->queues[i].sched, readd);
+
+	/* Stopping waited for fences; from here on this signals them. */
+	cookie = dma_fence_begin_signalling();
 
 	if (bad)
 		ugpu_job_charge(bad);
@@ -547,6 +584,7 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 
 	for (i = 0; i < udev->num_queues; i++)
 		drm_sched_start(&udev->queues[i].sched);
+	dma_fence_end_signalling(cookie);
 }
 
 /**

@@ -261,6 +261,12 @@ struct ugpu_signal {
 	u64 context;
 	/** @seqno: last seqno used; under @lock. */
 	u64 seqno;
+	/** @timer: fails @fence if not set by @deadline. */
+	struct timer_list timer;
+	/** @deadline: jiffies by which @fence must be set; under @lock. */
+	unsigned long deadline;
+	/** @timeout: the device's job timeout, in jiffies. */
+	unsigned long timeout;
 };
 
 /**
@@ -286,6 +292,8 @@ struct ugpu_bo_list {
 	/** @objs: the BOs, in list order (referenced). */
 	struct drm_gem_object *objs[] __counted_by(count);
 };
+
+struct ugpu_soft_release;
 
 /**
  * struct ugpu_core_job - the core's view of a job.
@@ -325,12 +333,21 @@ struct ugpu_core_job {
 	struct dma_fence **dep_fences;
 	/** @signal: soft signal commands: the signal (referenced). */
 	struct ugpu_signal *signal;
+	/** @wait_fence: SIGNAL_WAIT: the fence waited for (referenced). */
+	struct dma_fence *wait_fence;
 	/** @target: soft write commands: the BO (referenced). */
 	struct drm_gem_object *target;
-	/** @target_map: kernel mapping of @target. */
+	/**
+	 * @target_map: kernel mapping of the page of @target the write
+	 * touches (of all of it for an imported BO).
+	 */
 	struct iosys_map target_map;
-	/** @ufile: BO_RELEASE: the file whose handle goes (referenced). */
-	struct ugpu_file *ufile;
+	/** @target_off: offset of the write in @target_map. */
+	u64 target_off;
+	/** @target_page_mapped: @target_map is a vmap() of one page. */
+	bool target_page_mapped;
+	/** @release: BO_RELEASE: the release, until the command runs. */
+	struct ugpu_soft_release *release;
 };
 
 static inline struct ugpu_core_job *to_core_job(struct ugpu_job *job)
@@ -420,6 +437,8 @@ void ugpu_signal_cancel(struct ugpu_signal *sig, int error);
 /* ugpu_soft.c */
 int ugpu_soft_prepare(struct ugpu_core_job *cjob, struct ugpu_file *ufile);
 int ugpu_soft_add_deps(struct ugpu_core_job *cjob);
+int ugpu_soft_wait_error(struct ugpu_core_job *cjob);
 int ugpu_soft_run(struct ugpu_core_job *cjob);
+void ugpu_soft_cleanup(struct ugpu_core_job *cjob);
 
 #endif /* _UGPU_PRIV_H_ */

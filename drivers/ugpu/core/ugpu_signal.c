@@ -51,11 +51,13 @@ static const struct dma_fence_ops ugpu_signal_fence_ops = {
 	.get_timeline_name = ugpu_signal_fence_timeline_name,
 };
 
+/* The last reference goes in process context (ioctls, job free worker). */
 static void ugpu_signal_release(struct kref *kref)
 {
 	struct ugpu_signal *sig = container_of(kref, struct ugpu_signal,
 					       refcount);
 
+	timer_shutdown_sync(&sig->timer);
 	/* Nobody can set it any more: fail whoever still waits on it. */
 	ugpu_signal_cancel(sig, -ECANCELED);
 	kfree(sig);
@@ -143,6 +145,28 @@ static bool ugpu_signal_try_wait(struct ugpu_signal *sig)
 }
 
 /*
+ * A generation fence is a fence like any other: it may end up in BO
+ * reservations (through the jobs waiting for it) and in other drivers
+ * (exported), which all rely on it signalling in bounded time. One that
+ * is not set within the device's job timeout of its creation fails with
+ * -ETIME; the next wait or export starts a new generation.
+ */
+static void ugpu_signal_timeout(struct timer_list *t)
+{
+	struct ugpu_signal *sig = from_timer(sig, t, timer);
+	unsigned long flags;
+	bool cookie;
+
+	cookie = dma_fence_begin_signalling();
+	spin_lock_irqsave(&sig->lock, flags);
+	/* A generation started after this timer was set has its own. */
+	if (sig->fence && time_after_eq(jiffies, sig->deadline))
+		ugpu_signal_fire_locked(sig, -ETIME);
+	spin_unlock_irqrestore(&sig->lock, flags);
+	dma_fence_end_signalling(cookie);
+}
+
+/*
  * The fence of the next setting of @sig (a signalled stub if @sig is set
  * now). Returns a reference or an ERR_PTR.
  */
@@ -163,6 +187,8 @@ struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig)
 			dma_fence_init(&new->base, &ugpu_signal_fence_ops,
 				       &new->lock, sig->context, ++sig->seqno);
 			sig->fence = &new->base;
+			sig->deadline = jiffies + sig->timeout;
+			mod_timer(&sig->timer, sig->deadline);
 			fence = dma_fence_get(&new->base);
 			new = NULL;
 		} else {
@@ -199,10 +225,14 @@ int ugpu_ioctl_signal_create(struct drm_device *dev, void *data,
 	sig->udev = to_ugpu_device(dev);
 	spin_lock_init(&sig->lock);
 	init_waitqueue_head(&sig->wq);
+	timer_setup(&sig->timer, ugpu_signal_timeout, 0);
+	sig->timeout = msecs_to_jiffies(sig->udev->job_timeout_ms ?: 500);
 	sig->manual_reset = args->flags & DRM_UGPU_SIGNAL_MANUAL_RESET;
 	sig->context = dma_fence_context_alloc(1);
 
-	ret = xa_alloc(&ufile->signals, &handle, sig, xa_limit_32b, GFP_KERNEL);
+	/* Publishes the signal: only the local handle is used after. */
+	ret = xa_alloc(&ufile->signals, &handle, sig, xa_limit_32b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		kfree(sig);
 		return ret;
