@@ -5,9 +5,12 @@
  * implicit sync, PRIME, file isolation, fdinfo). Every subtest runs once
  * per ugpu device present, as a dynamic subtest named after the device.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <xf86drm.h>
@@ -67,6 +70,19 @@ static bool syncobj_busy(int fd, uint32_t sync)
 				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 
 	return ret == -ETIME || (ret == -1 && errno == ETIME);
+}
+
+/* BO_RELEASE closes its handle just after its fence signalled. */
+static void wait_handle_closed(int fd, uint32_t handle)
+{
+	struct drm_ugpu_bo_info info = { .handle = handle };
+	uint64_t t0 = igt_nsec_now();
+
+	while (__ugpu_bo_info(fd, &info) == 0) {
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "handle %u still open\n", handle);
+		usleep(1000);
+	}
 }
 
 /* -------------------------------------------------------------------- */
@@ -936,7 +952,10 @@ static void test_soft_commands(struct ugpu_device_info *d)
 		igt_assert_eq_u32(ugpu_bo_read32(bo, 68), 0);
 	}
 
-	/* BO_RELEASE closes the handle once it ran, after the write. */
+	/*
+	 * BO_RELEASE closes the handle once it ran, after the write; the
+	 * handle goes right after the command's fence signals.
+	 */
 	ugpu_bo_map(rel);
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, rel->handle, 0, 0x5a5a, 0);
@@ -944,6 +963,7 @@ static void test_soft_commands(struct ugpu_device_info *d)
 	ugpu_submit_bo(&s, rel->handle, DRM_UGPU_SUBMIT_BO_WRITE);
 	igt_assert_eq(submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(rel, 0), 0x5a5a);
+	wait_handle_closed(fd, rel->handle);
 	memset(&gclose, 0, sizeof(gclose));
 	gclose.handle = rel->handle;
 	do_ioctl_err(fd, DRM_IOCTL_GEM_CLOSE, &gclose, EINVAL);
@@ -1701,6 +1721,777 @@ static void test_close_with_work(struct ugpu_device_info *d)
 	close(fd);
 }
 
+/* -------------------------------------------------------------------- */
+/* Hostile clients: races on guessed handles, faults, resource limits.  */
+
+/* Open descriptors of this process. */
+static int count_fds(void)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	igt_assert(dir);
+	while ((de = readdir(dir)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * BO_CREATE and CTX_CREATE publish a handle that another thread of the
+ * client can close at once: handles are small numbers, easily guessed.
+ * Everything the ioctl returns must come from before the handle was
+ * published. A child sharing the file closes every handle it guesses
+ * while the parent creates; the kernel must neither crash nor return
+ * garbage, and the device works afterwards.
+ */
+static void test_create_close_race(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t va_start, va_end, t0;
+	struct drm_ugpu_bo_create bc;
+	struct drm_ugpu_ctx_create cc;
+	struct ugpu_submit s;
+	unsigned int i, created = 0, raced = 0;
+	int ret;
+
+	va_start = ugpu_get_param(fd, DRM_UGPU_PARAM_VA_START, 0);
+	va_end = va_start + ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0);
+
+	/* The child shares the DRM file: same handle tables. */
+	igt_fork(child, 1) {
+		struct drm_ugpu_ctx_destroy cd = { 0 };
+		uint32_t h;
+
+		t0 = igt_nsec_now();
+		while (igt_nsec_now() - t0 < 1000000000ull) {
+			for (h = 1; h < 16; h++) {
+				__gem_close(fd, h);
+				cd.handle = h;
+				igt_ioctl(fd, DRM_IOCTL_UGPU_CTX_DESTROY, &cd);
+			}
+		}
+	}
+	t0 = igt_nsec_now();
+	for (i = 0; igt_nsec_now() - t0 < 1000000000ull; i++) {
+		memset(&bc, 0, sizeof(bc));
+		bc.size = 4096 << (i % 4);
+		ret = __ugpu_bo_create(fd, &bc);
+		igt_assert_eq(ret, 0);
+		igt_assert_lt_u32(0, bc.handle);
+		igt_assert_lte_u64(va_start, bc.va);
+		igt_assert_lte_u64(bc.va + bc.size, va_end);
+		igt_assert_neq_u64(bc.mmap_offset, 0);
+		if (__gem_close(fd, bc.handle))
+			raced++;
+
+		memset(&cc, 0, sizeof(cc));
+		cc.priority = DRM_UGPU_CTX_PRIORITY_MEDIUM;
+		igt_assert_eq(__ugpu_ctx_create(fd, &cc), 0);
+		igt_assert_lt_u32(0, cc.handle);
+		if (__ugpu_ctx_destroy(fd, cc.handle))
+			raced++;
+		created++;
+	}
+	igt_waitchildren_timeout(30, "handle closer");
+	igt_info("%u BOs and contexts created, %u closed under us\n",
+		 created, raced);
+
+	/* The file and the device still work. */
+	{
+		struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+		uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+
+		ugpu_bo_map(bo);
+		write32_submit(&s, ctx, bo->handle, 0, 0xc0ffee);
+		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0xc0ffee);
+		ugpu_bo_free(bo);
+	}
+	close(fd);
+}
+
+/*
+ * SIGNAL_EXPORT with its argument in read-only memory: the sync_file is
+ * created, but the descriptor cannot be returned. It must not stay open
+ * behind the caller's back.
+ */
+static void test_signal_export_efault(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t syncobj = ugpu_syncobj_create(fd, false);
+	struct drm_ugpu_signal_export *ro;
+	int before, i, sf;
+
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(ro != MAP_FAILED);
+	ro->handle = sig;
+	ro->flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE;
+	ro->fd = -1;
+	igt_assert_eq(mprotect(ro, 4096, PROT_READ), 0);
+
+	before = count_fds();
+	for (i = 0; i < 16; i++) {
+		igt_assert_eq(ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_EXPORT, ro), -1);
+		igt_assert_eq(errno, EFAULT);
+	}
+	igt_assert_eq(count_fds(), before);
+
+	/* Into a syncobj: nothing to leak, the copy still faults. */
+	igt_assert_eq(mprotect(ro, 4096, PROT_READ | PROT_WRITE), 0);
+	ro->flags = 0;
+	ro->syncobj = syncobj;
+	igt_assert_eq(mprotect(ro, 4096, PROT_READ), 0);
+	igt_assert_eq(ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_EXPORT, ro), -1);
+	igt_assert_eq(errno, EFAULT);
+	igt_assert_eq(count_fds(), before);
+
+	/* An unreadable argument. */
+	igt_assert_eq(ioctl(fd, DRM_IOCTL_UGPU_SIGNAL_EXPORT, (void *)BAD_PTR),
+		      -1);
+	igt_assert_eq(errno, EFAULT);
+	munmap(ro, 4096);
+
+	/* And the export still works. */
+	sf = export_sync_file(fd, sig);
+	igt_assert_eq(count_fds(), before + 1);
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+	close(sf);
+	close(fd);
+}
+
+/*
+ * Unbinding the device fails the pending fences of every user signal
+ * while the client may be destroying those very signals: the kernel
+ * must hold them while it does. Children create and destroy signals
+ * (with pending fences) through the whole unbind.
+ */
+static void test_unbind_signals(struct ugpu_device_info *d)
+{
+	uint32_t family = d->family;
+	int fd, i, sf;
+	uint32_t sig;
+
+	igt_require(getuid() == 0);
+	fd = ugpu_open_minor(d->minor);
+	ugpu_device_unbind_init(fd);
+
+	/* A pending fence the unbind must fail with -ENODEV. */
+	sig = ugpu_signal_create(fd, 0);
+	sf = export_sync_file(fd, sig);
+
+	/* They stop when the device is gone (ioctls fail with -ENODEV). */
+	igt_fork(child, 2) {
+		struct drm_ugpu_signal_export exp;
+		uint64_t t0 = igt_nsec_now();
+		uint32_t h;
+		int e;
+
+		while (igt_nsec_now() - t0 < 30000000000ull) {
+			if (__ugpu_signal_create(fd, 0, &h))
+				break;
+			memset(&exp, 0, sizeof(exp));
+			exp.handle = h;
+			exp.flags = DRM_UGPU_SIGNAL_EXPORT_SYNC_FILE;
+			e = __ugpu_signal_export(fd, &exp);
+			__ugpu_signal_destroy(fd, h);
+			if (!e)
+				close(exp.fd);
+		}
+	}
+	usleep(100000);
+	/* Waits for the children too. */
+	ugpu_device_unbind();
+
+	igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+	igt_assert_eq(ugpu_sync_file_status(sf), -ENODEV);
+	close(sf);
+	close(fd);
+
+	ugpu_device_rebind();
+	d->minor = ugpu_wait_for_device(family, d->name);
+	fd = ugpu_open_minor(d->minor);
+	{
+		struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+		uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		struct ugpu_submit s;
+
+		ugpu_bo_map(bo);
+		write32_submit(&s, ctx, bo->handle, 0, 0x5eed);
+		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x5eed);
+		ugpu_bo_free(bo);
+	}
+	for (i = 0; i < 4; i++)
+		igt_assert_eq(__ugpu_signal_create(fd, 0, &sig), 0);
+	close(fd);
+}
+
+static char overcommit_saved[3][32];
+static bool overcommit_have_saved;
+static const char *const overcommit_files[3] = {
+	"/proc/sys/vm/overcommit_memory",
+	"/proc/sys/vm/overcommit_ratio",
+	"/proc/sys/vm/overcommit_kbytes",
+};
+
+static void restore_overcommit(int sig)
+{
+	(void)sig;
+	/* kbytes and ratio exclude each other: the non-zero one last. */
+	if (atoi(overcommit_saved[2]))
+		igt_sysfs_write(overcommit_files[2], overcommit_saved[2]);
+	else
+		igt_sysfs_write(overcommit_files[1], overcommit_saved[1]);
+	igt_sysfs_write(overcommit_files[0], overcommit_saved[0]);
+}
+
+static uint64_t meminfo_kb(const char *key)
+{
+	char line[256];
+	uint64_t v = 0;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	igt_assert(f);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':')
+			v = strtoull(line + n + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Out of memory is -ENOMEM, whatever part of the kernel ran out: shmem
+ * says -ENOSPC when strict overcommit accounting refuses its pages.
+ */
+static void test_bo_create_nomem(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct drm_ugpu_bo_create arg;
+	uint64_t va_size, size, committed;
+	char buf[32];
+	unsigned int i;
+	int ret;
+
+	igt_require(getuid() == 0);
+	/* Once per process: the dynamic subtests share it. */
+	for (i = 0; i < 3 && !overcommit_have_saved; i++) {
+		igt_require(igt_sysfs_read(overcommit_files[i],
+					   overcommit_saved[i],
+					   sizeof(overcommit_saved[i])) > 0);
+		overcommit_saved[i][strcspn(overcommit_saved[i], "\n")] = 0;
+	}
+	if (!overcommit_have_saved)
+		igt_install_exit_handler(restore_overcommit);
+	overcommit_have_saved = true;
+
+	va_size = ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0);
+	size = va_size < (64ull << 20) ? va_size / 2 : 64ull << 20;
+	size &= ~4095ull;
+	igt_require(size >= (16ull << 20));
+
+	/* Room for what runs now plus a little: far less than @size. */
+	committed = meminfo_kb("Committed_AS");
+	snprintf(buf, sizeof(buf), "%llu",
+		 (unsigned long long)(committed + (size >> 10) / 4));
+	igt_assert_eq(igt_sysfs_write(overcommit_files[2], buf), 0);
+	igt_assert_eq(igt_sysfs_write(overcommit_files[0], "2"), 0);
+
+	memset(&arg, 0, sizeof(arg));
+	arg.size = size;
+	ret = __ugpu_bo_create(fd, &arg);
+	/* Before asserting: everything else needs its memory back. */
+	restore_overcommit(0);
+	igt_assert_eq(ret, -ENOMEM);
+
+	/* Memory is back: the same size works. */
+	memset(&arg, 0, sizeof(arg));
+	arg.size = size;
+	igt_assert_eq(__ugpu_bo_create(fd, &arg), 0);
+	gem_close(fd, arg.handle);
+	close(fd);
+}
+
+/*
+ * A context holds at most 1024 jobs that are not freed; beyond, SUBMIT
+ * fails with -EBUSY rather than pin unbounded memory with work that
+ * waits. Once the work completes the context takes submits again.
+ */
+#define MAX_QUEUED_JOBS	1024
+
+static void test_ctx_queue_limit(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t other = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t gate = syncobj_on_signal(fd, sig);
+	uint32_t done = ugpu_syncobj_create(fd, false);
+	struct ugpu_submit s;
+	unsigned int queued = 0, i;
+	uint64_t t0;
+	int ret;
+
+	ugpu_bo_map(bo);
+	/*
+	 * The gate fails after the job timeout (500 ms at least): everything
+	 * up to the -EBUSY must happen before.
+	 */
+	t0 = igt_nsec_now();
+	while (queued < MAX_QUEUED_JOBS) {
+		ugpu_submit_init(&s, ctx);
+		for (i = 0; i < 64 && queued + i < MAX_QUEUED_JOBS; i++)
+			ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle,
+					0, queued + i, 0);
+		ugpu_submit_in_sync(&s, gate, 0);
+		ugpu_submit(fd, &s);
+		queued += i;
+	}
+	/* One more fails, all of it: a submit is queued whole or not. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4, 1, 0);
+	ret = __ugpu_submit(fd, &s);
+	if (igt_nsec_now() - t0 > 400000000ull)
+		igt_skip("queueing %u jobs took longer than the job timeout\n",
+			 MAX_QUEUED_JOBS);
+	igt_assert_eq(ret, -EBUSY);
+	/* Another context is not affected. */
+	write32_submit(&s, other, bo->handle, 8, 0x0e);
+	ugpu_submit_in_sync(&s, gate, 0);
+	ugpu_submit(fd, &s);
+
+	ugpu_signal_set(fd, sig, 1);
+	/*
+	 * The jobs complete and are freed (asynchronously, soon after): a
+	 * submit is taken again once there is room for it.
+	 */
+	t0 = igt_nsec_now();
+	do {
+		write32_submit(&s, ctx, bo->handle, 12, 0x600d);
+		ugpu_submit_out_sync(&s, done, 0);
+		ret = __ugpu_submit(fd, &s);
+		if (ret != -EBUSY)
+			break;
+		usleep(10000);
+	} while (igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull);
+	igt_assert_eq(ret, 0);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, done), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), MAX_QUEUED_JOBS - 1);
+	/* The refused submit never ran. */
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0x0e);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 12), 0x600d);
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+/*
+ * A fence that waits for a user signal may end up anywhere (BO
+ * reservations, other drivers): it must signal in bounded time. A
+ * SIGNAL_WAIT whose signal is not set within the job timeout fails with
+ * -ETIME, as does an exported fence; what depends on it is cancelled,
+ * and the BO it was to write becomes idle.
+ */
+static void test_signal_wait_timeout(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, 0);
+	uint32_t wait_sync = ugpu_syncobj_create(fd, false);
+	uint32_t write_sync = ugpu_syncobj_create(fd, false);
+	struct ugpu_submit s;
+	int sf;
+
+	ugpu_bo_map(bo);
+	ugpu_bo_write32(bo, 0, 0);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, wait_sync, 0);
+	ugpu_submit(fd, &s);
+	write32_submit(&s, ctx, bo->handle, 0, 0xbad);
+	s.cmds[0].deps = 0;
+	ugpu_submit_in_sync(&s, wait_sync, 0);
+	ugpu_submit_out_sync(&s, write_sync, 0);
+	ugpu_submit(fd, &s);
+	sf = export_sync_file(fd, sig);
+
+	/* Nobody sets the signal: all of it ends within a bounded time. */
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, wait_sync), -ETIME);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, write_sync), -ECANCELED);
+	igt_assert(fd_readable(sf, UGPU_WAIT_MS));
+	igt_assert_eq(ugpu_sync_file_status(sf), -ETIME);
+	close(sf);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
+				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
+
+	/* A setting after the timeout is not lost: the next wait gets it. */
+	ugpu_signal_set(fd, sig, 1);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x600d, 1);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x600d);
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+/*
+ * BO_RELEASE closes the handle the command named when it was submitted,
+ * and no other: if the client closed that handle meanwhile and the
+ * number went to a new BO, the new BO stays.
+ */
+static void test_bo_release_reused_handle(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t gate = syncobj_on_signal(fd, sig);
+	struct ugpu_bo *old = ugpu_bo_new(fd, 4096, 0);
+	struct ugpu_bo *fresh, *other;
+	struct drm_ugpu_bo_info info;
+	struct ugpu_submit s;
+
+	/* Release the handle once the gate opens. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, old->handle, 0, 0, 0);
+	ugpu_submit_in_sync(&s, gate, 0);
+	ugpu_submit(fd, &s);
+
+	/* The client closes it itself; the number is reused. */
+	gem_close(fd, old->handle);
+	fresh = ugpu_bo_new(fd, 8192, 0);
+	igt_require_f(fresh->handle == old->handle,
+		      "handle %u not reused (got %u)\n", old->handle,
+		      fresh->handle);
+
+	ugpu_signal_set(fd, sig, 1);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	/* The release is asynchronous: give it time to go wrong. */
+	usleep(100000);
+
+	memset(&info, 0, sizeof(info));
+	info.handle = fresh->handle;
+	igt_assert_eq(__ugpu_bo_info(fd, &info), 0);
+	igt_assert_eq_u64(info.size, 8192);
+
+	/* An ordinary BO_RELEASE still closes its handle. */
+	other = ugpu_bo_new(fd, 4096, 0);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, other->handle, 0, 0, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	wait_handle_closed(fd, other->handle);
+	free(old);
+	free(other);
+	ugpu_bo_free(fresh);
+	close(fd);
+}
+
+/* Bytes of kernel virtual mappings that drm_gem_shmem_vmap made. */
+static uint64_t shmem_vmap_bytes(void)
+{
+	char line[512];
+	uint64_t total = 0;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+
+	igt_require(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ' ');
+
+		if (p && strstr(line, "drm_gem_shmem_vmap"))
+			total += strtoull(p + 1, NULL, 10);
+	}
+	fclose(f);
+	return total;
+}
+
+/*
+ * A soft write maps the page it writes, not the whole BO: queued writes
+ * to a large BO must not cost kernel address space (or page tables) in
+ * proportion to its size. The value lands where it should.
+ */
+static void test_soft_write_large_bo(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t va_size = ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0);
+	uint64_t size = va_size / 4 < (64ull << 20) ? va_size / 4 :
+		64ull << 20;
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+	uint32_t sync = ugpu_syncobj_create(fd, false);
+	uint64_t before, during, last, t0;
+	struct ugpu_submit s;
+	struct ugpu_bo *bo;
+	uint32_t gate;
+
+	igt_require(getuid() == 0);
+	size &= ~4095ull;
+	igt_require(size >= (4ull << 20));
+	bo = ugpu_bo_new(fd, size, 0);
+	last = size - 8;
+
+	before = shmem_vmap_bytes();
+	/* The gate opens by itself after the job timeout: be quick. */
+	t0 = igt_nsec_now();
+	gate = syncobj_on_signal(fd, sig);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE64, bo->handle, last,
+			0x0123456789abcdefull, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4096 + 4,
+			0xfeed, 0);
+	ugpu_submit_in_sync(&s, gate, 0);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(fd, &s);
+	during = shmem_vmap_bytes();
+	if (igt_nsec_now() - t0 < 400000000ull)
+		igt_assert_f(during < before + size / 2,
+			     "queued writes map %llu bytes of a %llu byte BO\n",
+			     (unsigned long long)(during - before),
+			     (unsigned long long)size);
+	else
+		igt_info("too slow to look at the queued writes\n");
+	ugpu_signal_set(fd, sig, 1);
+	igt_assert_lte(ugpu_syncobj_wait_status(fd, sync), 1);
+
+	/* The same writes, ungated: the values land where they should. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE64, bo->handle, last,
+			0x0123456789abcdefull, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4096 + 4,
+			0xfeed, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	ugpu_bo_map(bo);
+	igt_assert_eq_u64(ugpu_bo_read64(bo, last), 0x0123456789abcdefull);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4096 + 4), 0xfeed);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 4096), 0);
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+/*
+ * Contiguous BOs are carved out of one pool: the CPU mapping of each
+ * must show that BO's pages, not the pool's start (which the DMA API's
+ * mmap helpers map when handed part of an allocation behind an IOMMU).
+ */
+static void test_bo_contiguous_mmap(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint64_t pool = ugpu_get_param(fd, DRM_UGPU_PARAM_CONTIG_POOL_FREE, 0);
+	struct ugpu_bo *a, *b;
+	struct ugpu_submit s;
+	unsigned int i;
+
+	igt_require_f(pool >= 4 * 8192, "no contiguous pool\n");
+	a = ugpu_bo_new(fd, 8192, DRM_UGPU_BO_CONTIGUOUS);
+	b = ugpu_bo_new(fd, 8192, DRM_UGPU_BO_CONTIGUOUS);
+	ugpu_bo_map(a);
+	ugpu_bo_map(b);
+	for (i = 0; i < 8192; i += 4) {
+		ugpu_bo_write32(a, i, 0xa0000000 | i);
+		ugpu_bo_write32(b, i, 0xb0000000 | i);
+	}
+	/* The kernel writes through its own mapping; the CPU sees it. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, a->handle, 4096, 0xaaaa, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, b->handle, 4100, 0xbbbb, 0);
+	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	for (i = 0; i < 8192; i += 4) {
+		uint32_t ea = i == 4096 ? 0xaaaa : 0xa0000000 | i;
+		uint32_t eb = i == 4100 ? 0xbbbb : 0xb0000000 | i;
+
+		igt_assert_eq_u32(ugpu_bo_read32(a, i), ea);
+		igt_assert_eq_u32(ugpu_bo_read32(b, i), eb);
+	}
+	ugpu_bo_free(a);
+	ugpu_bo_free(b);
+	close(fd);
+}
+
+/* -------------------------------------------------------------------- */
+/* Memory cgroups: what a client makes the kernel allocate is its own.  */
+
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_TEST		CG_ROOT "/ugpu-core-memcg"
+#define CG_LIMIT	(64ull << 20)
+
+static bool cgroup2_memory(void)
+{
+	char buf[256];
+
+	/* The test VM mounts no cgroup file system itself. */
+	if (access(CG_ROOT "/cgroup.controllers", R_OK) &&
+	    mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL))
+		return false;
+	if (igt_sysfs_read(CG_ROOT "/cgroup.controllers", buf,
+			   sizeof(buf)) <= 0 || !strstr(buf, "memory"))
+		return false;
+	return igt_sysfs_write(CG_ROOT "/cgroup.subtree_control",
+			       "+memory") == 0;
+}
+
+static uint64_t cg_read_u64(const char *file)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), CG_TEST "/%s", file);
+	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	return strtoull(buf, NULL, 10);
+}
+
+/* A "key value" line of a flat-keyed cgroup file. */
+static uint64_t cg_read_key(const char *file, const char *key)
+{
+	char path[256], buf[1024], *p;
+	size_t n = strlen(key);
+
+	snprintf(path, sizeof(path), CG_TEST "/%s", file);
+	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+	igt_assert_f(false, "no %s in %s\n", key, file);
+	return 0;
+}
+
+static void cg_remove(int sig)
+{
+	(void)sig;
+	rmdir(CG_TEST);
+}
+
+/*
+ * Contexts, signals, jobs and BOs of a client are charged to its memory
+ * cgroup, so a client limited to 64 MiB cannot make the kernel allocate
+ * much more on its behalf. A child in such a group creates each kind of
+ * object and sees the group's usage grow by at least the objects' size;
+ * a BO larger than what is left fails with -ENOMEM, without the OOM
+ * killer, and the device keeps working for everyone.
+ */
+static void test_memcg(struct ugpu_device_info *d)
+{
+	uint64_t before_max;
+	char buf[32];
+	int fd;
+
+	igt_require(getuid() == 0);
+	igt_require_f(cgroup2_memory(), "no cgroup2 memory controller\n");
+	rmdir(CG_TEST);
+	igt_assert_eq(mkdir(CG_TEST, 0755), 0);
+	igt_install_exit_handler(cg_remove);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)CG_LIMIT);
+	igt_assert_eq(igt_sysfs_write(CG_TEST "/memory.max", buf), 0);
+	before_max = cg_read_key("memory.events", "max");
+
+	igt_fork(child, 1) {
+		struct drm_ugpu_bo_create bc;
+		struct ugpu_submit s;
+		uint64_t c0, c1, t0, left;
+		uint32_t ctx, sig, h;
+		unsigned int i, j;
+		int cfd;
+
+		snprintf(buf, sizeof(buf), "%d", getpid());
+		igt_assert_eq(igt_sysfs_write(CG_TEST "/cgroup.procs", buf), 0);
+		cfd = ugpu_open_minor(d->minor);
+
+		/* Contexts: each holds a scheduler entity per queue. */
+		c0 = cg_read_u64("memory.current");
+		for (i = 0; i < 2000; i++)
+			ugpu_ctx_create(cfd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		c1 = cg_read_u64("memory.current");
+		igt_info("2000 contexts: %llu bytes\n",
+			 (unsigned long long)(c1 - c0));
+		igt_assert_lte_u64(c0 + 2000 * 256, c1);
+
+		/* User signals. */
+		c0 = c1;
+		for (i = 0; i < 8000; i++)
+			igt_assert_eq(__ugpu_signal_create(cfd, 0, &h), 0);
+		c1 = cg_read_u64("memory.current");
+		igt_info("8000 signals: %llu bytes\n",
+			 (unsigned long long)(c1 - c0));
+		igt_assert_lte_u64(c0 + 8000 * 64, c1);
+
+		/* Queued jobs, waiting for a signal (within its timeout). */
+		ctx = ugpu_ctx_create(cfd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		sig = ugpu_signal_create(cfd, DRM_UGPU_SIGNAL_MANUAL_RESET);
+		c0 = cg_read_u64("memory.current");
+		t0 = igt_nsec_now();
+		for (i = 0; i < 8; i++) {
+			ugpu_submit_init(&s, ctx);
+			ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0,
+					0, 0);
+			for (j = 1; j < 64; j++)
+				ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET,
+						sig, 0, 0, 1);
+			ugpu_submit(cfd, &s);
+		}
+		c1 = cg_read_u64("memory.current");
+		if (igt_nsec_now() - t0 < 400000000ull) {
+			igt_info("512 jobs: %llu bytes\n",
+				 (unsigned long long)(c1 - c0));
+			igt_assert_lte_u64(c0 + 512 * 256, c1);
+		}
+		ugpu_signal_set(cfd, sig, 1);
+
+		/* BOs: the structures and the pages. */
+		c0 = cg_read_u64("memory.current");
+		for (i = 0; i < 16; i++)
+			ugpu_bo_new(cfd, 1 << 20, 0);
+		c1 = cg_read_u64("memory.current");
+		igt_info("16 MiB of BOs: %llu bytes\n",
+			 (unsigned long long)(c1 - c0));
+		/* The jobs above are being freed meanwhile: some slack. */
+		igt_assert_lte_u64(c0 + (15 << 20), c1);
+
+		/* More than is left: -ENOMEM, nobody killed. */
+		left = CG_LIMIT - c1;
+		memset(&bc, 0, sizeof(bc));
+		bc.size = (left + (16 << 20)) & ~4095ull;
+		igt_assert_eq(__ugpu_bo_create(cfd, &bc), -ENOMEM);
+		/* What fits still does. */
+		memset(&bc, 0, sizeof(bc));
+		bc.size = 1 << 20;
+		igt_assert_eq(__ugpu_bo_create(cfd, &bc), 0);
+		close(cfd);
+	}
+	igt_waitchildren_timeout(120, "memcg child");
+
+	igt_assert_lte_u64(before_max + 1, cg_read_key("memory.events", "max"));
+	igt_assert_eq_u64(cg_read_key("memory.events", "oom_kill"), 0);
+	igt_assert_eq_u64(cg_read_key("memory.events", "oom"), 0);
+	if (!access(CG_TEST "/memory.peak", R_OK))
+		igt_assert_lte_u64(cg_read_u64("memory.peak"), CG_LIMIT);
+
+	/* The device still works, outside the group. */
+	fd = ugpu_open_minor(d->minor);
+	{
+		struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+		uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		struct ugpu_submit s;
+
+		ugpu_bo_map(bo);
+		write32_submit(&s, ctx, bo->handle, 0, 0xcafe);
+		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0xcafe);
+		ugpu_bo_free(bo);
+	}
+	close(fd);
+	cg_remove(0);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1781,4 +2572,54 @@ igt_main
 	igt_subtest_with_dynamic("close-with-work")
 		for_each_device(d)
 			test_close_with_work(d);
+
+	igt_describe("Create BOs and contexts while another thread closes guessed handles.");
+	igt_subtest_with_dynamic("create-close-race")
+		for_each_device(d)
+			test_create_close_race(d);
+
+	igt_describe("SIGNAL_EXPORT into read-only memory leaks no descriptor.");
+	igt_subtest_with_dynamic("signal-export-efault")
+		for_each_device(d)
+			test_signal_export_efault(d);
+
+	igt_describe("Unbind while the client creates and destroys signals.");
+	igt_subtest_with_dynamic("unbind-signals")
+		for_each_device(d)
+			test_unbind_signals(d);
+
+	igt_describe("BO_CREATE out of memory is -ENOMEM, also when shmem says -ENOSPC.");
+	igt_subtest_with_dynamic("bo-create-nomem")
+		for_each_device(d)
+			test_bo_create_nomem(d);
+
+	igt_describe("A context holds at most 1024 jobs; SUBMIT beyond is -EBUSY.");
+	igt_subtest_with_dynamic("ctx-queue-limit")
+		for_each_device(d)
+			test_ctx_queue_limit(d);
+
+	igt_describe("Fences waiting for a user signal fail with -ETIME after the job timeout.");
+	igt_subtest_with_dynamic("signal-wait-timeout")
+		for_each_device(d)
+			test_signal_wait_timeout(d);
+
+	igt_describe("BO_RELEASE leaves a reused handle number alone.");
+	igt_subtest_with_dynamic("bo-release-reused-handle")
+		for_each_device(d)
+			test_bo_release_reused_handle(d);
+
+	igt_describe("A soft write maps one page of its BO, not all of it.");
+	igt_subtest_with_dynamic("soft-write-large-bo")
+		for_each_device(d)
+			test_soft_write_large_bo(d);
+
+	igt_describe("A client in a 64 MiB memory cgroup is charged for what it creates.");
+	igt_subtest_with_dynamic("memcg")
+		for_each_device(d)
+			test_memcg(d);
+
+	igt_describe("CPU mappings of contiguous BOs show their own pages.");
+	igt_subtest_with_dynamic("bo-contiguous-mmap")
+		for_each_device(d)
+			test_bo_contiguous_mmap(d);
 }

@@ -3,6 +3,7 @@
  * ugpu core: the DRM driver shared by every ugpu device, device
  * registration for the family drivers, and GET_PARAM.
  */
+#include <linux/compat.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/platform_device.h>
@@ -130,7 +131,7 @@ static int ugpu_open(struct drm_device *dev, struct drm_file *file)
 	struct ugpu_core_private *core = udev->core;
 	struct ugpu_file *ufile;
 
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
 	kref_init(&ufile->refcount);
@@ -174,12 +175,14 @@ static void ugpu_postclose(struct drm_device *dev, struct drm_file *file)
 	xa_for_each(&ufile->ctxs, index, ctx) {
 		xa_erase(&ufile->ctxs, index);
 		ugpu_ctx_put(ctx);
+		cond_resched();
 	}
 	/* Nobody can set these any more: release what waits on them. */
 	xa_for_each(&ufile->signals, index, sig) {
 		xa_erase(&ufile->signals, index);
 		ugpu_signal_cancel(sig, -ECANCELED);
 		ugpu_signal_put(sig);
+		cond_resched();
 	}
 
 	ugpu_vm_file_close(ufile->vm);
@@ -221,12 +224,33 @@ static void ugpu_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	drm_show_memory_stats(p, file);
 }
 
+/* SIGNAL_EXPORT installs a descriptor: it copies its argument itself. */
+static long ugpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == DRM_IOCTL_UGPU_SIGNAL_EXPORT)
+		return ugpu_signal_export_ioctl(filp, (void __user *)arg);
+	return drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+/* The ugpu argument structs have the same layout for 32-bit callers. */
+static long ugpu_compat_ioctl(struct file *filp, unsigned int cmd,
+			      unsigned long arg)
+{
+	if (cmd == DRM_IOCTL_UGPU_SIGNAL_EXPORT)
+		return ugpu_signal_export_ioctl(filp, compat_ptr(arg));
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+#define ugpu_compat_ioctl NULL
+#endif
+
 static const struct file_operations ugpu_fops = {
 	.owner = THIS_MODULE,
 	.open = drm_open,
 	.release = ugpu_release,
-	.unlocked_ioctl = drm_ioctl,
-	.compat_ioctl = drm_compat_ioctl,
+	.unlocked_ioctl = ugpu_ioctl,
+	.compat_ioctl = ugpu_compat_ioctl,
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,
@@ -410,17 +434,18 @@ EXPORT_SYMBOL_GPL(ugpu_device_register);
 void ugpu_device_unregister(struct ugpu_device *udev)
 {
 	struct ugpu_core_private *core = udev->core;
-	struct ugpu_signal *sig;
 	struct ugpu_file *ufile;
-	unsigned long index;
 
 	drm_dev_unplug(&udev->drm);
 
-	/* Release soft commands and fences waiting on user signals. */
+	/*
+	 * Release soft commands and fences waiting on user signals. Files
+	 * leave the list under files_lock before they drop their signals;
+	 * SIGNAL_DESTROY may still run on a listed file.
+	 */
 	mutex_lock(&core->files_lock);
 	list_for_each_entry(ufile, &core->files, node)
-		xa_for_each(&ufile->signals, index, sig)
-			ugpu_signal_cancel(sig, -ENODEV);
+		ugpu_signals_cancel(ufile, -ENODEV);
 	mutex_unlock(&core->files_lock);
 
 	ugpu_jobs_unplug(udev);

@@ -67,7 +67,8 @@ struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
 {
 	struct ugpu_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	/* Created for a client (BO_CREATE, PRIME import): charge its memcg. */
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	ugpu_bo_init_common(bo);
@@ -97,22 +98,53 @@ static void ugpu_contig_free(struct drm_gem_object *obj)
 	kfree(bo);
 }
 
+/*
+ * The page behind byte @offset of a contiguous BO. The pool is one
+ * coherent allocation; behind an IOMMU its kernel address may be a
+ * vmap() of scattered pages, and the DMA address is an IOVA, so neither
+ * the DMA address nor the DMA API helpers (which assume the whole
+ * allocation, not a part carved out of it) may be used for the CPU side.
+ */
+static struct page *ugpu_contig_page(struct ugpu_bo *bo, size_t offset)
+{
+	void *vaddr = bo->vaddr + offset;
+
+	return is_vmalloc_addr(vaddr) ? vmalloc_to_page(vaddr) :
+					virt_to_page(vaddr);
+}
+
+/* dma-buf export: the BO's own pages, whatever the pool's layout. */
 static struct sg_table *ugpu_contig_get_sg_table(struct drm_gem_object *obj)
 {
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	unsigned int i, npages = obj->size >> PAGE_SHIFT;
+	struct page **pages;
 	struct sg_table *sgt;
 	int ret;
 
-	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
-	if (!sgt)
+	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	if (!pages)
 		return ERR_PTR(-ENOMEM);
-	ret = dma_get_sgtable(bo->pool->dev, sgt, bo->vaddr, bo->dma,
-			      obj->size);
-	if (ret) {
-		kfree(sgt);
-		return ERR_PTR(ret);
+	for (i = 0; i < npages; i++)
+		pages[i] = ugpu_contig_page(bo, (size_t)i << PAGE_SHIFT);
+
+	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL_ACCOUNT);
+	if (!sgt) {
+		ret = -ENOMEM;
+		goto err_pages;
 	}
+	ret = sg_alloc_table_from_pages(sgt, pages, npages, 0, obj->size,
+					GFP_KERNEL_ACCOUNT);
+	if (ret)
+		goto err_sgt;
+	kvfree(pages);
 	return sgt;
+
+err_sgt:
+	kfree(sgt);
+err_pages:
+	kvfree(pages);
+	return ERR_PTR(ret);
 }
 
 static int ugpu_contig_vmap(struct drm_gem_object *obj, struct iosys_map *map)
@@ -121,16 +153,22 @@ static int ugpu_contig_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 	return 0;
 }
 
+/*
+ * Pages are inserted on fault, from the kernel address (see
+ * ugpu_contig_page()), with the attributes the kernel mapping of
+ * coherent memory has: cached where DMA is coherent, write-combined
+ * (uncached, bufferable) where it is not.
+ */
 static int ugpu_contig_mmap(struct drm_gem_object *obj,
 			    struct vm_area_struct *vma)
 {
-	struct ugpu_bo *bo = to_ugpu_bo(obj);
-
 	/* The fake offset only selected the object. */
 	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	return dma_mmap_coherent(bo->pool->dev, vma, bo->vaddr, bo->dma,
-				 obj->size);
+	vm_flags_set(vma, VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
+	if (!dev_is_dma_coherent(obj->dev->dev))
+		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
+	return 0;
 }
 
 static enum drm_gem_object_status ugpu_contig_status(struct drm_gem_object *obj)
@@ -143,23 +181,15 @@ static size_t ugpu_contig_rss(struct drm_gem_object *obj)
 	return obj->size;
 }
 
-/*
- * Pages are inserted at mmap time; this only runs when they were zapped
- * since, as drm_dev_unplug() does for every mapping of the device. The
- * memory stays valid (the BO holds the pool), so map it again.
- */
 static vm_fault_t ugpu_contig_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct ugpu_bo *bo = to_ugpu_bo(vma->vm_private_data);
-	void *vaddr;
 	struct page *page;
 
 	if (vmf->pgoff >= bo->base.base.size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	vaddr = bo->vaddr + (vmf->pgoff << PAGE_SHIFT);
-	page = is_vmalloc_addr(vaddr) ? vmalloc_to_page(vaddr) :
-					virt_to_page(vaddr);
+	page = ugpu_contig_page(bo, vmf->pgoff << PAGE_SHIFT);
 	return vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(page),
 				   vma->vm_page_prot);
 }
@@ -192,7 +222,7 @@ static struct ugpu_bo *ugpu_contig_create(struct ugpu_device *udev,
 	if (!pool || size > pool->size)
 		return ERR_PTR(-ENOMEM);
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	ugpu_bo_init_common(bo);
@@ -206,16 +236,21 @@ static struct ugpu_bo *ugpu_contig_create(struct ugpu_device *udev,
 	/* Recycled pool memory must not leak a previous owner's data. */
 	memset(bo->vaddr, 0, size);
 
-	/* The device's own view: one DMA segment covering the BO. */
-	bo->sgt = kzalloc(sizeof(*bo->sgt), GFP_KERNEL);
+	/*
+	 * The device's own view: one DMA segment covering the BO. Only its
+	 * DMA address and length mean anything (behind an IOMMU the pages
+	 * need not be contiguous); the page is the first one for the sake of
+	 * a well-formed entry.
+	 */
+	bo->sgt = kzalloc(sizeof(*bo->sgt), GFP_KERNEL_ACCOUNT);
 	if (!bo->sgt) {
 		ret = -ENOMEM;
 		goto err_pool;
 	}
-	ret = sg_alloc_table(bo->sgt, 1, GFP_KERNEL);
+	ret = sg_alloc_table(bo->sgt, 1, GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err_sgt;
-	sg_set_buf(bo->sgt->sgl, bo->vaddr, size);
+	sg_set_page(bo->sgt->sgl, ugpu_contig_page(bo, 0), size, 0);
 	sg_dma_address(bo->sgt->sgl) = bo->dma;
 	sg_dma_len(bo->sgt->sgl) = size;
 	bo->sgt->nents = 1;
@@ -245,9 +280,15 @@ struct sg_table *ugpu_bo_sgt(struct drm_gem_object *obj)
 {
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
 
+	struct sg_table *sgt;
+
 	if (bo->sgt)
 		return bo->sgt;
-	return drm_gem_shmem_get_pages_sgt(&bo->base);
+	sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	/* shmem reports failed memory accounting as -ENOSPC. */
+	if (IS_ERR(sgt) && PTR_ERR(sgt) == -ENOSPC)
+		return ERR_PTR(-ENOMEM);
+	return sgt;
 }
 
 u32 ugpu_bo_prot(struct drm_gem_object *obj)
@@ -280,13 +321,21 @@ static int ugpu_bo_va(struct drm_gem_object *obj, struct drm_file *file,
 	return ret;
 }
 
+/*
+ * The handle is published last: from then on another thread may close it
+ * (handles are easily guessed) and with it free the BO and its mapping.
+ * Everything returned is read before, or from references of our own.
+ */
 int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 			 struct drm_file *file)
 {
 	struct ugpu_device *udev = to_ugpu_device(dev);
+	struct ugpu_file *ufile = file->driver_priv;
 	struct drm_ugpu_bo_create *args = data;
 	struct drm_gem_shmem_object *shmem;
+	struct ugpu_mapping *map;
 	struct drm_gem_object *obj;
+	u64 va, mmap_offset;
 	struct ugpu_bo *bo;
 	u32 handle;
 	size_t size;
@@ -307,34 +356,39 @@ int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 	} else {
 		shmem = drm_gem_shmem_create(dev, size);
 		if (IS_ERR(shmem))
-			return PTR_ERR(shmem);
+			return PTR_ERR(shmem) == -ENOSPC ? -ENOMEM :
+							   PTR_ERR(shmem);
 		bo = container_of(shmem, struct ugpu_bo, base);
 	}
 	bo->flags = args->flags;
 	obj = &bo->base.base;
 
-	/* Creating the handle maps the BO in this file's VM. */
-	ret = drm_gem_handle_create(file, obj, &handle);
-	drm_gem_object_put(obj);
-	if (ret)
-		return ret;
-
-	ret = ugpu_bo_va(obj, file, &args->va);
-	if (ret)
-		goto err_handle;
-	args->handle = handle;
-	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
-	if (!args->mmap_offset) {
-		ret = drm_gem_create_mmap_offset(obj);
-		if (ret)
-			goto err_handle;
-		args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	/* Both kinds got their mmap offset at creation. */
+	mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	if (WARN_ON(!mmap_offset)) {
+		ret = -ENOMEM;
+		goto out_put;
 	}
-	return 0;
 
-err_handle:
-	drm_gem_handle_delete(file, handle);
-	return ret;
+	map = ugpu_vm_bo_premap(obj, ufile->vm);
+	if (IS_ERR(map)) {
+		ret = PTR_ERR(map);
+		goto out_put;
+	}
+	va = map->va.start;
+
+	/* The new handle adopts the mapping; this publishes the BO. */
+	ret = drm_gem_handle_create(file, obj, &handle);
+	ugpu_vm_bo_premap_done(obj, map);
+	if (ret)
+		goto out_put;
+
+	args->handle = handle;
+	args->va = va;
+	args->mmap_offset = mmap_offset;
+out_put:
+	drm_gem_object_put(obj);
+	return ret == -ENOSPC ? -ENOMEM : ret;
 }
 
 int ugpu_ioctl_bo_info(struct drm_device *dev, void *data,

@@ -100,12 +100,16 @@ static bool ugpu_hw_fence_signal(struct ugpu_job *job, int error)
  */
 void ugpu_job_done(struct ugpu_job *job, int error)
 {
+	bool cookie;
+
 	if (WARN_ON(!job->hw_fence))
 		return;
+	cookie = dma_fence_begin_signalling();
 	if (error && error != -ECANCELED && error != -ENODEV &&
 	    !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &job->hw_fence->flags))
 		ugpu_job_charge(job);
 	ugpu_hw_fence_signal(job, error);
+	dma_fence_end_signalling(cookie);
 }
 EXPORT_SYMBOL_GPL(ugpu_job_done);
 
@@ -219,22 +223,14 @@ static void ugpu_job_free_work(struct work_struct *work)
 	/* Still set only if the submit failed before arming. */
 	kfree(cjob->dep_fences);
 	kfree(cjob->dep_array);
-	ugpu_signal_put(cjob->signal);
-	if (cjob->target) {
-		if (!iosys_map_is_null(&cjob->target_map))
-			drm_gem_vunmap_unlocked(cjob->target,
-						&cjob->target_map);
-		drm_gem_object_put(cjob->target);
-	}
-	if (cjob->ufile)
-		ugpu_file_put(cjob->ufile);
+	ugpu_soft_cleanup(cjob);
 	if (job->hw_fence)
 		dma_fence_put(job->hw_fence);
 	else
 		kfree(cjob->hw_fence_mem);
 	ugpu_vm_put(job->vm);
-	if (job->ctx)
-		ugpu_ctx_put(job->ctx);
+	atomic_dec(&job->ctx->queued);
+	ugpu_ctx_put(job->ctx);
 	kfree(cjob);
 	drm_dev_put(&udev->drm);
 }
@@ -272,15 +268,30 @@ void ugpu_job_put(struct ugpu_job *job)
 }
 EXPORT_SYMBOL_GPL(ugpu_job_put);
 
-struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev)
+/**
+ * ugpu_job_alloc - allocate a job of a context
+ * @udev: the device
+ * @ctx: the submitting context; the job holds a reference
+ *
+ * Return: the job, ERR_PTR(-EBUSY) when @ctx has %UGPU_MAX_QUEUED_JOBS
+ * jobs already, or ERR_PTR(-ENOMEM).
+ */
+struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
+				     struct ugpu_ctx *ctx)
 {
 	struct ugpu_core_job *cjob;
 
-	cjob = kzalloc(sizeof(*cjob), GFP_KERNEL);
-	if (!cjob)
-		return NULL;
+	if (!atomic_add_unless(&ctx->queued, 1, UGPU_MAX_QUEUED_JOBS))
+		return ERR_PTR(-EBUSY);
+	cjob = kzalloc(sizeof(*cjob), GFP_KERNEL_ACCOUNT);
+	if (!cjob) {
+		atomic_dec(&ctx->queued);
+		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&cjob->job.refcount);
 	cjob->job.udev = udev;
+	kref_get(&ctx->refcount);
+	cjob->job.ctx = ctx;
 	INIT_LIST_HEAD(&cjob->live);
 	INIT_WORK(&cjob->free_work, ugpu_job_free_work);
 	drm_dev_get(&udev->drm);
@@ -321,7 +332,26 @@ static int ugpu_job_check(struct ugpu_job *job)
 	return 0;
 }
 
+static struct dma_fence *__ugpu_hw_run_job(struct drm_sched_job *sched_job);
+
+/*
+ * run_job, the timeout handler's recovery, ugpu_job_done() and free_job
+ * are fence signalling paths: they never allocate (other than atomically),
+ * and never take a lock that is held while waiting for a fence. The
+ * dma_fence_begin_signalling() annotations let lockdep check that.
+ */
 static struct dma_fence *ugpu_hw_run_job(struct drm_sched_job *sched_job)
+{
+	struct dma_fence *fence;
+	bool cookie;
+
+	cookie = dma_fence_begin_signalling();
+	fence = __ugpu_hw_run_job(sched_job);
+	dma_fence_end_signalling(cookie);
+	return fence;
+}
+
+static struct dma_fence *__ugpu_hw_run_job(struct drm_sched_job *sched_job)
 {
 	struct ugpu_job *job = to_ugpu_job(sched_job);
 	struct ugpu_core_job *cjob = to_core_job(job);
@@ -374,10 +404,24 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
 	int idx;
 
-	/* Once back on the scheduler's list the job may be freed at once. */
+	/*
+	 * Once back on the scheduler's list the job may be freed at once.
+	 * The flags are read by recoveries other threads start meanwhile
+	 * (a fault of the same job): under reset_lock, as they are.
+	 *
+	 * The handler as a whole is not a signalling section: recovery
+	 * stops the schedulers, which waits for fences (with reset_lock
+	 * held). ugpu_recover_locked() annotates the part after that.
+	 */
 	ugpu_job_get(job);
+	dev_warn_ratelimited(udev->dev,
+			     "%s[%d]: job of context %u timed out on %s\n",
+			     job->ctx->comm, job->ctx->pid, job->ctx->handle,
+			     udev->queues[job->queue].name);
+	mutex_lock(&udev->core->reset_lock);
 	cjob->in_timeout = true;
 	cjob->requeued = false;
+	mutex_unlock(&udev->core->reset_lock);
 	if (!drm_dev_enter(&udev->drm, &idx)) {
 		ugpu_recover(udev, job, -ENODEV);
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
@@ -395,16 +439,18 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	 * family settled the job without one (it stopped the job, or the job
 	 * completed meanwhile), do it here.
 	 */
-	if (!cjob->requeued)
-		ugpu_requeue(udev, job);
-	cjob->in_timeout = false;
+	ugpu_requeue(udev, job);
 	ugpu_job_put(job);
 	return stat;
 }
 
 static void ugpu_free_job(struct drm_sched_job *sched_job)
 {
+	bool cookie = dma_fence_begin_signalling();
+
+	/* Only queues the release: freeing sleeps and takes locks. */
 	ugpu_job_put(to_ugpu_job(sched_job));
+	dma_fence_end_signalling(cookie);
 }
 
 static const struct drm_sched_backend_ops ugpu_hw_sched_ops = {
@@ -417,14 +463,20 @@ static struct dma_fence *ugpu_soft_run_job(struct drm_sched_job *sched_job)
 {
 	struct ugpu_job *job = to_ugpu_job(sched_job);
 	struct ugpu_device *udev = job->udev;
+	bool cookie;
 	int ret;
 
+	cookie = dma_fence_begin_signalling();
 	ret = ugpu_job_check(job);
+	/* A SIGNAL_WAIT whose signal was not set in time says so. */
+	if (ret == -ECANCELED && ugpu_soft_wait_error(to_core_job(job)) == -ETIME)
+		ret = -ETIME;
 	if (!ret)
 		ret = ugpu_soft_run(to_core_job(job));
 	trace_ugpu_job_done(dev_name(udev->dev), UGPU_MAX_QUEUES,
 			    ugpu_job_ctx_handle(job),
 			    sched_job->s_fence->finished.seqno, ret);
+	dma_fence_end_signalling(cookie);
 	/* Done synchronously: no fence, or the error. */
 	return ret ? ERR_PTR(ret) : NULL;
 }
@@ -457,16 +509,24 @@ static void ugpu_sched_rearm(struct drm_gpu_scheduler *sched)
 				dma_fence_get(to_ugpu_job(s_job)->hw_fence);
 }
 
-/* Hand a timed-out job that needed no reset back to its scheduler. */
+/*
+ * End the timeout handling of @job: hand it back to its scheduler unless
+ * a recovery did already (the family settled the job without one: it
+ * stopped the job, or the job completed meanwhile).
+ */
 static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job)
 {
 	struct drm_gpu_scheduler *sched = job->base.sched;
+	struct ugpu_core_job *cjob = to_core_job(job);
 
 	mutex_lock(&udev->core->reset_lock);
-	drm_sched_stop(sched, &job->base);
-	to_core_job(job)->requeued = true;
-	ugpu_sched_rearm(sched);
-	drm_sched_start(sched);
+	if (!cjob->requeued) {
+		drm_sched_stop(sched, &job->base);
+		cjob->requeued = true;
+		ugpu_sched_rearm(sched);
+		drm_sched_start(sched);
+	}
+	cjob->in_timeout = false;
 	mutex_unlock(&udev->core->reset_lock);
 }
 
@@ -479,18 +539,29 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 				bool reset, bool alive)
 {
 	struct drm_sched_job *s_job;
+	struct drm_sched_job *readd = NULL;
 	struct ugpu_job *job;
 	unsigned int i;
+	bool cookie;
 	int err;
 
 	lockdep_assert_held(&udev->core->reset_lock);
 
-	for (i = 0; i < udev->num_queues; i++)
-		drm_sched_stop(&udev->queues[i].sched,
-			       bad && to_core_job(bad)->in_timeout ?
-			       &bad->base : NULL);
-	if (bad && to_core_job(bad)->in_timeout)
+	/*
+	 * A job the scheduler took off its list to time it out goes back
+	 * once, with the first recovery that names it: a fault recovery of
+	 * the same job may come first or second, and adding it to the list
+	 * twice would corrupt the list.
+	 */
+	if (bad && to_core_job(bad)->in_timeout && !to_core_job(bad)->requeued) {
+		readd = &bad->base;
 		to_core_job(bad)->requeued = true;
+	}
+	for (i = 0; i < udev->num_queues; i++)
+		drm_sched_stop(&udev->queues[i].sched, readd);
+
+	/* Stopping waited for fences; from here on this signals them. */
+	cookie = dma_fence_begin_signalling();
 
 	if (bad)
 		ugpu_job_charge(bad);
@@ -532,6 +603,7 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 
 	for (i = 0; i < udev->num_queues; i++)
 		drm_sched_start(&udev->queues[i].sched);
+	dma_fence_end_signalling(cookie);
 }
 
 /**

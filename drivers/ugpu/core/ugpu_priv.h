@@ -10,7 +10,9 @@
 #include <linux/genalloc.h>
 #include <linux/iosys-map.h>
 #include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <drm/drm_gem.h>
@@ -22,6 +24,12 @@
 /* Largest BO list and sync arrays of one submit. */
 #define UGPU_MAX_SUBMIT_BOS	4096
 #define UGPU_MAX_SUBMIT_SYNCS	256
+/*
+ * Jobs of one context that may exist at once (queued, running, or done
+ * but not yet freed); SUBMIT fails with -EBUSY beyond. Bounds the memory
+ * one context can pin with work that waits.
+ */
+#define UGPU_MAX_QUEUED_JOBS	1024
 /* Unmapped page left after every BO in a VM to catch overruns. */
 #define UGPU_VA_GUARD		PAGE_SIZE
 
@@ -144,6 +152,10 @@ struct ugpu_ctx {
 	u32 handle;
 	/** @priority: &enum drm_ugpu_ctx_priority it was created with. */
 	u32 priority;
+	/** @pid: thread group id of the creator, for messages. */
+	pid_t pid;
+	/** @comm: command name of the creator, for messages. */
+	char comm[TASK_COMM_LEN];
 	/** @lock: makes arm + push of one submit atomic over all entities. */
 	struct mutex lock;
 	/** @entity: one entity per HW queue. */
@@ -152,6 +164,8 @@ struct ugpu_ctx {
 	struct drm_gpu_scheduler *scheds[UGPU_MAX_QUEUES + 1];
 	/** @soft_entity: entity on the soft scheduler. */
 	struct drm_sched_entity soft_entity;
+	/** @queued: jobs of this context not yet freed (atomic). */
+	atomic_t queued;
 	/** @guilty: jobs of this context that hung or faulted. */
 	atomic_t guilty;
 	/** @banned: set once @guilty reaches the ban threshold. */
@@ -183,7 +197,10 @@ struct ugpu_mapping {
 	struct drm_mm_node va;
 	/** @size: mapped bytes. */
 	u64 size;
-	/** @handle_count: handles of the file to this BO; under BO lock. */
+	/**
+	 * @handle_count: handles of the file to this BO; under BO lock. 0
+	 * only between ugpu_vm_bo_premap() and the first handle.
+	 */
 	unsigned int handle_count;
 	/** @mapped: the family mapping exists. */
 	bool mapped;
@@ -244,6 +261,12 @@ struct ugpu_signal {
 	u64 context;
 	/** @seqno: last seqno used; under @lock. */
 	u64 seqno;
+	/** @timer: fails @fence if not set by @deadline. */
+	struct timer_list timer;
+	/** @deadline: jiffies by which @fence must be set; under @lock. */
+	unsigned long deadline;
+	/** @timeout: the device's job timeout, in jiffies. */
+	unsigned long timeout;
 };
 
 /**
@@ -269,6 +292,8 @@ struct ugpu_bo_list {
 	/** @objs: the BOs, in list order (referenced). */
 	struct drm_gem_object *objs[] __counted_by(count);
 };
+
+struct ugpu_soft_release;
 
 /**
  * struct ugpu_core_job - the core's view of a job.
@@ -308,12 +333,21 @@ struct ugpu_core_job {
 	struct dma_fence **dep_fences;
 	/** @signal: soft signal commands: the signal (referenced). */
 	struct ugpu_signal *signal;
+	/** @wait_fence: SIGNAL_WAIT: the fence waited for (referenced). */
+	struct dma_fence *wait_fence;
 	/** @target: soft write commands: the BO (referenced). */
 	struct drm_gem_object *target;
-	/** @target_map: kernel mapping of @target. */
+	/**
+	 * @target_map: kernel mapping of the page of @target the write
+	 * touches (of all of it for an imported BO).
+	 */
 	struct iosys_map target_map;
-	/** @ufile: BO_RELEASE: the file whose handle goes (referenced). */
-	struct ugpu_file *ufile;
+	/** @target_off: offset of the write in @target_map. */
+	u64 target_off;
+	/** @target_page_mapped: @target_map is a vmap() of one page. */
+	bool target_page_mapped;
+	/** @release: BO_RELEASE: the release, until the command runs. */
+	struct ugpu_soft_release *release;
 };
 
 static inline struct ugpu_core_job *to_core_job(struct ugpu_job *job)
@@ -350,6 +384,10 @@ struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev);
 void ugpu_vm_put(struct ugpu_vm *vm);
 int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file);
 void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file);
+struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
+				       struct ugpu_vm *vm);
+void ugpu_vm_bo_premap_done(struct drm_gem_object *obj,
+			    struct ugpu_mapping *map);
 struct ugpu_mapping *ugpu_vm_bo_find(struct ugpu_bo *bo, struct ugpu_vm *vm);
 void ugpu_mapping_put(struct ugpu_mapping *map);
 void ugpu_vm_file_close(struct ugpu_vm *vm);
@@ -359,7 +397,8 @@ void ugpu_vms_unplug(struct ugpu_device *udev);
 int ugpu_sched_init(struct ugpu_device *udev);
 void ugpu_sched_fini(struct ugpu_device *udev);
 void ugpu_jobs_unplug(struct ugpu_device *udev);
-struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev);
+struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
+				     struct ugpu_ctx *ctx);
 void ugpu_job_free_unarmed(struct ugpu_core_job *cjob);
 
 /* ugpu_submit.c */
@@ -386,6 +425,8 @@ int ugpu_ioctl_signal_wait(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
 			     struct drm_file *file);
+long ugpu_signal_export_ioctl(struct file *filp, void __user *uarg);
+void ugpu_signals_cancel(struct ugpu_file *ufile, int error);
 struct ugpu_signal *ugpu_signal_lookup(struct ugpu_file *ufile, u32 handle);
 void ugpu_signal_put(struct ugpu_signal *sig);
 void ugpu_signal_update(struct ugpu_signal *sig, bool set);
@@ -396,6 +437,8 @@ void ugpu_signal_cancel(struct ugpu_signal *sig, int error);
 /* ugpu_soft.c */
 int ugpu_soft_prepare(struct ugpu_core_job *cjob, struct ugpu_file *ufile);
 int ugpu_soft_add_deps(struct ugpu_core_job *cjob);
+int ugpu_soft_wait_error(struct ugpu_core_job *cjob);
 int ugpu_soft_run(struct ugpu_core_job *cjob);
+void ugpu_soft_cleanup(struct ugpu_core_job *cjob);
 
 #endif /* _UGPU_PRIV_H_ */

@@ -18,8 +18,11 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
+#include <linux/timer.h>
+#include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
 #include <drm/drm_syncobj.h>
 
 #include "ugpu_priv.h"
@@ -48,11 +51,13 @@ static const struct dma_fence_ops ugpu_signal_fence_ops = {
 	.get_timeline_name = ugpu_signal_fence_timeline_name,
 };
 
+/* The last reference goes in process context (ioctls, job free worker). */
 static void ugpu_signal_release(struct kref *kref)
 {
 	struct ugpu_signal *sig = container_of(kref, struct ugpu_signal,
 					       refcount);
 
+	timer_shutdown_sync(&sig->timer);
 	/* Nobody can set it any more: fail whoever still waits on it. */
 	ugpu_signal_cancel(sig, -ECANCELED);
 	kfree(sig);
@@ -140,6 +145,28 @@ static bool ugpu_signal_try_wait(struct ugpu_signal *sig)
 }
 
 /*
+ * A generation fence is a fence like any other: it may end up in BO
+ * reservations (through the jobs waiting for it) and in other drivers
+ * (exported), which all rely on it signalling in bounded time. One that
+ * is not set within the device's job timeout of its creation fails with
+ * -ETIME; the next wait or export starts a new generation.
+ */
+static void ugpu_signal_timeout(struct timer_list *t)
+{
+	struct ugpu_signal *sig = from_timer(sig, t, timer);
+	unsigned long flags;
+	bool cookie;
+
+	cookie = dma_fence_begin_signalling();
+	spin_lock_irqsave(&sig->lock, flags);
+	/* A generation started after this timer was set has its own. */
+	if (sig->fence && time_after_eq(jiffies, sig->deadline))
+		ugpu_signal_fire_locked(sig, -ETIME);
+	spin_unlock_irqrestore(&sig->lock, flags);
+	dma_fence_end_signalling(cookie);
+}
+
+/*
  * The fence of the next setting of @sig (a signalled stub if @sig is set
  * now). Returns a reference or an ERR_PTR.
  */
@@ -160,6 +187,8 @@ struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig)
 			dma_fence_init(&new->base, &ugpu_signal_fence_ops,
 				       &new->lock, sig->context, ++sig->seqno);
 			sig->fence = &new->base;
+			sig->deadline = jiffies + sig->timeout;
+			mod_timer(&sig->timer, sig->deadline);
 			fence = dma_fence_get(&new->base);
 			new = NULL;
 		} else {
@@ -169,7 +198,7 @@ struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig)
 		if (fence)
 			break;
 		/* Allocate outside the spinlock and look again. */
-		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 		if (!new)
 			return ERR_PTR(-ENOMEM);
 	}
@@ -189,17 +218,21 @@ int ugpu_ioctl_signal_create(struct drm_device *dev, void *data,
 	if (args->flags & ~DRM_UGPU_SIGNAL_MANUAL_RESET)
 		return -EINVAL;
 
-	sig = kzalloc(sizeof(*sig), GFP_KERNEL);
+	sig = kzalloc(sizeof(*sig), GFP_KERNEL_ACCOUNT);
 	if (!sig)
 		return -ENOMEM;
 	kref_init(&sig->refcount);
 	sig->udev = to_ugpu_device(dev);
 	spin_lock_init(&sig->lock);
 	init_waitqueue_head(&sig->wq);
+	timer_setup(&sig->timer, ugpu_signal_timeout, 0);
+	sig->timeout = msecs_to_jiffies(sig->udev->job_timeout_ms ?: 500);
 	sig->manual_reset = args->flags & DRM_UGPU_SIGNAL_MANUAL_RESET;
 	sig->context = dma_fence_context_alloc(1);
 
-	ret = xa_alloc(&ufile->signals, &handle, sig, xa_limit_32b, GFP_KERNEL);
+	/* Publishes the signal: only the local handle is used after. */
+	ret = xa_alloc(&ufile->signals, &handle, sig, xa_limit_32b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		kfree(sig);
 		return ret;
@@ -281,10 +314,23 @@ int ugpu_ioctl_signal_wait(struct drm_device *dev, void *data,
 	return ret;
 }
 
-int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
-			     struct drm_file *file)
+/* SIGNAL_EXPORT in the making: the sync_file is not installed yet. */
+struct ugpu_signal_export_req {
+	struct drm_ugpu_signal_export args;
+	struct sync_file *sync_file;
+	int fd;
+};
+
+/*
+ * Everything of SIGNAL_EXPORT that can fail. A sync_file export only
+ * reserves the descriptor: ugpu_signal_export_ioctl() installs it once
+ * the result reached userspace.
+ */
+static int ugpu_signal_export_prepare(struct drm_device *dev, void *data,
+				      struct drm_file *file)
 {
-	struct drm_ugpu_signal_export *args = data;
+	struct ugpu_signal_export_req *req = data;
+	struct drm_ugpu_signal_export *args = &req->args;
 	struct ugpu_file *ufile = file->driver_priv;
 	struct drm_syncobj *syncobj = NULL;
 	struct sync_file *sync_file;
@@ -332,7 +378,8 @@ int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
 		ret = -ENOMEM;
 		goto out_fence;
 	}
-	fd_install(fd, sync_file->file);
+	req->sync_file = sync_file;
+	req->fd = fd;
 	args->fd = fd;
 	ret = 0;
 
@@ -344,4 +391,79 @@ out_syncobj:
 out_sig:
 	ugpu_signal_put(sig);
 	return ret;
+}
+
+/* Never called: ugpu_signal_export_ioctl() handles SIGNAL_EXPORT. */
+int ugpu_ioctl_signal_export(struct drm_device *dev, void *data,
+			     struct drm_file *file)
+{
+	return -EINVAL;
+}
+
+/**
+ * ugpu_signal_export_ioctl - DRM_IOCTL_UGPU_SIGNAL_EXPORT
+ * @filp: the DRM file
+ * @uarg: the user's argument
+ *
+ * DRM's ioctl dispatcher copies the argument back only after the handler
+ * returned, when a descriptor the handler installed can no longer be
+ * taken back should that copy fault: it would stay open in the caller's
+ * table, unknown to it. So this ioctl copies its argument itself and
+ * installs the descriptor last, once nothing can fail any more.
+ *
+ * Return: 0 or a negative error.
+ */
+long ugpu_signal_export_ioctl(struct file *filp, void __user *uarg)
+{
+	struct ugpu_signal_export_req req = { .fd = -1 };
+	long ret;
+
+	if (copy_from_user(&req.args, uarg, sizeof(req.args)))
+		return -EFAULT;
+	ret = drm_ioctl_kernel(filp, ugpu_signal_export_prepare, &req,
+			       DRM_RENDER_ALLOW);
+	if (ret)
+		return ret;
+	if (copy_to_user(uarg, &req.args, sizeof(req.args))) {
+		if (req.sync_file) {
+			put_unused_fd(req.fd);
+			fput(req.sync_file->file);
+		}
+		return -EFAULT;
+	}
+	if (req.sync_file)
+		fd_install(req.fd, req.sync_file->file);
+	return 0;
+}
+
+/**
+ * ugpu_signals_cancel - fail the pending generation of every signal of a
+ * file
+ * @ufile: the file
+ * @error: the error the fences get
+ *
+ * A SIGNAL_DESTROY running meanwhile may drop a signal's last reference:
+ * each signal is referenced under the xarray lock, which that erase
+ * takes, before it is used.
+ */
+void ugpu_signals_cancel(struct ugpu_file *ufile, int error)
+{
+	struct ugpu_signal *sig;
+	unsigned long index = 0;
+
+	for (;;) {
+		xa_lock(&ufile->signals);
+		sig = xa_find(&ufile->signals, &index, ULONG_MAX, XA_PRESENT);
+		if (sig)
+			kref_get(&sig->refcount);
+		xa_unlock(&ufile->signals);
+		if (!sig)
+			break;
+		ugpu_signal_cancel(sig, error);
+		ugpu_signal_put(sig);
+		if (index == ULONG_MAX)
+			break;
+		index++;
+		cond_resched();
+	}
 }

@@ -13,6 +13,7 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/bsearch.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
@@ -126,9 +127,15 @@ static int ugpu_ctx_init(struct ugpu_ctx *ctx)
 void ugpu_ctx_guilty(struct ugpu_ctx *ctx)
 {
 	unsigned int threshold = ctx->udev->ban_threshold;
+	int guilty = atomic_inc_return(&ctx->guilty);
 
-	if (atomic_inc_return(&ctx->guilty) >= threshold && threshold)
-		WRITE_ONCE(ctx->banned, true);
+	if (!threshold || guilty < threshold)
+		return;
+	WRITE_ONCE(ctx->banned, true);
+	if (guilty == threshold)
+		dev_warn_ratelimited(ctx->udev->dev,
+				     "%s[%d]: context %u banned after %d hung or faulted jobs\n",
+				     ctx->comm, ctx->pid, ctx->handle, guilty);
 }
 
 static struct ugpu_ctx *ugpu_ctx_lookup(struct ugpu_file *ufile, u32 handle)
@@ -153,6 +160,7 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 	enum drm_sched_priority prio;
 	struct ugpu_ctx *ctx;
 	unsigned int i, n = 0;
+	u32 handle;
 	int ret;
 
 	if (args->flags || args->pad)
@@ -173,7 +181,7 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 		return -EINVAL;
 	}
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
 	kref_init(&ctx->refcount);
@@ -181,6 +189,9 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 	INIT_LIST_HEAD(&ctx->live);
 	ctx->udev = udev;
 	ctx->priority = args->priority;
+	/* Who to name in messages about the context's work. */
+	ctx->pid = task_tgid_nr(current);
+	get_task_comm(ctx->comm, current);
 
 	for (n = 0; n < udev->num_queues; n++) {
 		ctx->scheds[n] = &udev->queues[n].sched;
@@ -200,14 +211,22 @@ int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,
 
 	kref_get(&ufile->refcount);
 	ctx->ufile = ufile;
-	ret = xa_alloc(&ufile->ctxs, &ctx->handle, ctx, xa_limit_32b,
-		       GFP_KERNEL);
+	/*
+	 * Publishing the handle is the last step: CTX_DESTROY of a guessed
+	 * handle may free the context as soon as the xarray lock is
+	 * dropped, so the handle is read before that.
+	 */
+	xa_lock(&ufile->ctxs);
+	ret = __xa_alloc(&ufile->ctxs, &ctx->handle, ctx, xa_limit_32b,
+			 GFP_KERNEL_ACCOUNT);
+	handle = ctx->handle;
+	xa_unlock(&ufile->ctxs);
 	if (ret) {
 		/* The release undoes all of the above. */
 		ugpu_ctx_put(ctx);
 		return ret;
 	}
-	args->handle = ctx->handle;
+	args->handle = handle;
 	return 0;
 
 err_soft_entity:
@@ -676,14 +695,12 @@ static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
 	struct ugpu_job *job;
 	int ret, idx;
 
-	cjob = ugpu_job_alloc(udev);
-	if (!cjob)
-		return -ENOMEM;
+	cjob = ugpu_job_alloc(udev, s->ctx);
+	if (IS_ERR(cjob))
+		return PTR_ERR(cjob);
 	s->jobs[index] = cjob;
 	job = &cjob->job;
 	job->cmd = s->cmds[index];
-	kref_get(&s->ctx->refcount);
-	job->ctx = s->ctx;
 	kref_get(&s->ufile->vm->refcount);
 	job->vm = s->ufile->vm;
 	/* Who submitted it, for the messages a job can cause. */

@@ -24,7 +24,7 @@ struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev)
 	struct ugpu_vm *vm;
 	int ret, idx;
 
-	cvm = kzalloc(sizeof(*cvm), GFP_KERNEL);
+	cvm = kzalloc(sizeof(*cvm), GFP_KERNEL_ACCOUNT);
 	if (!cvm)
 		return ERR_PTR(-ENOMEM);
 	vm = &cvm->vm;
@@ -159,12 +159,11 @@ static struct ugpu_mapping *ugpu_mapping_create(struct drm_gem_object *obj,
 	struct ugpu_mapping *map;
 	int ret, idx;
 
-	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
 	if (!map)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&map->refcount);
 	map->size = obj->size;
-	map->handle_count = 1;
 
 	mutex_lock(&vm->lock);
 	ret = drm_mm_insert_node_in_range(&vm->mm, &map->va,
@@ -223,10 +222,68 @@ int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file)
 			mutex_unlock(&bo->lock);
 			return PTR_ERR(map);
 		}
+		map->handle_count = 1;
 		list_add_tail(&map->node, &bo->mappings);
 	}
 	mutex_unlock(&bo->lock);
 	return 0;
+}
+
+/**
+ * ugpu_vm_bo_premap - map a new BO before its first handle exists
+ * @obj: the BO, not yet visible to userspace
+ * @vm: the VM of the file that will get the handle
+ *
+ * BO_CREATE reads the GPU address from the returned mapping, of which it
+ * holds a reference, rather than look it up after publishing the handle,
+ * when another thread may already have closed it. The mapping is listed
+ * without handles; ugpu_vm_bo_open() of the new handle adopts it.
+ *
+ * Return: the mapping (referenced), or an ERR_PTR.
+ */
+struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
+				       struct ugpu_vm *vm)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	struct ugpu_mapping *map;
+	struct sg_table *sgt;
+
+	sgt = ugpu_bo_sgt(obj);
+	if (IS_ERR(sgt))
+		return ERR_CAST(sgt);
+	map = ugpu_mapping_create(obj, vm, sgt);
+	if (IS_ERR(map))
+		return map;
+	/* One reference for the (future) handles, one for the caller. */
+	kref_get(&map->refcount);
+	mutex_lock(&bo->lock);
+	list_add_tail(&map->node, &bo->mappings);
+	mutex_unlock(&bo->lock);
+	return map;
+}
+
+/**
+ * ugpu_vm_bo_premap_done - drop the reference of ugpu_vm_bo_premap()
+ * @obj: the BO
+ * @map: the mapping it returned
+ *
+ * If no handle adopted the mapping (creating it failed), it is unlisted
+ * and released; if the handle came and went already, it is unlisted.
+ */
+void ugpu_vm_bo_premap_done(struct drm_gem_object *obj,
+			    struct ugpu_mapping *map)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	bool orphan;
+
+	mutex_lock(&bo->lock);
+	orphan = !map->handle_count && !list_empty(&map->node);
+	if (orphan)
+		list_del_init(&map->node);
+	mutex_unlock(&bo->lock);
+	if (orphan)
+		ugpu_mapping_put(map);
+	ugpu_mapping_put(map);
 }
 
 /* drm_gem_object_funcs.close: a handle of @file to @obj went away. */
