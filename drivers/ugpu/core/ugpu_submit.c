@@ -8,11 +8,11 @@
  * armed; from then on nothing can fail, so the commands of a submit are
  * queued together or not at all.
  */
+#include <linux/bsearch.h>
 #include <linux/capability.h>
 #include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
-#include <linux/bsearch.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
