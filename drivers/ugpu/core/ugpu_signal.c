@@ -286,29 +286,26 @@ int ugpu_ioctl_signal_wait(struct drm_device *dev, void *data,
 	struct drm_ugpu_signal_wait *args = data;
 	struct ugpu_file *ufile = file->driver_priv;
 	struct ugpu_signal *sig;
-	long timeout, ret;
+	int ret;
 
 	sig = ugpu_signal_lookup(ufile, args->handle);
 	if (!sig)
 		return -ENOENT;
 
-	if (args->timeout_ms == DRM_UGPU_SIGNAL_WAIT_INFINITE)
-		timeout = MAX_SCHEDULE_TIMEOUT;
-	else
-		timeout = msecs_to_jiffies(args->timeout_ms);
-
 	if (ugpu_signal_try_wait(sig)) {
 		ret = 0;
-	} else if (!timeout) {
+	} else if (!args->timeout_ms) {
 		ret = -ETIMEDOUT;
+	} else if (args->timeout_ms == DRM_UGPU_SIGNAL_WAIT_INFINITE) {
+		ret = wait_event_interruptible(sig->wq,
+					       ugpu_signal_try_wait(sig));
 	} else {
-		ret = wait_event_interruptible_timeout(sig->wq,
-						       ugpu_signal_try_wait(sig),
-						       timeout);
-		if (!ret)
+		/* A jiffy timeout may end up to a tick before timeout_ms. */
+		ret = wait_event_interruptible_hrtimeout(sig->wq,
+							 ugpu_signal_try_wait(sig),
+							 ms_to_ktime(args->timeout_ms));
+		if (ret == -ETIME)
 			ret = -ETIMEDOUT;
-		else if (ret > 0)
-			ret = 0;
 	}
 	ugpu_signal_put(sig);
 	return ret;
