@@ -800,7 +800,7 @@ static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 
 static unsigned int ban_threshold(void)
 {
-	return ugpu_module_param("ugpu_adreno", "ban_threshold", 3);
+	return ugpu_module_param("ugpu", "ban_threshold", 3);
 }
 
 /* A context that keeps hanging is banned; others are not. */

@@ -1273,11 +1273,7 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 
 static unsigned int ban_threshold(void)
 {
-	unsigned int t = ugpu_module_param("ugpu_mali", "ban_threshold", 0);
-
-	if (!t)
-		t = ugpu_module_param("ugpu", "ban_threshold", 3);
-	return t;
+	return ugpu_module_param("ugpu", "ban_threshold", 3);
 }
 
 static void test_ban(struct ugpu_device_info *d)

@@ -244,9 +244,15 @@ struct ugpu_device {
 	u64 va_start;
 	/** @va_size: size of the GPU VA range. */
 	u64 va_size;
-	/** @job_timeout_ms: scheduler timeout of every queue. */
+	/**
+	 * @job_timeout_ms: scheduler timeout of every queue; the family sets
+	 * its default, ugpu.ko's job_timeout_ms parameter overrides it.
+	 */
 	unsigned int job_timeout_ms;
-	/** @ban_threshold: hangs or faults after which a context is banned. */
+	/**
+	 * @ban_threshold: hangs or faults after which a context is banned;
+	 * ugpu.ko's ban_threshold parameter, set at register.
+	 */
 	unsigned int ban_threshold;
 	/** @cmdbuf: command buffers of hardware commands; set by the family. */
 	struct ugpu_cmdbuf_caps cmdbuf;

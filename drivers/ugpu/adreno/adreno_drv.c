@@ -21,16 +21,6 @@ unsigned int adreno_hangcheck_ms = 100;
 module_param_named(hangcheck_ms, adreno_hangcheck_ms, uint, 0444);
 MODULE_PARM_DESC(hangcheck_ms, "Hangcheck period in milliseconds (default 100)");
 
-static unsigned int adreno_job_timeout_ms = 5000;
-module_param_named(job_timeout_ms, adreno_job_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(job_timeout_ms,
-		 "Scheduler timeout of a job, the backstop of hangcheck (default 5000)");
-
-static unsigned int adreno_ban_threshold = 3;
-module_param_named(ban_threshold, adreno_ban_threshold, uint, 0444);
-MODULE_PARM_DESC(ban_threshold,
-		 "Hangs or faults after which a context is banned (default 3)");
-
 /* Flags a618 (a6xx gen 1) has and a635 has not, and the reverse. */
 #define ADRENO_FEAT_GEN1 (DRM_UGPU_ADRENO_FEAT_HAS_CP_REG_WRITE |	\
 			  DRM_UGPU_ADRENO_FEAT_HAS_8BPP_UBWC |		\
@@ -292,8 +282,8 @@ static int adreno_probe(struct platform_device *pdev)
 	udev->timestamp_frequency = freq;
 	udev->va_start = ADRENO_VA_START;
 	udev->va_size = ADRENO_VA_SIZE;
-	udev->job_timeout_ms = adreno_job_timeout_ms;
-	udev->ban_threshold = adreno_ban_threshold;
+	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
+	udev->job_timeout_ms = 5000;
 	/* Indirect buffers count dwords, as CP_INDIRECT_BUFFER does. */
 	udev->cmdbuf = (struct ugpu_cmdbuf_caps) {
 		.max_bufs = ADRENO_MAX_IBS,

@@ -34,6 +34,16 @@ module_param(contig_pool_size, ulong, 0444);
 MODULE_PARM_DESC(contig_pool_size,
 		 "Bytes of physically contiguous memory reserved per device at probe (default 4 MiB, 0 disables; above 4 MiB needs a memory-region)");
 
+static unsigned int job_timeout_ms;
+module_param(job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Milliseconds a job may run before it is stopped, on every device (default 0: the family's own: Mali 500, Vivante 2000, Adreno 5000)");
+
+static unsigned int ban_threshold = 3;
+module_param(ban_threshold, uint, 0444);
+MODULE_PARM_DESC(ban_threshold,
+		 "Hangs or faults after which a context is banned (default 3, 0: never)");
+
 static int ugpu_get_param(struct ugpu_device *udev, u32 param, u32 index,
 			  u64 *value)
 {
@@ -323,7 +333,6 @@ struct ugpu_device *__ugpu_device_alloc(struct device *parent,
 	udev->dev = parent;
 	udev->ops = ops;
 	udev->job_timeout_ms = 500;
-	udev->ban_threshold = 3;
 
 	core = drmm_kzalloc(&udev->drm, sizeof(*core), GFP_KERNEL);
 	if (!core)
@@ -398,6 +407,11 @@ int ugpu_device_register(struct ugpu_device *udev)
 	    !PAGE_ALIGNED(udev->va_start) || !PAGE_ALIGNED(udev->va_size) ||
 	    !udev->ops->vm_map || !udev->ops->vm_unmap)
 		return -EINVAL;
+
+	/* Recovery policy is the same for every family: one knob each. */
+	if (job_timeout_ms)
+		udev->job_timeout_ms = job_timeout_ms;
+	udev->ban_threshold = ban_threshold;
 
 	ret = drmm_add_action_or_reset(&udev->drm, ugpu_core_release, udev);
 	if (ret)

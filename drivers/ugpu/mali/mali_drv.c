@@ -15,16 +15,6 @@
 
 #include "mali.h"
 
-static unsigned int mali_job_timeout_ms = 500;
-module_param_named(job_timeout_ms, mali_job_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(job_timeout_ms,
-		 "Milliseconds a job may run before it is stopped (default 500)");
-
-static unsigned int mali_ban_threshold = 3;
-module_param_named(ban_threshold, mali_ban_threshold, uint, 0444);
-MODULE_PARM_DESC(ban_threshold,
-		 "Hangs or faults after which a context is banned (default 3)");
-
 /*
  * Bring the GPU back to its state after probe. Called by ugpu_recover()
  * with every queue stopped.
@@ -182,8 +172,8 @@ static int mali_probe(struct platform_device *pdev)
 	}
 	mali_gpu_irq_enable(mdev);
 
-	udev->job_timeout_ms = mali_job_timeout_ms;
-	udev->ban_threshold = mali_ban_threshold;
+	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
+	udev->job_timeout_ms = 500;
 	udev->num_queues = MALI_NUM_JOB_SLOTS;
 	for (i = 0; i < MALI_NUM_JOB_SLOTS; i++) {
 		udev->queues[i].caps = mali_queues[i].caps;

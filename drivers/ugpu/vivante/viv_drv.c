@@ -17,16 +17,6 @@
 
 #include "vivante.h"
 
-static unsigned int viv_job_timeout_ms = 2000;
-module_param_named(job_timeout_ms, viv_job_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(job_timeout_ms,
-		 "Milliseconds a job may run before it is stopped (default 2000)");
-
-static unsigned int viv_ban_threshold = 3;
-module_param_named(ban_threshold, viv_ban_threshold, uint, 0444);
-MODULE_PARM_DESC(ban_threshold,
-		 "Hangs or faults after which a context is banned (default 3)");
-
 static int viv_get_param(struct ugpu_device *udev, u32 param, u32 index,
 			 u64 *value)
 {
@@ -304,8 +294,8 @@ static int viv_probe(struct platform_device *pdev)
 		udev->va_start = VIV_MMUV1_FILE_VA_START;
 		udev->va_size = VIV_MMUV1_FILE_VA_END - VIV_MMUV1_FILE_VA_START;
 	}
-	udev->job_timeout_ms = viv_job_timeout_ms;
-	udev->ban_threshold = viv_ban_threshold;
+	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
+	udev->job_timeout_ms = 2000;
 	/* Byte-sized buffers of 64-bit FE commands, relocated on MMUv1. */
 	udev->cmdbuf = (struct ugpu_cmdbuf_caps) {
 		.max_bufs = VIV_MAX_BUFS,
