@@ -8,6 +8,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <drm/drm_file.h>
@@ -359,6 +360,18 @@ int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 			return PTR_ERR(shmem) == -ENOSPC ? -ENOMEM :
 							   PTR_ERR(shmem);
 		bo = container_of(shmem, struct ugpu_bo, base);
+		/*
+		 * A GPU that cannot address all RAM (Vivante MMUv1: 32-bit
+		 * page entries) gets pages it reaches, not swiotlb bounce
+		 * buffers that would need syncing around every job.
+		 */
+		if (dma_addressing_limited(udev->dev)) {
+			struct address_space *mapping = shmem->base.filp->f_mapping;
+
+			mapping_set_gfp_mask(mapping,
+					     (mapping_gfp_mask(mapping) &
+					      ~__GFP_HIGHMEM) | __GFP_DMA32);
+		}
 	}
 	bo->flags = args->flags;
 	obj = &bo->base.base;
