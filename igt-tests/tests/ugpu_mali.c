@@ -6,10 +6,12 @@
  * banning, and device unbind. Every subtest runs on every Mali device as
  * a dynamic subtest named after the device.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <xf86drm.h>
 
 #include "igt.h"
@@ -1216,9 +1218,81 @@ static int wait_status_long(int fd, uint32_t sync)
 	return ugpu_syncobj_status(fd, sync);
 }
 
+#define DEVCD_DIR	"/sys/class/devcoredump"
+
+/* Drop every device coredump: devcoredump keeps one per device. */
+static void devcd_clear(void)
+{
+	struct dirent *de;
+	char path[PATH_MAX];
+	DIR *dir = opendir(DEVCD_DIR);
+	int fd;
+
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), DEVCD_DIR "/%s/data", de->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			igt_assert_eq(write(fd, "1", 1), 1);
+			close(fd);
+		}
+	}
+	closedir(dir);
+}
+
+/*
+ * Read the start of the coredump of device @name into @buf, waiting up to
+ * 5 s for it (the kernel writes it from a worker), and drop it.
+ */
+static bool devcd_read(const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	struct dirent *de;
+	unsigned int tries;
+	ssize_t n;
+	DIR *dir;
+	int fd;
+
+	for (tries = 0; tries < 50; tries++) {
+		dir = opendir(DEVCD_DIR);
+		igt_assert_f(dir, "no %s\n", DEVCD_DIR);
+		while ((de = readdir(dir))) {
+			if (strncmp(de->d_name, "devcd", 5))
+				continue;
+			snprintf(path, sizeof(path), DEVCD_DIR "/%s/failing_device",
+				 de->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n < 0)
+				continue;
+			link[n] = 0;
+			if (strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 :
+				   link, name))
+				continue;
+			snprintf(path, sizeof(path), DEVCD_DIR "/%s/data",
+				 de->d_name);
+			fd = open(path, O_RDWR);
+			igt_assert(fd >= 0);
+			n = read(fd, buf, size - 1);
+			igt_assert(n > 0);
+			buf[n] = 0;
+			igt_assert_eq(write(fd, "1", 1), 1);
+			close(fd);
+			closedir(dir);
+			return true;
+		}
+		closedir(dir);
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
 static void test_hang_recovery(struct ugpu_device_info *d)
 {
 	static const char *const modes[] = { "1", "2" };
+	static char dump[4096];
 	unsigned int mode, i;
 	struct env a, b;
 
@@ -1234,6 +1308,7 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 		int status;
 
 		memset((char *)b.data->map + TARGETS, 0, 64);
+		devcd_clear();
 		igt_assert_eq(ugpu_sim_debugfs_write(a.fd, "hang_next",
 						     modes[mode]), 0);
 		submit_chain_async(&a, ctx, write_chain(&a, 0, TARGETS, 0xdead),
@@ -1249,6 +1324,12 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 		igt_assert_f(status == -ETIMEDOUT,
 			     "hang mode %s: fence status %d, expected -ETIMEDOUT\n",
 			     modes[mode], status);
+		/* The hang left a dump of the GPU naming the job's owner. */
+		igt_assert_f(devcd_read(d->name, dump, sizeof(dump)),
+			     "no devcoredump of %s after a hang\n", d->name);
+		igt_assert_f(strstr(dump, "ugpu Mali GPU state: hang") &&
+			     strstr(dump, "ugpu_mali["),
+			     "unexpected dump:\n%.400s\n", dump);
 		igt_assert_eq(wait_status_long(b.fd, same_slot), 1);
 		igt_assert_eq(wait_status_long(b.fd, other_slot), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0x600d);

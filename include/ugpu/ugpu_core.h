@@ -347,6 +347,10 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
  */
 void ugpu_job_guilty(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
+
+struct seq_buf;
+bool ugpu_coredump_begin(struct ugpu_device *udev, struct seq_buf *s);
+void ugpu_coredump_end(struct ugpu_device *udev, struct seq_buf *s);
 u32 ugpu_job_bo_prot(struct ugpu_job *job, u32 index);
 u32 ugpu_job_priority(struct ugpu_job *job);
 void *ugpu_job_ctx_priv(struct ugpu_job *job);

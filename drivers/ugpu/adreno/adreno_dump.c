@@ -4,11 +4,9 @@
  * SMMU fault, and the debugfs file adreno_state.
  */
 
-#include <linux/devcoredump.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
@@ -115,13 +113,11 @@ void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 	unsigned long flags;
 	unsigned int i;
 	u32 rptr, pos;
-	char *buf;
 	int cur;
 
-	buf = vmalloc(ADRENO_DUMP_SIZE);
-	if (!buf)
+	/* The job's fence is not signalled yet: no allocation here. */
+	if (!ugpu_coredump_begin(&adev->udev, &s))
 		return;
-	seq_buf_init(&s, buf, ADRENO_DUMP_SIZE);
 
 	seq_buf_printf(&s, "ugpu Adreno %s state: %s\n", adev->info->name,
 		       reason);
@@ -151,7 +147,7 @@ void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 	}
 	spin_unlock_irqrestore(&adev->lock, flags);
 
-	dev_coredumpv(adev->udev.dev, buf, seq_buf_used(&s), GFP_KERNEL);
+	ugpu_coredump_end(&adev->udev, &s);
 }
 
 static int adreno_state_show(struct seq_file *m, void *data)

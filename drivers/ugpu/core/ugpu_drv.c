@@ -387,6 +387,7 @@ static void ugpu_core_release(struct drm_device *drm, void *data)
 	ugpu_sched_fini(udev);
 	ugpu_pool_put(udev->core->pool);
 	udev->core->pool = NULL;
+	ugpu_coredump_free(udev);
 }
 
 /**
@@ -418,6 +419,10 @@ int ugpu_device_register(struct ugpu_device *udev)
 		return ret;
 
 	ret = ugpu_sched_init(udev);
+	if (ret)
+		return ret;
+
+	ret = ugpu_coredump_init(udev);
 	if (ret)
 		return ret;
 
@@ -463,6 +468,8 @@ void ugpu_device_unregister(struct ugpu_device *udev)
 	mutex_unlock(&core->files_lock);
 
 	ugpu_jobs_unplug(udev);
+	/* The parent device may go once we return. */
+	ugpu_coredump_stop(udev);
 }
 EXPORT_SYMBOL_GPL(ugpu_device_unregister);
 

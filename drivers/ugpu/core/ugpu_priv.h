@@ -56,6 +56,26 @@ struct ugpu_pool {
 	bool reserved_mem;
 };
 
+/* Bytes of one device coredump. */
+#define UGPU_COREDUMP_SIZE	SZ_16K
+
+/**
+ * struct ugpu_coredump - the device coredump in the making (ugpu_dump.c).
+ * @buf: %UGPU_COREDUMP_SIZE bytes, allocated at register.
+ * @len: bytes printed; written by the owner of @busy.
+ * @dev: the device the dumps are of.
+ * @busy: 1 while a dump is printed or waits for @work; whoever sets it
+ *	from 0 owns @buf and @len until @work clears it.
+ * @work: copies @buf for devcoredump, outside fence signalling paths.
+ */
+struct ugpu_coredump {
+	char *buf;
+	size_t len;
+	struct device *dev;
+	atomic_t busy;
+	struct work_struct work;
+};
+
 /**
  * struct ugpu_core_private - core state of a device.
  */
@@ -95,6 +115,8 @@ struct ugpu_core_private {
 	struct list_head ctxs;
 	/** @jobs: HW jobs holding family state (&ugpu_job.priv). */
 	struct list_head jobs;
+	/** @dump: the device coredump buffer. */
+	struct ugpu_coredump dump;
 };
 
 /**
@@ -358,6 +380,11 @@ static inline struct ugpu_core_job *to_core_job(struct ugpu_job *job)
 /* ugpu_drv.c */
 /* Frees jobs; module exit drains it. */
 extern struct workqueue_struct *ugpu_free_wq;
+
+/* ugpu_dump.c */
+int ugpu_coredump_init(struct ugpu_device *udev);
+void ugpu_coredump_stop(struct ugpu_device *udev);
+void ugpu_coredump_free(struct ugpu_device *udev);
 
 /* ugpu_pool.c */
 int ugpu_pool_init(struct ugpu_device *udev, size_t size);

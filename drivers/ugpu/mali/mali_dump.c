@@ -4,7 +4,6 @@
  * and the debugfs file mali_state.
  */
 
-#include <linux/devcoredump.h>
 #include <linux/dma-direct.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
@@ -13,7 +12,6 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/unaligned.h>
-#include <linux/vmalloc.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
@@ -154,13 +152,11 @@ void mali_dump_coredump(struct mali_device *mdev, struct ugpu_job *job,
 	u8 desc[MALI_DUMP_JOB_BYTES];
 	struct seq_buf s;
 	unsigned int i;
-	char *buf;
 	int as;
 
-	buf = vmalloc(MALI_DUMP_SIZE);
-	if (!buf)
+	/* The job's fence is not signalled yet: no allocation here. */
+	if (!ugpu_coredump_begin(&mdev->udev, &s))
 		return;
-	seq_buf_init(&s, buf, MALI_DUMP_SIZE);
 
 	spin_lock(&mdev->as_lock);
 	as = mvm->as;
@@ -185,7 +181,7 @@ void mali_dump_coredump(struct mali_device *mdev, struct ugpu_job *job,
 		seq_buf_puts(&s, "  (not readable)\n");
 	}
 
-	dev_coredumpv(mdev->udev.dev, buf, seq_buf_used(&s), GFP_KERNEL);
+	ugpu_coredump_end(&mdev->udev, &s);
 }
 
 static int mali_state_show(struct seq_file *m, void *data)
