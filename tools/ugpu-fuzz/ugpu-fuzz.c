@@ -204,6 +204,7 @@ struct sync {
 	bool timeline;
 	uint64_t point;
 	bool fence;		/* a submit was asked to signal it */
+	bool parents;		/* a forked child leaves it alone */
 };
 
 struct iter {
@@ -2004,10 +2005,15 @@ static void ioctl_syncobj(struct iter *it, int file)
 	int fd = file_fd(it, file);
 	struct sync *s = it->nsyncs ? &it->syncs[rnd(&it->r, it->nsyncs)] : NULL;
 
-	if (!s || s->file != file || chance(&it->r, 20)) {
+	/*
+	 * A child shares its parent's files: resetting a syncobj the parent
+	 * waits for would make the parent wait forever.
+	 */
+	if (!s || s->file != file || s->parents || chance(&it->r, 20)) {
 		sync_new(it, file, chance(&it->r, 30));
 		return;
 	}
+	vlog(it, "syncobj op on %u", s->handle);
 	switch (rnd(&it->r, 4)) {
 	case 0: {	/* destroy one a submit may still signal */
 		struct drm_syncobj_destroy req = { .handle = s->handle };
@@ -2178,6 +2184,8 @@ static void fork_kid(struct iter *it)
 
 		it->is_kid = true;
 		it->r.s = seed;
+		for (i = 0; i < it->nsyncs; i++)
+			it->syncs[i].parents = true;
 		n = rnd_range(&it->r, 1, 4);
 		for (i = 0; i < n; i++)
 			one_action(it);
