@@ -22,7 +22,7 @@
  * (see fault_inject_main()).
  *
  * Usage: ugpu-fuzz [-s SEED] [-n ITERS] [-t SECONDS] [-j PROCS] [-i ITER]
- *                  [-v] [--fault-inject] [render node...]
+ *                  [-v] [--huge-bos] [--fault-inject] [render node...]
  * Exit status: 0 no finding, 1 a finding (printed with its seed and
  * iteration), 2 usage, 77 no ugpu device (or, with --fault-inject, no
  * fault injection in the kernel).
@@ -126,6 +126,7 @@ static unsigned int opt_seconds;
 static unsigned int opt_procs = 2;
 static long long opt_only_iter = -1;
 static int opt_verbose;
+static bool opt_huge_bos;
 
 /* ---- random numbers: splitmix64, one stream per iteration */
 
@@ -1777,6 +1778,14 @@ static void ioctl_bo(struct iter *it, int file)
 		uint64_t size = ONE_OF(&it->r, 0, 1, PAGE, 3 * PAGE + 5,
 			1ULL << 31, (1ULL << 31) + 1, 1ULL << 40, ~0ULL,
 			4ULL << 20);
+
+		/*
+		 * A BO's pages are allocated and pinned when it is created,
+		 * outside the creator's RSS: a BO as large as the RAM makes
+		 * the OOM killer kill everything else. Only on request.
+		 */
+		if (size == 1ULL << 31 && !opt_huge_bos)
+			size = 16ULL << 20;
 		uint32_t flags = chance(&it->r, 70) ? rnd(&it->r, 8) :
 				 1u << rnd(&it->r, 32);
 		struct drm_ugpu_bo_create req = { .size = size, .flags = flags };
@@ -3143,13 +3152,14 @@ static void help(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [-s SEED] [-n ITERS] [-t SECONDS] [-j PROCS] [-i ITER] [-v]\n"
-		"       [--fault-inject] [render node...]\n", prog);
+		"       [--huge-bos] [--fault-inject] [render node...]\n", prog);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "fault-inject", no_argument, NULL, 'F' },
+		{ "huge-bos", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3185,6 +3195,9 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			fault_inject = true;
+			break;
+		case 'H':
+			opt_huge_bos = true;
 			break;
 		case 'h':
 			help(argv[0]);
