@@ -1024,7 +1024,8 @@ static void fuzz_vivante(struct iter *it)
 	pipe3d = it->dev->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
 	viv_build(it, &s, pipe3d);
 	size = s.n * 4;
-	nmut = chance(&it->r, 25) ? 0 : rnd_range(&it->r, 1, 3);
+	/* Validation rejects most mutations; let more streams reach the GPU. */
+	nmut = chance(&it->r, 40) ? 0 : rnd_range(&it->r, 1, 2);
 	for (i = 0; i < nmut; i++)
 		viv_mutate(it, &s, &size, &offset);
 	if (s.n * 4 + offset <= VIV_CMD_BO)
