@@ -566,7 +566,7 @@ static int do_submit(struct iter *it, int file, uint32_t ctx, struct submit *s,
 	     a.in_sync_count, a.out_sync_count, s->nout ? s->out[0].handle : 0,
 	     ret);
 	for (i = 0; opt_verbose > 1 && i < s->ncmds; i++)
-		vlog(it, "  cmd %u: type %u queue %#x flags %#x bufs %u deps %#llx address %#llx handle %u offset %#llx",
+		vlog(it, "  cmd %u: t %u q %#x f %#x n %u deps %#llx addr %#llx bo %u off %#llx",
 		     i, s->cmds[i].type, s->cmds[i].queue, s->cmds[i].flags,
 		     s->cmds[i].buf_count, (unsigned long long)s->cmds[i].deps,
 		     (unsigned long long)s->cmds[i].address, s->cmds[i].handle,
@@ -3130,6 +3130,14 @@ static int fault_inject_main(void)
 		return EXIT_SKIP;
 	}
 	for (i = 0; i < ndevs; i++) {
+		unsigned int j;
+		bool seen = false;
+
+		/* The paths are the family's, not the chip's: one of each. */
+		for (j = 0; j < i; j++)
+			seen |= devs[j].family == devs[i].family;
+		if (seen)
+			continue;
 		for (k = 0; k < ARRAY_SIZE(fi_cases); k++) {
 			const struct fi_case *c = &fi_cases[k];
 
