@@ -3152,6 +3152,7 @@ static int fault_inject_main(void)
 	}
 	printf("fault-inject: %u fault points failed one at a time, %d findings\n",
 	       total, bad);
+	bad += check_all();
 	return bad ? 1 : 0;
 }
 
