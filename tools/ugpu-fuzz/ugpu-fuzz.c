@@ -2546,12 +2546,11 @@ static int check_adreno(int fd, uint32_t ctx, struct ugpu_bo *cmd,
 	};
 	struct drm_ugpu_cmd_buf buf = { .handle = cmd->handle };
 	struct drm_ugpu_cmd c = { 0 };
-	struct pm4 *p = calloc(1, sizeof(*p));
+	static struct pm4 pm;
+	struct pm4 *p = &pm;
 	unsigned int i;
-	int ret;
 
-	if (!p)
-		return -ENOMEM;
+	memset(p, 0, sizeof(*p));
 	for (i = 0; i < 4; i++) {
 		ppkt7(p, CP_MEM_WRITE, 3);
 		paddr(p, data->va + i * 4);
@@ -2563,9 +2562,7 @@ static int check_adreno(int fd, uint32_t ctx, struct ugpu_bo *cmd,
 	c.queue = q;
 	c.buf_count = 1;
 	c.bufs = (uintptr_t)&buf;
-	ret = hw_check_submit(fd, ctx, &c, 1, bos, 2);
-	free(p);
-	return ret;
+	return hw_check_submit(fd, ctx, &c, 1, bos, 2);
 }
 
 /* On every queue of @d: a submit writing a known value, then check it. */
@@ -3087,7 +3084,12 @@ static int fi_walk(struct dev *d, const struct fi_case *c, unsigned int *points)
 			fi_env_close(&e);
 			return 1;
 		}
-		/* Reset the syncobj: the soft submit replaces its fence. */
+		/*
+		 * Page faults are fault points too: touch the mappings now,
+		 * so that only the kernel's own work is counted.
+		 */
+		memset(e.cmd.map, 0, e.cmd.size);
+		memset(e.data.map, 0, e.data.size);
 		fi_arm(n);
 		ret = c->call(&e);
 		fired = fi_fired();
