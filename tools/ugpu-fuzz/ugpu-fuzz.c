@@ -122,6 +122,7 @@ static void count(unsigned long long *c, unsigned long long n)
 
 static uint64_t opt_seed;
 static unsigned long long opt_iters;
+static bool opt_iters_given;
 static unsigned int opt_seconds;
 static unsigned int opt_procs = 2;
 static long long opt_only_iter = -1;
@@ -2392,7 +2393,7 @@ static void worker(unsigned int w, int64_t end_ns)
 	uint64_t i;
 
 	for (i = w; !__atomic_load_n(&stop, __ATOMIC_RELAXED); i += opt_procs) {
-		if (opt_iters && i >= opt_iters)
+		if (opt_iters_given && i >= opt_iters)
 			break;
 		if (end_ns && ugpu_now_ns() >= end_ns)
 			break;
@@ -2913,8 +2914,6 @@ static int fi_prime_import(struct fi_env *e)
 	struct drm_prime_handle *a = (void *)e->arg;
 	int ret;
 
-	if (e->out_fd < 0)
-		e->out_fd = ugpu_open(e->dev->node);
 	if (drmIoctl(e->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &x))
 		return -errno;
 	memset(a, 0, sizeof(*a));
@@ -3040,7 +3039,8 @@ static int fi_env_open(struct fi_env *e, struct dev *d)
 	e->dev = d;
 	e->out_fd = -1;
 	e->fd = ugpu_open(d->node);
-	if (e->fd < 0)
+	e->out_fd = ugpu_open(d->node);	/* where PRIME imports go */
+	if (e->fd < 0 || e->out_fd < 0)
 		return -ENODEV;
 	if (ugpu_ctx_create(e->fd, &e->ctx) ||
 	    ugpu_bo_create(e->fd, 16384, 0, &e->cmd) ||
@@ -3059,13 +3059,13 @@ static int fi_env_open(struct fi_env *e, struct dev *d)
 
 static void fi_env_close(struct fi_env *e)
 {
+	if (e->out_fd >= 0)
+		close(e->out_fd);
 	if (e->fd < 0)
 		return;
 	ugpu_bo_destroy(e->fd, &e->cmd);
 	ugpu_bo_destroy(e->fd, &e->data);
 	close(e->fd);
-	if (e->out_fd >= 0)
-		close(e->out_fd);
 }
 
 /* Walk one case on one device: fail the n-th fault point for n = 1, 2, ... */
@@ -3190,6 +3190,7 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			opt_iters = strtoull(optarg, NULL, 0);
+			opt_iters_given = true;
 			break;
 		case 't':
 			opt_seconds = strtoul(optarg, NULL, 0);
@@ -3221,7 +3222,7 @@ int main(int argc, char **argv)
 	}
 	if (!seeded)
 		opt_seed = mix64((uint64_t)ugpu_now_ns() ^ getpid()) & 0xffffffffULL;
-	if (!opt_iters && !opt_seconds && opt_only_iter < 0)
+	if (!opt_iters_given && !opt_seconds && opt_only_iter < 0)
 		opt_iters = 1000;
 
 	ugpu_visit_nodes(argv + optind, argc - optind, 0, add_dev, NULL, &failed);
