@@ -128,6 +128,7 @@ static unsigned int opt_procs = 2;
 static long long opt_only_iter = -1;
 static int opt_verbose;
 static bool opt_huge_bos;
+static const char *opt_fi_skip;		/* comma-separated case names */
 
 /* ---- random numbers: splitmix64, one stream per iteration */
 
@@ -2968,6 +2969,34 @@ static int fi_submit_soft(struct fi_env *e)
 	return raw_ioctl(e->fd, DRM_IOCTL_UGPU_SUBMIT, &a);
 }
 
+/* The same without an out-sync: the BO's reservation tells when done. */
+static int fi_submit_soft_nosync(struct fi_env *e)
+{
+	struct drm_ugpu_cmd c = {
+		.type = DRM_UGPU_CMD_WRITE32, .handle = e->data.handle,
+		.offset = 16, .value = 0x600d,
+	};
+	struct drm_ugpu_submit_bo bo = { e->data.handle, DRM_UGPU_SUBMIT_BO_WRITE };
+	struct drm_ugpu_submit a = {
+		.ctx = e->ctx, .cmds = (uintptr_t)&c, .cmd_count = 1,
+		.bos = (uintptr_t)&bo, .bo_count = 1,
+	};
+
+	return raw_ioctl(e->fd, DRM_IOCTL_UGPU_SUBMIT, &a);
+}
+
+static int fi_submit_soft_nosync_done(struct fi_env *e)
+{
+	struct drm_ugpu_bo_wait w = {
+		.handle = e->data.handle,
+		.timeout_ns = ugpu_deadline_ns(20 * NSEC_PER_SEC),
+	};
+
+	if (drmIoctl(e->fd, DRM_IOCTL_UGPU_BO_WAIT, &w))
+		return -errno;
+	return ((uint32_t *)e->data.map)[4] == 0x600d ? 0 : -EIO;
+}
+
 static int fi_wait_syncobj(struct fi_env *e)
 {
 	if (drmSyncobjWait(e->fd, &e->syncobj, 1,
@@ -3022,6 +3051,8 @@ static const struct fi_case fi_cases[] = {
 	{ "get-param", 0, fi_get_param, NULL },
 	{ "prime-export", 0, fi_prime_export, fi_prime_close },
 	{ "prime-import", 0, fi_prime_import, fi_prime_import_close },
+	{ "submit-soft-nosync", 0, fi_submit_soft_nosync,
+	  fi_submit_soft_nosync_done },
 	{ "submit-soft", 0, fi_submit_soft, fi_submit_soft_done },
 	{ "submit-hw", 0, fi_submit_hw, fi_submit_hw_done },
 };
@@ -3122,6 +3153,22 @@ static int fi_walk(struct dev *d, const struct fi_case *c, unsigned int *points)
 	return bad;
 }
 
+/* True if @name is in the --fi-skip list. */
+static bool fi_skipped(const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = opt_fi_skip;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
 static int fault_inject_main(void)
 {
 	unsigned int i, k, points, total = 0;
@@ -3145,6 +3192,8 @@ static int fault_inject_main(void)
 
 			if (c->families && !(c->families & (1u << devs[i].family)))
 				continue;
+			if (fi_skipped(c->name))
+				continue;
 			points = 0;
 			bad += fi_walk(&devs[i], c, &points);
 			total += points;
@@ -3164,7 +3213,8 @@ static void help(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [-s SEED] [-n ITERS] [-t SECONDS] [-j PROCS] [-i ITER] [-v]\n"
-		"       [--huge-bos] [--fault-inject] [render node...]\n", prog);
+		"       [--huge-bos] [--fault-inject [--fi-skip CASE,...]] [render node...]\n",
+		prog);
 }
 
 int main(int argc, char **argv)
@@ -3172,6 +3222,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "fault-inject", no_argument, NULL, 'F' },
 		{ "huge-bos", no_argument, NULL, 'H' },
+		{ "fi-skip", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3211,6 +3262,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			opt_huge_bos = true;
+			break;
+		case 'S':
+			opt_fi_skip = optarg;
 			break;
 		case 'h':
 			help(argv[0]);
