@@ -10,6 +10,11 @@
 #                         each device (Mali, Vivante, Adreno) into out/
 #   make bench            boot the VM, time the basic operations of every
 #                         device (ugpu-bench) and print the tables
+#   make fuzz             boot the VM, run ugpu-fuzz (FUZZ_SECONDS=,
+#                         FUZZ_ITERS=, FUZZ_SEED=) and its fault-injection
+#                         walk, or replay FUZZ_SEED's iteration FUZZ_ITER;
+#                         make check fuzzes FUZZ_CHECK_SECONDS (60) after
+#                         the tests when TESTS and SUBTEST are unset
 #   make shell            boot the VM with the modules loaded, busybox shell
 #   make deps             only install missing packages
 #   make checkpatch       checkpatch --strict over our C sources
@@ -47,7 +52,15 @@ IGT_BUILD := $(IGT_DIR)/build
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
 DEMO_TOOLS := mali-frame vivante-resolve adreno-blit
-USER_TOOLS := ugpu-info ugpu-bench $(DEMO_TOOLS)
+USER_TOOLS := ugpu-info ugpu-bench ugpu-fuzz $(DEMO_TOOLS)
+
+# ugpu-fuzz: make fuzz runs FUZZ_SECONDS (default 300) unless FUZZ_ITERS
+# is given; make check fuzzes FUZZ_CHECK_SECONDS after a full test run.
+FUZZ_SEED ?=
+FUZZ_ITERS ?=
+FUZZ_ITER ?=
+FUZZ_SECONDS ?= $(if $(FUZZ_ITERS)$(FUZZ_ITER),,300)
+FUZZ_CHECK_SECONDS ?= $(if $(TESTS)$(SUBTEST),0,60)
 
 KBUILD_FLAGS := $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
@@ -56,9 +69,13 @@ VM_ENV := KVER='$(KVER)' BUILD='$(BUILD)' OUT='$(OUT)' \
 	  USER_TOOLS='$(USER_TOOLS)' DEMO_TOOLS='$(DEMO_TOOLS)' \
 	  ALLOW_MISSING='$(ALLOW_MISSING)' VM_APPEND='$(VM_APPEND)' \
 	  SUBTEST_TIMEOUT='$(SUBTEST_TIMEOUT)' VM_TIMEOUT='$(VM_TIMEOUT)' \
-	  TESTS='$(TESTS)' SUBTEST='$(SUBTEST)'
+	  TESTS='$(TESTS)' SUBTEST='$(SUBTEST)' \
+	  FUZZ_SEED='$(FUZZ_SEED)' FUZZ_ITERS='$(FUZZ_ITERS)' \
+	  FUZZ_ITER='$(FUZZ_ITER)' \
+	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
+	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'
 
-.PHONY: all modules tests tools check run bench shell deps checkpatch clean
+.PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean
 
 all: modules tests tools
 
@@ -92,6 +109,12 @@ run: deps
 bench: deps
 	$(MAKE) all
 	$(VM_ENV) tools/vm/run-vm.sh bench
+
+# The VM's whole-run timeout grows with the time asked for.
+fuzz: deps
+	$(MAKE) all
+	$(VM_ENV) VM_TIMEOUT='$(if $(FUZZ_SECONDS),$(shell echo $$(( $(FUZZ_SECONDS) + 900 ))),$(VM_TIMEOUT))' \
+		tools/vm/run-vm.sh fuzz
 
 shell: deps
 	$(MAKE) all

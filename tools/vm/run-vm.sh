@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Boot the test VM and judge its output.
-# Usage: run-vm.sh check|run|bench|shell
+# Usage: run-vm.sh check|run|bench|fuzz|shell
 #
 #   check  run the tests (TESTS, SUBTEST narrow them down)
 #   run    print the GPUs, let the demos draw on every device, PNGs in $OUT
 #   bench  time the basic operations of every device (ugpu-bench), print
 #          the tables at the end and keep them in $BUILD/vm-bench.txt
+#   fuzz   run ugpu-fuzz (FUZZ_SEED, FUZZ_ITERS, FUZZ_SECONDS) and its
+#          fault-injection walk, or replay iteration FUZZ_ITER
 #   shell  interactive busybox shell with the modules loaded
 #
 # check, run and bench exit non-zero when a test failed, the VM did not
@@ -18,9 +20,9 @@ set -euo pipefail
 
 mode=${1:-check}
 case $mode in
-check | run | bench | shell) ;;
+check | run | bench | fuzz | shell) ;;
 *)
-	echo "usage: $0 check|run|bench|shell" >&2
+	echo "usage: $0 check|run|bench|fuzz|shell" >&2
 	exit 2
 	;;
 esac
@@ -66,6 +68,11 @@ append="console=ttyS0 panic=-1 loglevel=5 ugpu_mode=$mode"
 append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n $TESTS ]] && append+=" ugpu_tests=$TESTS"
 [[ -n $SUBTEST ]] && append+=" ugpu_subtest=$SUBTEST"
+[[ -n ${FUZZ_SEED:-} ]] && append+=" ugpu_fuzz_seed=$FUZZ_SEED"
+[[ -n ${FUZZ_ITERS:-} ]] && append+=" ugpu_fuzz_iters=$FUZZ_ITERS"
+[[ -n ${FUZZ_SECONDS:-} ]] && append+=" ugpu_fuzz_seconds=$FUZZ_SECONDS"
+[[ -n ${FUZZ_ITER:-} ]] && append+=" ugpu_fuzz_iter=$FUZZ_ITER"
+append+=" ugpu_fuzz_check=${FUZZ_CHECK_SECONDS:-0}"
 [[ -n $VM_APPEND ]] && append+=" $VM_APPEND"
 
 # An interactive session may last: boot a private copy and let others
