@@ -1234,9 +1234,11 @@ static void devcd_clear(void)
 		if (strncmp(de->d_name, "devcd", 5))
 			continue;
 		snprintf(path, sizeof(path), DEVCD_DIR "/%s/data", de->d_name);
+		/* It may go by itself meanwhile: ENODEV is fine. */
 		fd = open(path, O_WRONLY);
 		if (fd >= 0) {
-			igt_assert_eq(write(fd, "1", 1), 1);
+			if (write(fd, "1", 1) != 1)
+				igt_debug("%s: %m\n", path);
 			close(fd);
 		}
 	}
@@ -1278,7 +1280,9 @@ static bool devcd_read(const char *name, char *buf, size_t size)
 			n = read(fd, buf, size - 1);
 			igt_assert(n > 0);
 			buf[n] = 0;
-			igt_assert_eq(write(fd, "1", 1), 1);
+			/* Drop it, so that the next hang can be dumped. */
+			if (write(fd, "1", 1) != 1)
+				igt_debug("%s: %m\n", path);
 			close(fd);
 			closedir(dir);
 			return true;
