@@ -69,7 +69,7 @@ required=(
 	CONFIG_UBSAN CONFIG_UBSAN_BOUNDS CONFIG_FAULT_INJECTION
 	CONFIG_FAILSLAB CONFIG_FAIL_PAGE_ALLOC CONFIG_FAULT_INJECTION_DEBUG_FS
 	CONFIG_BLK_DEV_INITRD CONFIG_SERIAL_8250_CONSOLE CONFIG_DEVTMPFS
-	CONFIG_TMPFS CONFIG_MODULES CONFIG_MODULE_UNLOAD
+	CONFIG_TMPFS CONFIG_MODULES CONFIG_MODULE_UNLOAD CONFIG_NET CONFIG_UNIX
 )
 # Must stay off: the run would not see leaks, or every build would be
 # slow for nothing.
@@ -163,7 +163,7 @@ if [[ $mode == check ]]; then
 fi
 
 echo "build-debug-kernel: building in $obj (-j$JOBS, log $dir/build.log;" \
-	"about an hour on two cores)" >&2
+	"about an hour on two busy cores)" >&2
 start=$(date +%s)
 if ! nice -n 19 make -C "$KSRC" O="$obj" -j"$JOBS" bzImage modules \
 	>"$dir/build.log" 2>&1; then

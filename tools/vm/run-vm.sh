@@ -157,16 +157,20 @@ bad_re+='hard LOCKUP|hung_task|blocked for more than|refcount_t|'
 bad_re+='list_add corruption|list_del corruption|kernel BUG|Call Trace|'
 bad_re+='Kernel panic'
 # The debug kernel's checkers. Most reports also say WARNING: or BUG:,
-# not all of them; lockdep stops after its first report or when it runs
-# out of room, and a run it no longer watches proves nothing.
+# not all of them; lockdep stops after its first report, when it runs
+# out of room or when another report taints the kernel, and a run it no
+# longer watches proves nothing.
 bad_re+='|KASAN:|possible circular locking|possible recursive locking|'
 bad_re+='inconsistent lock state|suspicious RCU usage|'
 bad_re+='possible irq lock inversion|bad unlock balance|'
 bad_re+='held lock freed|lock held when returning to user space|'
 bad_re+='sleeping function called from invalid context|'
 bad_re+='turning off the locking correctness validator|'
+bad_re+='Disabling lock debugging due to kernel taint|'
 bad_re+='ODEBUG:|DMA-API:|unreferenced object|'
 bad_re+='kmemleak: .*(disabled|[Cc]annot)|Kernel memory leak detector disabled'
+# The DMA API debugger announces itself at boot with its prefix.
+benign_re='DMA-API: (preallocated [0-9]+ debug entries|debugging enabled by kernel config)$'
 # Only kernel lines count: test output on the console may quote them.
 # The console's kernel lines count too: a chatty debug kernel can overrun
 # the log buffer before the dump, but warnings went to the console live.
@@ -174,10 +178,11 @@ if grep -q '^@@UGPU:DMESG-END' "$clean"; then
 	kbad=$( (grep -E "$bad_re" "$dmesg_log" || true
 		sed '/^@@UGPU:DMESG-BEGIN/,$d' "$clean" |
 			grep -E '^\[ *[0-9]+\.[0-9]+\]' |
-			grep -E "$bad_re" || true) | awk '!seen[$0]++')
+			grep -E "$bad_re" || true) | awk '!seen[$0]++' |
+		grep -vE "$benign_re" || true)
 else
 	kbad=$(grep -E '^\[ *[0-9]+\.[0-9]+\]' "$dmesg_log" |
-		grep -E "$bad_re" || true)
+		grep -E "$bad_re" | grep -vE "$benign_re" || true)
 fi
 [[ -n $kbad ]] && problems+=("kernel log shows problems:")
 
