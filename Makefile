@@ -19,11 +19,43 @@
 #   make deps             only install missing packages
 #   make checkpatch       checkpatch --strict over our C sources
 #
-# W=1 and C=2 are handed to kbuild.
+# W=1 and C=2 are handed to kbuild. KERNEL=debug builds the modules for,
+# and boots, the debug kernel (KASAN, lockdep, kmemleak, ...) instead of
+# Debian's: see tools/vm/README.md.
 
 # The one place the target kernel is pinned; override on the command line.
 KVER ?= 6.12.117+deb12-amd64
+KERNEL ?= stock
+
+ifeq ($(KERNEL),debug)
+# Built once from the Debian kernel source (KVER's) and cached outside
+# the tree by tools/vm/build-debug-kernel.sh, which "modules" runs first;
+# its release is known only then, so the VM targets read it when they run.
+DEBUG_KERNEL_DIR := $(shell $(CURDIR)/tools/vm/build-debug-kernel.sh --dir)
+VM_KVER = $$(cat '$(DEBUG_KERNEL_DIR)/kernelrelease')
+KDIR ?= $(DEBUG_KERNEL_DIR)/build
+# Kbuild writes its objects next to the sources (6.12 has no MO=): the
+# modules for this kernel are built in a tree of links to ours.
+BUILD ?= $(CURDIR)/build-debug
+MOD_TREE := $(BUILD)/src
+VM_KERNEL := $(DEBUG_KERNEL_DIR)/bzImage
+VM_MODROOT := $(DEBUG_KERNEL_DIR)/mod
+# KASAN, lockdep and kmemleak under TCG: several times slower, and the
+# shadow memory and leak tracking need room.
+SUBTEST_TIMEOUT ?= 600
+VM_TIMEOUT ?= 7200
+VM_MEM ?= 4096
+KERNEL_DEP := debug-kernel
+else ifeq ($(KERNEL),stock)
 KDIR ?= /usr/src/linux-headers-$(KVER)
+VM_KVER = $(KVER)
+MOD_TREE := $(CURDIR)
+VM_KERNEL := /boot/vmlinuz-$(KVER)
+VM_MODROOT :=
+KERNEL_DEP :=
+else
+$(error KERNEL must be stock or debug, not "$(KERNEL)")
+endif
 
 # Modules in load order (unloaded in reverse): the core, the simulated
 # GPUs, then the family drivers.
@@ -33,9 +65,10 @@ BUILD ?= $(CURDIR)/build
 OUT ?= $(CURDIR)/out
 CHECKPATCH ?= /usr/src/linux-source-6.12/scripts/checkpatch.pl
 
-# Per-subtest and whole-VM timeouts in seconds.
+# Per-subtest and whole-VM timeouts in seconds, VM memory in MiB.
 SUBTEST_TIMEOUT ?= 120
 VM_TIMEOUT ?= 1800
+VM_MEM ?= 2048
 
 # 1: boot without the modules that were not built instead of failing.
 ALLOW_MISSING ?= 0
@@ -64,7 +97,10 @@ FUZZ_CHECK_SECONDS ?= $(if $(TESTS)$(SUBTEST),0,60)
 
 KBUILD_FLAGS := $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
-VM_ENV := KVER='$(KVER)' BUILD='$(BUILD)' OUT='$(OUT)' \
+VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
+	  KERNEL='$(KERNEL)' VM_KERNEL='$(VM_KERNEL)' \
+	  VM_MODROOT='$(VM_MODROOT)' VM_MEM='$(VM_MEM)' \
+	  UGPU_KO_DIR='$(MOD_TREE)/drivers' \
 	  UGPU_MODULES='$(UGPU_MODULES)' IGT_BUILD='$(IGT_BUILD)' \
 	  USER_TOOLS='$(USER_TOOLS)' DEMO_TOOLS='$(DEMO_TOOLS)' \
 	  ALLOW_MISSING='$(ALLOW_MISSING)' VM_APPEND='$(VM_APPEND)' \
@@ -75,7 +111,8 @@ VM_ENV := KVER='$(KVER)' BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'
 
-.PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean
+.PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
+	debug-kernel
 
 all: modules tests tools
 
@@ -84,9 +121,19 @@ all: modules tests tools
 # to the tree, whatever BUILD is.
 LOCK = mkdir -p $(CURDIR)/build && flock $(CURDIR)/build/.build.lock
 
-modules:
+modules: $(KERNEL_DEP)
+ifeq ($(KERNEL),debug)
+	$(LOCK) sh -c 'tools/vm/link-tree.sh $(CURDIR) $(MOD_TREE) && \
+		$(MAKE) -C $(KDIR) M=$(MOD_TREE) UGPU_SRC=$(CURDIR) \
+		$(KBUILD_FLAGS) modules'
+else
 	$(LOCK) $(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) \
 		$(KBUILD_FLAGS) modules
+endif
+
+# The debug kernel, built unless it is cached.
+debug-kernel:
+	tools/vm/build-debug-kernel.sh >/dev/null
 
 tests:
 	$(LOCK) $(MAKE) -C $(IGT_DIR)
@@ -95,7 +142,8 @@ tools:
 	$(LOCK) $(MAKE) -C tools TOOLS='$(USER_TOOLS)'
 
 deps:
-	tools/install-deps.sh '$(KVER)'
+	tools/install-deps.sh $(if $(filter debug,$(KERNEL)),--debug-kernel) \
+		'$(KVER)'
 
 # The VM targets install what is missing before they build anything.
 check: deps
@@ -137,7 +185,9 @@ checkpatch:
 		-f $$(ls_c tools)
 
 clean:
+ifneq ($(KERNEL),debug)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) clean
+endif
 	$(MAKE) -C $(IGT_DIR) clean
 	$(MAKE) -C tools clean
 	rm -rf $(BUILD) $(OUT)

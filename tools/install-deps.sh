@@ -2,13 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Install the packages the build and the VM test bed need, only those that
-# are missing, without prompting. Usage: install-deps.sh KVER
+# are missing, without prompting. Usage: install-deps.sh [--debug-kernel] KVER
 #
 # KVER is the kernel release the modules are built for and the VM boots;
-# the Makefile pins it.
+# the Makefile pins it. --debug-kernel adds what building the debug kernel
+# from linux-source takes (make KERNEL=debug; BTF is off, so no pahole).
 set -euo pipefail
 
-kver=${1:?usage: $0 KVER}
+debug_kernel=0
+if [[ ${1:-} == --debug-kernel ]]; then
+	debug_kernel=1
+	shift
+fi
+kver=${1:?usage: $0 [--debug-kernel] KVER}
 src_ver=$(echo "$kver" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 
 pkgs=(
@@ -28,6 +34,9 @@ pkgs=(
 	xz-utils
 	zstd
 )
+if [[ $debug_kernel -eq 1 ]]; then
+	pkgs+=(bc bison flex libelf-dev libssl-dev)
+fi
 
 installed() {
 	local st

@@ -13,6 +13,9 @@
 #   USER_TOOLS    tools/<name>/<name> programs to install in /usr/bin
 #   DEMO_TOOLS    those of them that "make run" runs after ugpu-info
 #   ALLOW_MISSING 1: leave out modules that are not built instead of failing
+#   UGPU_KO_DIR   where our built .ko files are (default: drivers/)
+#   VM_MODROOT    root of the kernel's module tree, which is
+#                 $VM_MODROOT/lib/modules/$KVER (default: the host's /)
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,9 +24,13 @@ IGT_BUILD=${IGT_BUILD:-$top/igt-tests/build}
 ALLOW_MISSING=${ALLOW_MISSING:-0}
 USER_TOOLS=${USER_TOOLS:-ugpu-info mali-frame}
 DEMO_TOOLS=${DEMO_TOOLS:-mali-frame}
+UGPU_KO_DIR=${UGPU_KO_DIR:-$top/drivers}
+VM_MODROOT=${VM_MODROOT:-}
 
 root=$BUILD/initramfs
-moddir=/lib/modules/$KVER
+moddir=$VM_MODROOT/lib/modules/$KVER
+modprobe=(modprobe -S "$KVER")
+[[ -n $VM_MODROOT ]] && modprobe+=(-d "$VM_MODROOT")
 
 die() {
 	echo "mkinitramfs: $*" >&2
@@ -81,7 +88,7 @@ copy_module() {
 ours=()
 : >"$root/lib/ugpu/modules"
 for m in $UGPU_MODULES; do
-	ko=$(find "$top/drivers" -name "$m.ko" -print -quit)
+	ko=$(find -L "$UGPU_KO_DIR" -name "$m.ko" -print -quit)
 	if [[ -z $ko ]]; then
 		[[ $ALLOW_MISSING == 1 ]] || die "module $m.ko was not built"
 		echo "mkinitramfs: warning: $m.ko not built, left out" >&2
@@ -110,7 +117,7 @@ for ko in "${ours[@]}"; do
 	deps=$(modinfo -F depends "$ko")
 	for dep in ${deps//,/ }; do
 		is_ours "$dep" && continue
-		chain=$(modprobe -S "$KVER" --show-depends "$dep") ||
+		chain=$("${modprobe[@]}" --show-depends "$dep") ||
 			die "cannot resolve $dep (needed by $(basename "$ko"))"
 		while read -r kind path _; do
 			[[ $kind == insmod ]] || continue

@@ -36,6 +36,12 @@ VM_TIMEOUT=${VM_TIMEOUT:-1800}
 TESTS=${TESTS:-}
 SUBTEST=${SUBTEST:-}
 VM_APPEND=${VM_APPEND:-}
+# stock: Debian's kernel from /boot; debug: the kernel of
+# build-debug-kernel.sh (KASAN, lockdep, kmemleak, ...), whose reports
+# fail the run too.
+KERNEL=${KERNEL:-stock}
+VM_KERNEL=${VM_KERNEL:-/boot/vmlinuz-$KVER}
+VM_MEM=${VM_MEM:-2048}
 export KVER BUILD
 
 mkdir -p "$BUILD"
@@ -49,9 +55,13 @@ fi
 "$top/tools/vm/mkinitramfs.sh"
 initramfs=$BUILD/initramfs.cpio
 
-kernel=/boot/vmlinuz-$KVER
+kernel=$VM_KERNEL
 [[ -r $kernel ]] || {
-	echo "run-vm: $kernel is missing (make deps installs it)" >&2
+	if [[ $KERNEL == debug ]]; then
+		echo "run-vm: $kernel is missing (make KERNEL=debug builds it)" >&2
+	else
+		echo "run-vm: $kernel is missing (make deps installs it)" >&2
+	fi
 	exit 1
 }
 
@@ -73,6 +83,13 @@ append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n ${FUZZ_SECONDS:-} ]] && append+=" ugpu_fuzz_seconds=$FUZZ_SECONDS"
 [[ -n ${FUZZ_ITER:-} ]] && append+=" ugpu_fuzz_iter=$FUZZ_ITER"
 append+=" ugpu_fuzz_check=${FUZZ_CHECK_SECONDS:-0}"
+# Every KASAN report, not only the first; a warning is reported, not
+# fatal, so that the run goes on and the log holds all of them; plain
+# pointers in the reports; TCG is slow enough to fake an RCU stall.
+if [[ $KERNEL == debug ]]; then
+	append+=" kmemleak=on kasan_multi_shot panic_on_warn=0"
+	append+=" no_hash_pointers rcupdate.rcu_cpu_stall_timeout=60"
+fi
 [[ -n $VM_APPEND ]] && append+=" $VM_APPEND"
 
 # An interactive session may last: boot a private copy and let others
@@ -84,7 +101,7 @@ if [[ $mode == shell ]]; then
 	flock -u 9
 fi
 
-qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m 2048 -nographic -no-reboot
+qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m "$VM_MEM" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initramfs" -append "$append")
 
 if [[ $mode == shell ]]; then
@@ -146,14 +163,50 @@ bad_re='WARNING:|BUG:|Oops|general protection fault|UBSAN|soft lockup|'
 bad_re+='hard LOCKUP|hung_task|blocked for more than|refcount_t|'
 bad_re+='list_add corruption|list_del corruption|kernel BUG|Call Trace|'
 bad_re+='Kernel panic'
+# The debug kernel's checkers. Most reports also say WARNING: or BUG:,
+# not all of them; lockdep stops after its first report, when it runs
+# out of room or when another report taints the kernel, and a run it no
+# longer watches proves nothing.
+bad_re+='|KASAN:|possible circular locking|possible recursive locking|'
+bad_re+='inconsistent lock state|suspicious RCU usage|'
+bad_re+='possible irq lock inversion|bad unlock balance|'
+bad_re+='held lock freed|lock held when returning to user space|'
+bad_re+='sleeping function called from invalid context|'
+bad_re+='turning off the locking correctness validator|'
+bad_re+='Disabling lock debugging due to kernel taint|'
+bad_re+='ODEBUG:|DMA-API:|unreferenced object|'
+bad_re+='kmemleak: .*(disabled|[Cc]annot)|Kernel memory leak detector disabled'
+# The DMA API debugger announces itself at boot with its prefix.
+benign_re='DMA-API: (preallocated [0-9]+ debug entries|debugging enabled by kernel config)$'
 # Only kernel lines count: test output on the console may quote them.
+# The console's kernel lines count too: a chatty debug kernel can overrun
+# the log buffer before the dump, but warnings went to the console live.
 if grep -q '^@@UGPU:DMESG-END' "$clean"; then
-	kbad=$(grep -E "$bad_re" "$dmesg_log" || true)
+	kbad=$( (grep -E "$bad_re" "$dmesg_log" || true
+		sed '/^@@UGPU:DMESG-BEGIN/,$d' "$clean" |
+			grep -E '^\[ *[0-9]+\.[0-9]+\]' |
+			grep -E "$bad_re" || true) | awk '!seen[$0]++' |
+		grep -vE "$benign_re" || true)
 else
 	kbad=$(grep -E '^\[ *[0-9]+\.[0-9]+\]' "$dmesg_log" |
-		grep -E "$bad_re" || true)
+		grep -E "$bad_re" | grep -vE "$benign_re" || true)
 fi
 [[ -n $kbad ]] && problems+=("kernel log shows problems:")
+
+# kmemleak's verdict after the modules were unloaded (debug kernel only).
+kmemleak_log=$BUILD/vm-kmemleak.log
+rm -f "$kmemleak_log"
+if [[ $KERNEL == debug && $mode != shell ]]; then
+	if grep -q '^@@UGPU:KMEMLEAK-END' "$clean"; then
+		sed -n '/^@@UGPU:KMEMLEAK-BEGIN/,/^@@UGPU:KMEMLEAK-END/p' \
+			"$clean" | sed '1d;$d' >"$kmemleak_log"
+		nleaks=$(grep -c 'unreferenced object' "$kmemleak_log" || true)
+		[[ $nleaks -gt 0 ]] &&
+			problems+=("kmemleak: $nleaks unreferenced objects, see $kmemleak_log")
+	elif grep -q '^@@UGPU:DONE' "$clean"; then
+		problems+=("kmemleak did not scan (no /sys/kernel/debug/kmemleak?)")
+	fi
+fi
 
 # make run: decode the pictures.
 if [[ $mode == run ]]; then
@@ -196,6 +249,7 @@ for p in "${problems[@]}"; do
 	echo "run-vm: $p"
 done
 [[ -n $kbad ]] && echo "$kbad" | head -n 40
+[[ -s $kmemleak_log ]] && head -n 40 "$kmemleak_log"
 
 status=0
 [[ $failed -eq 0 && ${#problems[@]} -eq 0 ]] || status=1
