@@ -363,6 +363,19 @@ void ugpu_submit_bo(struct ugpu_submit *s, uint32_t handle, uint32_t flags)
 	s->bo_count++;
 }
 
+int ugpu_submit_and_wait(int fd, struct ugpu_submit *s)
+{
+	uint32_t sync = ugpu_syncobj_create(fd, false);
+	int status;
+
+	ugpu_submit_out_sync(s, sync, 0);
+	ugpu_submit(fd, s);
+	status = ugpu_syncobj_wait_status(fd, sync);
+	s->out_sync_count--;
+	ugpu_syncobj_destroy(fd, sync);
+	return status;
+}
+
 void ugpu_submit_in_sync(struct ugpu_submit *s, uint32_t handle,
 			 uint64_t point)
 {

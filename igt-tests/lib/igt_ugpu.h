@@ -142,6 +142,12 @@ void ugpu_submit_to_uapi(const struct ugpu_submit *s,
 int __ugpu_submit(int fd, const struct ugpu_submit *s);
 void ugpu_submit(int fd, const struct ugpu_submit *s);
 
+/*
+ * Submit @s with a fresh out-syncobj (removed again afterwards), wait for
+ * it and return the fence status as ugpu_syncobj_wait_status() does.
+ */
+int ugpu_submit_and_wait(int fd, struct ugpu_submit *s);
+
 /* Syncobjs and the status of the fence they hold. */
 uint32_t ugpu_syncobj_create(int fd, bool signaled);
 void ugpu_syncobj_destroy(int fd, uint32_t handle);

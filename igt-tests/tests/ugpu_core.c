@@ -48,20 +48,6 @@ static void write32_submit(struct ugpu_submit *s, uint32_t ctx,
 	ugpu_submit_bo(s, bo, DRM_UGPU_SUBMIT_BO_WRITE);
 }
 
-/* Submit @s with a fresh out-syncobj and wait for it; returns its status. */
-static int submit_and_wait(int fd, struct ugpu_submit *s)
-{
-	uint32_t sync = ugpu_syncobj_create(fd, false);
-	int status;
-
-	ugpu_submit_out_sync(s, sync, 0);
-	ugpu_submit(fd, s);
-	status = ugpu_syncobj_wait_status(fd, sync);
-	s->out_sync_count--;
-	ugpu_syncobj_destroy(fd, sync);
-	return status;
-}
-
 /* True when the syncobj's fence has not signalled (polling wait). */
 static bool syncobj_busy(int fd, uint32_t sync)
 {
@@ -517,7 +503,7 @@ static void test_ctx(struct ugpu_device_info *d)
 	/* Each context runs work. */
 	for (prio = 0; prio < 3; prio++) {
 		write32_submit(&s, h[prio], bo->handle, 4 * prio, prio + 1);
-		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	}
 	ugpu_bo_map(bo);
 	for (prio = 0; prio < 3; prio++)
@@ -826,7 +812,7 @@ static void test_submit_bad_input(struct ugpu_device_info *d)
 	/* The device still works, and nothing above wrote the BO. */
 	write32_submit(&s, ctx, bo->handle, 4096, 0x600d);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, sig, 0, 0, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 4096), 0x600d);
 	for (i = 0; i < 4096; i += 4)
 		igt_assert_eq_u32(ugpu_bo_read32(bo, i), 0);
@@ -868,7 +854,7 @@ static void test_soft_commands(struct ugpu_device_info *d)
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4092, 0xfeedf00d, 0);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE64, bo->handle, 4088 - 8, ~0ull, 0);
 	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x90abcdef);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 4), 0xaaaaaaaa);
@@ -887,7 +873,7 @@ static void test_soft_commands(struct ugpu_device_info *d)
 				1 << 0);
 		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, bo->handle,
 				48, 0, 1 << 1);
-		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 		igt_assert_lte_u64(ugpu_bo_read64(bo, 40),
 				   ugpu_bo_read64(bo, 48));
 	}
@@ -906,18 +892,18 @@ static void test_soft_commands(struct ugpu_device_info *d)
 				i + 1, i ? 1ull << prev : 0);
 	}
 	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 32), n);
 
 	/* SIGNAL_SET and SIGNAL_RESET from a submit. */
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_SET, sig, 0, 0, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), 0);
 	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), 0);
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_RESET, sig, 0, 0, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq(__ugpu_signal_wait(fd, sig, 0), -ETIMEDOUT);
 
 	/* SIGNAL_WAIT holds back what depends on it until the CPU sets it. */
@@ -961,7 +947,7 @@ static void test_soft_commands(struct ugpu_device_info *d)
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, rel->handle, 0, 0x5a5a, 0);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, rel->handle, 0, 0, 1 << 0);
 	ugpu_submit_bo(&s, rel->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(rel, 0), 0x5a5a);
 	wait_handle_closed(fd, rel->handle);
 	memset(&gclose, 0, sizeof(gclose));
@@ -1313,7 +1299,7 @@ static void test_syncobj(struct ugpu_device_info *d)
 	/* An already signalled in-sync does not hold anything back. */
 	write32_submit(&s, ctx, bo->handle, 4, 0x2222);
 	ugpu_submit_in_sync(&s, out1, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 4), 0x2222);
 
 	/* Timelines: wait on point 5, signal point 7. */
@@ -1479,7 +1465,7 @@ static void test_prime(struct ugpu_device_info *d)
 
 	/* The importer's work writes the exporter's pages. */
 	write32_submit(&s, ctx, imported, 8, 0xd00d);
-	igt_assert_eq(submit_and_wait(b, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(b, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0xd00d);
 
 	/* The import outlives the exporter's handle and the dma-buf fd. */
@@ -1489,7 +1475,7 @@ static void test_prime(struct ugpu_device_info *d)
 	free(bo);
 	igt_assert_eq_u32(map[0], 0xcafe0001);
 	write32_submit(&s, ctx, imported, 12, 0xd00e);
-	igt_assert_eq(submit_and_wait(b, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(b, &s), 1);
 	igt_assert_eq_u32(map[3], 0xd00e);
 	munmap(map, 8192);
 	gem_close(b, imported);
@@ -1581,7 +1567,7 @@ static void test_isolation(struct ugpu_device_info *d)
 	close(b);
 	/* A keeps working after B went away. */
 	write32_submit(&s, a_ctx, a_bo->handle, 4, 2);
-	igt_assert_eq(submit_and_wait(a, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(a, &s), 1);
 	close(a);
 }
 
@@ -1654,7 +1640,7 @@ static void test_fdinfo(struct ugpu_device_info *d)
 			ugpu_submit_mali(&s, head, DRM_UGPU_MALI_REQ_COMPUTE,
 					 DRM_UGPU_QUEUE_AUTO, 0);
 			ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-			igt_assert_eq(submit_and_wait(fd, &s), 1);
+			igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 		}
 		after = fdinfo_sum(fd, "drm-engine-", NULL, 0, NULL);
 		igt_assert_f(after > engines, "engine time %lld -> %lld\n",
@@ -1714,7 +1700,7 @@ static void test_close_with_work(struct ugpu_device_info *d)
 
 		ugpu_bo_map(bo);
 		write32_submit(&s, ctx, bo->handle, 0, 42);
-		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 42);
 		ugpu_bo_free(bo);
 	}
@@ -1806,7 +1792,7 @@ static void test_create_close_race(struct ugpu_device_info *d)
 
 		ugpu_bo_map(bo);
 		write32_submit(&s, ctx, bo->handle, 0, 0xc0ffee);
-		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0xc0ffee);
 		ugpu_bo_free(bo);
 	}
@@ -1923,7 +1909,7 @@ static void test_unbind_signals(struct ugpu_device_info *d)
 
 		ugpu_bo_map(bo);
 		write32_submit(&s, ctx, bo->handle, 0, 0x5eed);
-		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x5eed);
 		ugpu_bo_free(bo);
 	}
@@ -2139,7 +2125,7 @@ static void test_signal_wait_timeout(struct ugpu_device_info *d)
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x600d, 1);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x600d);
 	ugpu_bo_free(bo);
 	close(fd);
@@ -2177,7 +2163,7 @@ static void test_bo_release_reused_handle(struct ugpu_device_info *d)
 	ugpu_signal_set(fd, sig, 1);
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	/* The release is asynchronous: give it time to go wrong. */
 	usleep(100000);
 
@@ -2190,7 +2176,7 @@ static void test_bo_release_reused_handle(struct ugpu_device_info *d)
 	other = ugpu_bo_new(fd, 4096, 0);
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, other->handle, 0, 0, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	wait_handle_closed(fd, other->handle);
 	free(old);
 	free(other);
@@ -2270,7 +2256,7 @@ static void test_soft_write_large_bo(struct ugpu_device_info *d)
 			0x0123456789abcdefull, 0);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4096 + 4,
 			0xfeed, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	ugpu_bo_map(bo);
 	igt_assert_eq_u64(ugpu_bo_read64(bo, last), 0x0123456789abcdefull);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 4096 + 4), 0xfeed);
@@ -2306,7 +2292,7 @@ static void test_bo_contiguous_mmap(struct ugpu_device_info *d)
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, a->handle, 4096, 0xaaaa, 0);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, b->handle, 4100, 0xbbbb, 0);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	for (i = 0; i < 8192; i += 4) {
 		uint32_t ea = i == 4096 ? 0xaaaa : 0xa0000000 | i;
 		uint32_t eb = i == 4100 ? 0xbbbb : 0xb0000000 | i;
@@ -2484,7 +2470,7 @@ static void test_memcg(struct ugpu_device_info *d)
 
 		ugpu_bo_map(bo);
 		write32_submit(&s, ctx, bo->handle, 0, 0xcafe);
-		igt_assert_eq(submit_and_wait(fd, &s), 1);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0xcafe);
 		ugpu_bo_free(bo);
 	}

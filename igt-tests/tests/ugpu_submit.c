@@ -84,20 +84,6 @@ static void expect_err(int fd, const struct ugpu_submit *s, int err,
 		     ret);
 }
 
-/* Submit @s with a fresh out-syncobj and wait for it; its status. */
-static int submit_and_wait(int fd, struct ugpu_submit *s)
-{
-	uint32_t sync = ugpu_syncobj_create(fd, false);
-	int status;
-
-	ugpu_submit_out_sync(s, sync, 0);
-	ugpu_submit(fd, s);
-	status = ugpu_syncobj_wait_status(fd, sync);
-	s->out_sync_count--;
-	ugpu_syncobj_destroy(fd, sync);
-	return status;
-}
-
 /* A soft WRITE32 into @bo, checked: the device still does its work. */
 static void check_device_works(int fd, uint32_t ctx)
 {
@@ -108,7 +94,7 @@ static void check_device_works(int fd, uint32_t ctx)
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 8, 0x600dcafe, 0);
 	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0x600dcafe);
 	ugpu_bo_free(bo);
 }
@@ -160,7 +146,7 @@ static void test_duplicate_bo(struct ugpu_device_info *d)
 	ugpu_submit_init(&s, ctx_b);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 7, 0);
 	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 7);
 
 	ugpu_syncobj_destroy(fd, pending);
@@ -210,7 +196,7 @@ static void test_cmdbuf_bad_input(struct ugpu_device_info *d)
 
 	/* The good command runs. */
 	RESET_BUF();
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 
 	/* Counts and pointers. */
 	RESET_BUF();
@@ -273,7 +259,7 @@ static void test_cmdbuf_bad_input(struct ugpu_device_info *d)
 	/* The last word of the BO is still in bounds. */
 	RESET_BUF();
 	buf.offset = cmd->size - 64;
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 
 	/* Relocations. */
 	relocs = calloc(MAX_SUBMIT_RELOCS + 1, sizeof(*relocs));
@@ -333,7 +319,7 @@ done:
 	buf.handle = cmd->handle;
 	buf.size = cmdbuf_size(fam, 64);
 	hw_submit(&s, ctx, &buf, 1, cmd->handle);
-	igt_assert_eq(submit_and_wait(fd, &s), 1);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	check_device_works(fd, ctx);
 out:
 	ugpu_bo_free(other);

@@ -798,19 +798,26 @@ static ssize_t vsim_state_read(struct file *f, char __user *buf, size_t len,
 	return simple_read_from_buffer(buf, len, pos, tmp, n);
 }
 
+/* The debug ports take the address to look at written as a number. */
+static ssize_t vsim_port_write(const char __user *buf, size_t len, u32 *addr)
+{
+	u32 val;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*addr, val);
+	return len;
+}
+
 static ssize_t vsim_state_write(struct file *f, const char __user *buf,
 				size_t len, loff_t *pos)
 {
 	struct sim_device *sdev = f->private_data;
 	struct vsim *v = sdev->priv;
-	u32 addr;
-	int ret;
 
-	ret = kstrtou32_from_user(buf, len, 0, &addr);
-	if (ret)
-		return ret;
-	WRITE_ONCE(v->peek, addr);
-	return len;
+	return vsim_port_write(buf, len, &v->peek);
 }
 
 static const struct file_operations vsim_state_fops = {
@@ -848,14 +855,8 @@ static ssize_t vsim_mem_write(struct file *f, const char __user *buf,
 {
 	struct sim_device *sdev = f->private_data;
 	struct vsim *v = sdev->priv;
-	u32 addr;
-	int ret;
 
-	ret = kstrtou32_from_user(buf, len, 0, &addr);
-	if (ret)
-		return ret;
-	WRITE_ONCE(v->mem_peek, addr);
-	return len;
+	return vsim_port_write(buf, len, &v->mem_peek);
 }
 
 static const struct file_operations vsim_mem_fops = {
