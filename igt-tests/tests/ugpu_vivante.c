@@ -2004,10 +2004,25 @@ static void test_tlb_flush(int minor)
 	 * GPU mapping. The job's hold on that ends a little after its fence.
 	 */
 	keep = ugpu_mmap(e.fd, bo[0]->mmap_offset, bo[0]->size, PROT_READ);
-	for (i = 0; i < 200; i++) {
+	if (mmuv1) {
+		/*
+		 * The shared table gives B A's range once A's mapping is gone,
+		 * which is when the job holding it has been freed: wait until
+		 * the range no longer leads to A (a NOP job flushes the TLB).
+		 */
+		ugpu_bo_free(bo[0]);
+		for (i = 0; i < 200; i++) {
+			viv_run_nop(&e);
+			if (sim_mem(e.fd, addr, &fault) != 0xff0000aa)
+				break;
+			usleep(10000);
+		}
+		bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	}
+	for (i = 0; !mmuv1 && i < 200; i++) {
 		ugpu_bo_free(bo[0]);
 		bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
-		if (mmuv1 || bo[0]->va == va)
+		if (bo[0]->va == va)
 			break;
 		usleep(10000);
 	}
