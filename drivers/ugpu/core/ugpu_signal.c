@@ -177,9 +177,16 @@ struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig)
 	unsigned long flags;
 
 	for (;;) {
+		bool set;
+
 		spin_lock_irqsave(&sig->lock, flags);
-		if (sig->set) {
-			fence = dma_fence_get_stub();
+		set = sig->set;
+		if (set) {
+			/*
+			 * The stub's lock is taken with interrupts on, and
+			 * @sig->lock from the timeout timer: not under it.
+			 */
+			fence = NULL;
 		} else if (sig->fence) {
 			fence = dma_fence_get(sig->fence);
 		} else if (new) {
@@ -195,6 +202,8 @@ struct dma_fence *ugpu_signal_fence(struct ugpu_signal *sig)
 			fence = NULL;
 		}
 		spin_unlock_irqrestore(&sig->lock, flags);
+		if (set)
+			fence = dma_fence_get_stub();
 		if (fence)
 			break;
 		/* Allocate outside the spinlock and look again. */
