@@ -21,8 +21,12 @@
 
 /* Largest BO: bigger requests fail with -E2BIG. */
 #define UGPU_MAX_BO_SIZE	SZ_2G
-/* Largest BO list and sync arrays of one submit. */
-#define UGPU_MAX_SUBMIT_BOS	4096
+/*
+ * Largest BO list and sync arrays of one submit. Every BO of the list is
+ * one more reservation lock held under a single acquire context, and
+ * lockdep counts such nested locks in 12 bits: stay well below 4096.
+ */
+#define UGPU_MAX_SUBMIT_BOS	2048
 #define UGPU_MAX_SUBMIT_SYNCS	256
 /*
  * Jobs of one context that may exist at once (queued, running, or done
