@@ -23,6 +23,7 @@
 #include <linux/bits.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/sizes.h>
 #include <linux/module.h>
@@ -341,8 +342,12 @@ static phys_addr_t vsim_bus(struct sim_device *sdev, u64 bus, u64 va)
 	return page_to_phys(v->page0) + bus;
 }
 
-static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
-			  enum sim_access access, phys_addr_t *pa)
+/*
+ * @use_tlb: false for the debug port, which shows what the tables say
+ * now; the GPU's own clients always go through the TLB.
+ */
+static int vsim_walk(struct sim_device *sdev, u64 va, enum sim_access access,
+		     bool use_tlb, phys_addr_t *pa)
 {
 	struct vsim *v = sdev->priv;
 	u32 mtlb, pte, pt, base, cfg, ctrl, tag;
@@ -358,7 +363,7 @@ static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	cfg = v->mmuv2_config;
 	ctrl = v->mmuv2_control;
 	tag = v->cfg->mmuv2 ? cfg & ~0xfffu : 0;
-	pte = vsim_tlb_lookup(v, tag, va >> 12);
+	pte = use_tlb ? vsim_tlb_lookup(v, tag, va >> 12) : 0;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (!v->cfg->mmuv2) {
@@ -373,7 +378,8 @@ static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
 				return SIM_FAULT_BUS;
 			/* Cached with a marker bit so that 0 is a hit too. */
 			pte |= 1;
-			vsim_tlb_insert(sdev, tag, va >> 12, pte);
+			if (use_tlb)
+				vsim_tlb_insert(sdev, tag, va >> 12, pte);
 		}
 		*pa = vsim_bus(sdev, (pte & ~0xfffu) | (va & 0xfff), va);
 		return 0;
@@ -392,13 +398,20 @@ static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
 		if (vsim_read_pte(sdev, stlb + 4 * ((va >> VIV_MMUV2_STLB_SHIFT) & 0x3ff),
 				  &pte) || !(pte & VIV_MMUV2_PTE_PRESENT))
 			return VIV_MMUV2_EXCEPTION_PAGE_NOT_PRESENT;
-		vsim_tlb_insert(sdev, tag, va >> 12, pte);
+		if (use_tlb)
+			vsim_tlb_insert(sdev, tag, va >> 12, pte);
 	}
 	if (access == SIM_ACCESS_WRITE && !(pte & VIV_MMUV2_PTE_WRITEABLE))
 		return VIV_MMUV2_EXCEPTION_WRITE_VIOLATION;
 	*pa = vsim_bus(sdev, (pte & ~0xfffu) | ((u64)((pte >> 4) & 0xff) << 32) |
 		       (va & 0xfff), va);
 	return 0;
+}
+
+static int vsim_translate(struct sim_device *sdev, unsigned int space, u64 va,
+			  enum sim_access access, phys_addr_t *pa)
+{
+	return vsim_walk(sdev, va, access, true, pa);
 }
 
 /* Stop the FE the way a hung core does: the DMA address freezes. */
@@ -830,9 +843,11 @@ static const struct file_operations vsim_state_fops = {
 
 /*
  * vivante_mem: write a GPU address, read back "<word> <fault>": a read of
- * 32 bits through the MMU as the GPU's memory clients do (TLB included,
- * wild accesses counted), without the exception a faulting client raises.
- * For tests that check where an address leads after page-table changes.
+ * 32 bits through the page tables as they are in memory (wild accesses
+ * counted), without the exception a faulting client raises. For tests
+ * that check where an address leads after page-table changes. It skips
+ * the TLB: an idle GPU touches no memory, and the translations it cached
+ * may lead to pages freed since, which the next job's flush drops.
  */
 static ssize_t vsim_mem_read(struct file *f, char __user *buf, size_t len,
 			     loff_t *pos)
@@ -841,11 +856,19 @@ static ssize_t vsim_mem_read(struct file *f, char __user *buf, size_t len,
 	struct vsim *v = sdev->priv;
 	u32 addr = READ_ONCE(v->mem_peek) & ~3u;
 	__le32 val = 0;
+	phys_addr_t pa;
 	char tmp[32];
-	u64 fault;
+	void *vaddr;
 	int ret, n;
 
-	ret = sim_mem_read(sdev, 0, addr, &val, 4, SIM_ACCESS_READ, &fault);
+	ret = vsim_walk(sdev, addr, SIM_ACCESS_READ, false, &pa);
+	if (!ret && !pfn_valid(PHYS_PFN(pa)))
+		ret = SIM_FAULT_BUS;
+	if (!ret) {
+		vaddr = kmap_local_page(pfn_to_page(PHYS_PFN(pa)));
+		val = *(__le32 *)(vaddr + offset_in_page(pa));
+		kunmap_local(vaddr);
+	}
 	n = scnprintf(tmp, sizeof(tmp), "%#x %d\n", le32_to_cpu(val), ret);
 	return simple_read_from_buffer(buf, len, pos, tmp, n);
 }
