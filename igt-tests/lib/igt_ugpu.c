@@ -559,6 +559,11 @@ int __ugpu_signal_export(int fd, struct drm_ugpu_signal_export *arg)
 	return 0;
 }
 
+bool ugpu_debug_kernel(void)
+{
+	return access("/sys/kernel/debug/kmemleak", F_OK) == 0;
+}
+
 bool ugpu_sim_debugfs_path(int fd, const char *file, char *buf, size_t size)
 {
 	char name[64];

@@ -179,6 +179,11 @@ int __ugpu_signal_export(int fd, struct drm_ugpu_signal_export *arg);
 /* The simulator's debugfs controls of the device behind @fd. */
 bool ugpu_sim_debugfs_path(int fd, const char *file, char *buf, size_t size);
 int ugpu_sim_debugfs_write(int fd, const char *file, const char *value);
+/*
+ * True on a kernel with the memory checkers (kmemleak, KASAN) on, where
+ * every call costs several times more: exhaustive loops shrink there.
+ */
+bool ugpu_debug_kernel(void);
 /* A module parameter, or @def when the module does not have it. */
 unsigned int ugpu_module_param(const char *module, const char *param,
 			       unsigned int def);

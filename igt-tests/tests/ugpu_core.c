@@ -1860,7 +1860,8 @@ static void test_signal_export_efault(struct ugpu_device_info *d)
 static void test_unbind_signals(struct ugpu_device_info *d)
 {
 	uint32_t family = d->family;
-	int fd, i, sf;
+	int fd, i, sf, status;
+	uint64_t t_export;
 	uint32_t sig;
 
 	igt_require(getuid() == 0);
@@ -1870,6 +1871,7 @@ static void test_unbind_signals(struct ugpu_device_info *d)
 	/* A pending fence the unbind must fail with -ENODEV. */
 	sig = ugpu_signal_create(fd, 0);
 	sf = export_sync_file(fd, sig);
+	t_export = igt_nsec_now();
 
 	/* They stop when the device is gone (ioctls fail with -ENODEV). */
 	igt_fork(child, 2) {
@@ -1895,7 +1897,15 @@ static void test_unbind_signals(struct ugpu_device_info *d)
 	ugpu_device_unbind();
 
 	igt_assert(fd_readable(sf, UGPU_WAIT_MS));
-	igt_assert_eq(ugpu_sync_file_status(sf), -ENODEV);
+	/*
+	 * Unless the job timeout (500 ms at least) ran out first, as it may
+	 * on a slow kernel: then the fence failed the way it always does.
+	 */
+	status = ugpu_sync_file_status(sf);
+	if (status == -ETIME)
+		igt_assert_lte_u64(500000000ull, igt_nsec_now() - t_export);
+	else
+		igt_assert_eq(status, -ENODEV);
 	close(sf);
 	close(fd);
 
@@ -2392,23 +2402,41 @@ static void test_memcg(struct ugpu_device_info *d)
 		igt_assert_eq(igt_sysfs_write(CG_TEST "/cgroup.procs", buf), 0);
 		cfd = ugpu_open_minor(d->minor);
 
-		/* Contexts: each holds a scheduler entity per queue. */
+		/*
+		 * Contexts: each holds a scheduler entity per queue (and on
+		 * Vivante its state). Counts stay small enough that every
+		 * kind fits in the group at once, also with the debug
+		 * kernel's larger objects.
+		 */
 		c0 = cg_read_u64("memory.current");
-		for (i = 0; i < 2000; i++)
+		for (i = 0; i < 500; i++)
 			ugpu_ctx_create(cfd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 		c1 = cg_read_u64("memory.current");
-		igt_info("2000 contexts: %llu bytes\n",
+		igt_info("500 contexts: %llu bytes\n",
 			 (unsigned long long)(c1 - c0));
-		igt_assert_lte_u64(c0 + 2000 * 256, c1);
+		igt_assert_lte_u64(c0 + 500 * 256, c1);
 
 		/* User signals. */
 		c0 = c1;
-		for (i = 0; i < 8000; i++)
+		for (i = 0; i < 4000; i++)
 			igt_assert_eq(__ugpu_signal_create(cfd, 0, &h), 0);
 		c1 = cg_read_u64("memory.current");
-		igt_info("8000 signals: %llu bytes\n",
+		igt_info("4000 signals: %llu bytes\n",
 			 (unsigned long long)(c1 - c0));
-		igt_assert_lte_u64(c0 + 8000 * 64, c1);
+		igt_assert_lte_u64(c0 + 4000 * 64, c1);
+
+		/*
+		 * BOs: the structures and the pages. Before the jobs below,
+		 * whose freeing would uncharge memory while this is measured.
+		 */
+		c0 = c1;
+		for (i = 0; i < 16; i++)
+			ugpu_bo_new(cfd, 1 << 20, 0);
+		c1 = cg_read_u64("memory.current");
+		igt_info("16 MiB of BOs: %llu bytes\n",
+			 (unsigned long long)(c1 - c0));
+		/* Charges draw on per-CPU batches charged before c0. */
+		igt_assert_lte_u64(c0 + (15 << 20), c1);
 
 		/* Queued jobs, waiting for a signal (within its timeout). */
 		ctx = ugpu_ctx_create(cfd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
@@ -2432,17 +2460,8 @@ static void test_memcg(struct ugpu_device_info *d)
 		}
 		ugpu_signal_set(cfd, sig, 1);
 
-		/* BOs: the structures and the pages. */
-		c0 = cg_read_u64("memory.current");
-		for (i = 0; i < 16; i++)
-			ugpu_bo_new(cfd, 1 << 20, 0);
-		c1 = cg_read_u64("memory.current");
-		igt_info("16 MiB of BOs: %llu bytes\n",
-			 (unsigned long long)(c1 - c0));
-		/* The jobs above are being freed meanwhile: some slack. */
-		igt_assert_lte_u64(c0 + (15 << 20), c1);
-
 		/* More than is left: -ENOMEM, nobody killed. */
+		c1 = cg_read_u64("memory.current");
 		left = CG_LIMIT - c1;
 		memset(&bc, 0, sizeof(bc));
 		bc.size = (left + (16 << 20)) & ~4095ull;
