@@ -64,7 +64,7 @@
 #define MAX_CTXS		6
 #define MAX_BOS			24
 #define MAX_SIGS		8
-#define MAX_SYNCS		48
+#define MAX_SYNCS		160
 #define MAX_KIDS		4
 
 /* An iteration's process is killed after this long. */
@@ -227,6 +227,7 @@ struct iter {
 	pid_t kids[MAX_KIDS];
 	unsigned int nkids;
 	bool is_kid;
+	bool in_burst;		/* structured submits in a row */
 };
 
 static void vlog(struct iter *it, const char *fmt, ...)
@@ -378,8 +379,18 @@ static int ctx_new(struct iter *it, int file, uint32_t prio)
 	struct drm_ugpu_ctx_create req = { .priority = prio };
 	int fd = file_fd(it, file), ret;
 
-	if (fd < 0 || it->nctxs == MAX_CTXS)
+	if (fd < 0)
 		return -1;
+	if (it->nctxs == MAX_CTXS) {
+		unsigned int i, n = 0;
+		int c[MAX_CTXS];
+
+		/* A burst goes on with the contexts it has. */
+		for (i = 0; it->in_burst && i < it->nctxs; i++)
+			if (it->ctxs[i].file == file)
+				c[n++] = i;
+		return n ? c[rnd(&it->r, n)] : -1;
+	}
 	ret = xioctl(fd, DRM_IOCTL_UGPU_CTX_CREATE, &req);
 	check_errno(it, "CTX_CREATE", ret);
 	if (ret)
@@ -2177,6 +2188,33 @@ static void structured_submit(struct iter *it)
 	}
 }
 
+/*
+ * Structured submits in a row, none waiting for the one before: the
+ * queues fill up and the GPU runs while the next submit is checked. Each
+ * submit's BOs are closed right after it (its job keeps them alive), so
+ * the iteration's tables do not fill up.
+ */
+#define BURST_MAX	24
+
+static void structured_burst(struct iter *it)
+{
+	unsigned int i, n = rnd_range(&it->r, 4, BURST_MAX), from;
+
+	it->in_burst = true;
+	for (i = 0; i < n; i++) {
+		from = it->nbos;
+		structured_submit(it);
+		while (it->nbos > from) {
+			struct bo *bo = &it->bos[--it->nbos];
+
+			if (bo->map)
+				munmap(bo->map, bo->size);
+			bo_close(it, bo);
+		}
+	}
+	it->in_burst = false;
+}
+
 static void one_action(struct iter *it);
 
 /* A child sharing the files: it acts on them and exits without waiting. */
@@ -2214,7 +2252,9 @@ static void one_action(struct iter *it)
 
 	if (file < 0)
 		return;
-	if (a < 40)
+	if (a < 40 && chance(&it->r, 30))
+		structured_burst(it);
+	else if (a < 40)
 		structured_submit(it);
 	else if (a < 52)
 		soft_submit(it);
