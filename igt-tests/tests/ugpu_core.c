@@ -2472,7 +2472,7 @@ static void test_memcg(struct ugpu_device_info *d)
 		igt_assert_eq(__ugpu_bo_create(cfd, &bc), 0);
 		close(cfd);
 	}
-	igt_waitchildren_timeout(120, "memcg child");
+	igt_waitchildren_timeout(300, "memcg child");
 
 	igt_assert_lte_u64(before_max + 1, cg_read_key("memory.events", "max"));
 	igt_assert_eq_u64(cg_read_key("memory.events", "oom_kill"), 0);
