@@ -765,8 +765,9 @@ static void write_hang(struct env *e, struct adreno_cs *cs, uint64_t off,
 }
 
 /*
- * Client B hangs the CP; hangcheck finds it, the GPU is reset, B's
- * command fails and client A's command, queued behind it, completes.
+ * Client B hangs the CP; hangcheck (or the CP error) finds it, the GPU is
+ * reset, B's command fails (-ETIMEDOUT for a hang, -EIO for a packet the
+ * CP rejects) and client A's command, queued behind it, completes.
  */
 static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 {
@@ -784,7 +785,9 @@ static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 
 	submit_cs(&b, b.ctx, &hang, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
 	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
-	igt_assert_lt(ugpu_syncobj_wait_status(b.fd, sync_b), 0);
+	/* A hang times out; a command the CP rejects faults. */
+	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, sync_b),
+		      kind == HANG_WAIT ? -ETIMEDOUT : -EIO);
 	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0x600d);
 	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 0x10), 0);
@@ -1375,6 +1378,82 @@ static void test_asid_reuse(struct ugpu_device_info *d)
 	env_close(&a);
 }
 
+/*
+ * A command whose first indirect buffer faults stops there: its second
+ * buffer never runs (the CP is not sent on past the fault). The GPU is
+ * reset and the commands that were waiting behind it, client A's on the
+ * same queue and a low-priority one, run once it is back, each with its
+ * effect; the faulting client goes on working.
+ */
+static void test_fault_replay(struct ugpu_device_info *d)
+{
+	struct adreno_cs blocker, bad0, bad1, queued, low, good;
+	uint32_t ctx_low, s_block, s_bad, s_queued, s_low;
+	struct drm_ugpu_cmd_buf bufs[2];
+	struct ugpu_submit s;
+	struct env a, b;
+	uint64_t hole;
+	unsigned int i;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	hole = ugpu_get_param(b.fd, DRM_UGPU_PARAM_VA_START, 0) +
+	       ugpu_get_param(b.fd, DRM_UGPU_PARAM_VA_SIZE, 0) - 4096;
+	ctx_low = ugpu_ctx_create(a.fd, DRM_UGPU_CTX_PRIORITY_LOW);
+	s_block = ugpu_syncobj_create(a.fd, false);
+	s_bad = ugpu_syncobj_create(b.fd, false);
+	s_queued = ugpu_syncobj_create(a.fd, false);
+	s_low = ugpu_syncobj_create(a.fd, false);
+
+	adreno_cs_init(&blocker, a.cmd, 0);
+	adreno_wait_mem_eq(&blocker, a.data->va + FLAG, 1);
+	adreno_cs_init(&bad0, b.cmd, 0);
+	adreno_mem_write(&bad0, hole, 1);
+	adreno_cs_init(&bad1, b.cmd, 0x100);
+	adreno_mem_write(&bad1, b.data->va + TARGETS, 0xbad);
+	adreno_cs_init(&queued, a.cmd, 0x100);
+	adreno_mem_write(&queued, a.data->va + TARGETS, 0xa1);
+	adreno_cs_init(&low, a.cmd, 0x200);
+	adreno_mem_write(&low, a.data->va + TARGETS + 4, 0x10);
+
+	/* NO_IMPLICIT: only the ring orders them. */
+	submit_cs(&a, a.ctx, &blocker, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_block);
+	usleep(20000);
+	ugpu_submit_init(&s, b.ctx);
+	i = ugpu_submit_adreno(&s, &bufs[0], &bad0, DRM_UGPU_QUEUE_AUTO, 0);
+	bufs[1] = bufs[0];
+	bufs[1].offset = adreno_cs_offset(&bad1);
+	bufs[1].size = adreno_cs_dwords(&bad1);
+	s.cmds[i].buf_count = 2;
+	ugpu_submit_bo(&s, b.data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, s_bad, 0);
+	ugpu_submit(b.fd, &s);
+	submit_cs(&a, a.ctx, &queued, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_queued);
+	submit_cs(&a, ctx_low, &low, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_low);
+	usleep(50000);
+	igt_assert_eq(ugpu_syncobj_status(b.fd, s_bad), 0);
+	ugpu_bo_write32(a.data, FLAG, 1);
+
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_block), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, s_bad), -EIO);
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_queued), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_low), 1);
+	igt_assert_f(ugpu_bo_read32(b.data, TARGETS) == 0,
+		     "the faulting command's second buffer ran\n");
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xa1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 4), 0x10);
+
+	adreno_cs_init(&good, b.cmd, 0x400);
+	adreno_mem_write(&good, b.data->va + TARGETS + 8, 0x600d);
+	igt_assert_eq(run_cs(&b, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 8), 0x600d);
+	env_close(&b);
+	env_close(&a);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1489,4 +1568,9 @@ igt_main
 	igt_subtest_with_dynamic("unbind")
 		for_each_adreno(d)
 			test_unbind(d);
+
+	igt_describe("A fault stops its command; the work behind it runs.");
+	igt_subtest_with_dynamic("fault-replay")
+		for_each_adreno(d)
+			test_fault_replay(d);
 }

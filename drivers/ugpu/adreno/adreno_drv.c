@@ -181,6 +181,8 @@ static void adreno_reset(struct ugpu_device *udev)
 
 	if (!READ_ONCE(adev->gone))
 		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
+	/* What completed before the CP stopped completes; the rest is redone. */
+	adreno_cp_stop(adev);
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
@@ -200,7 +202,7 @@ static const struct ugpu_family_ops adreno_ops = {
 	.reset = adreno_reset,
 };
 
-static const char *const adreno_ring_names[ADRENO_NUM_RINGS] = {
+static const char *const adreno_queue_names[ADRENO_NUM_QUEUES] = {
 	"ring-low", "ring-medium", "ring-high",
 };
 
@@ -220,7 +222,6 @@ static int adreno_probe(struct platform_device *pdev)
 	udev = &adev->udev;
 	platform_set_drvdata(pdev, adev);
 	spin_lock_init(&adev->lock);
-	adev->cur_ring = -1;
 	atomic64_set(&adev->next_vm_id, 0);
 	INIT_DELAYED_WORK(&adev->hangcheck, adreno_hangcheck_work);
 
@@ -255,7 +256,6 @@ static int adreno_probe(struct platform_device *pdev)
 	ret = adreno_mmu_init(adev);
 	if (ret)
 		return ret;
-	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
 
 	/* Threaded: the handlers complete jobs. */
@@ -291,10 +291,10 @@ static int adreno_probe(struct platform_device *pdev)
 		.offset_align = 8,
 		.size_align = 4,
 	};
-	udev->num_queues = ADRENO_NUM_RINGS;
-	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
+	udev->num_queues = ADRENO_NUM_QUEUES;
+	for (i = 0; i < ADRENO_NUM_QUEUES; i++) {
 		udev->queues[i].caps = DRM_UGPU_QUEUE_CAP_PM4;
-		strscpy(udev->queues[i].name, adreno_ring_names[i]);
+		strscpy(udev->queues[i].name, adreno_queue_names[i]);
 	}
 
 	adreno_debugfs_init(adev);
@@ -308,7 +308,7 @@ static int adreno_probe(struct platform_device *pdev)
 	return 0;
 
 err_mmu:
-	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
+	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
 	return ret;
 }
@@ -325,8 +325,7 @@ static void adreno_remove(struct platform_device *pdev)
 	cancel_delayed_work_sync(&adev->hangcheck);
 	ugpu_device_unregister(&adev->udev);
 	cancel_delayed_work_sync(&adev->hangcheck);
-	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
-	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
+	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
 }
 

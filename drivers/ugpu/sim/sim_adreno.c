@@ -16,10 +16,8 @@
  * "compatible" string ("qcom,adreno-618.0") and the speed bin from a
  * "qcom,speed-bin" property, both published as device properties.
  *
- * Simulator accommodations, documented for the driver: CP_RB_CNTL resets
- * the read pointer; CP_RB_RPTR may be written while the CP has no
- * indirect buffer active (to move it to another ring, or past a faulting
- * submit), where the hardware would restore it from a preemption record.
+ * The CP owns the ring's read pointer: only a reset moves it back to 0,
+ * and the host's writes of CP_RB_RPTR are ignored while the SQE runs.
  */
 
 #include <linux/bitops.h>
@@ -1202,10 +1200,11 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		a->rb_base = (a->rb_base & GENMASK_ULL(31, 0)) | (u64)val << 32;
 		break;
 	case A6XX_CP_RB_CNTL:
+		/* The pointers stay (a reset zeroes them), inside the ring. */
 		a->rb_cntl = val;
 		a->rb_dwords = 2u << min_t(u32, A6XX_CP_RB_CNTL_BUFSZ_GET(val), 20);
-		a->rptr = 0;
-		a->wptr = 0;
+		a->rptr %= a->rb_dwords;
+		a->wptr %= a->rb_dwords;
 		break;
 	case A6XX_CP_RB_RPTR_ADDR:
 		a->rptr_addr = (a->rptr_addr & GENMASK_ULL(63, 32)) | val;
@@ -1215,9 +1214,10 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 			       (u64)val << 32;
 		break;
 	case A6XX_CP_RB_RPTR:
-		if ((!a->depth || a->state == A6XX_CP_STALLED) && a->rb_dwords)
+		/* The CP's own: the host may set it only while the SQE is off. */
+		if (!a->sqe_on && a->rb_dwords)
 			a->rptr = val % a->rb_dwords;
-		break;
+		return;
 	case A6XX_CP_RB_WPTR:
 		if (a->rb_dwords)
 			a->wptr = val % a->rb_dwords;
