@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <xf86drm.h>
 
 #include "igt.h"
@@ -1454,6 +1455,236 @@ static void test_fault_replay(struct ugpu_device_info *d)
 	env_close(&a);
 }
 
+/* SQE microcode */
+
+#define FW_DIR		"/lib/firmware/qcom/"
+
+/* The SQE microcode the driver loads for a chip, as linux-firmware names it. */
+static const char *sqe_file(uint64_t model, bool other)
+{
+	return (model == 618) != other ? FW_DIR "a630_sqe.fw" :
+					 FW_DIR "a660_sqe.fw";
+}
+
+/* What a microcode test changed, put back at exit should it fail. */
+static struct {
+	char driver[64], device[64];
+	char path[PATH_MAX];
+	char *data;
+	size_t len;
+	bool unbound, changed;
+} fw;
+
+static char *read_whole(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	igt_assert_f(fd >= 0, "%s: %m\n", path);
+	igt_assert_eq(fstat(fd, &st), 0);
+	buf = malloc(st.st_size);
+	igt_assert(buf && st.st_size > 0);
+	igt_assert_eq(read(fd, buf, st.st_size), st.st_size);
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static int write_whole(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+static int fw_bind(const char *op)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 fw.driver, op);
+	return igt_sysfs_write(path, fw.device);
+}
+
+/* The good microcode back in place, the device bound again. */
+static int fw_restore(void)
+{
+	int ret = 0;
+
+	if (fw.changed) {
+		ret = write_whole(fw.path, fw.data, fw.len);
+		fw.changed = ret != 0;
+	}
+	if (fw.unbound) {
+		if (fw.changed || fw_bind("bind"))
+			ret = ret ?: -EIO;
+		else
+			fw.unbound = false;
+	}
+	return ret;
+}
+
+static void fw_restore_on_exit(int sig)
+{
+	(void)sig;
+	fw_restore();
+}
+
+/* Unbind @d, its microcode file kept in memory; returns its chip model. */
+static uint64_t fw_begin(struct ugpu_device_info *d)
+{
+	static bool handler;
+	uint64_t model;
+	int fd;
+
+	igt_require(getuid() == 0);
+	fd = ugpu_open_minor(d->minor);
+	model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+	igt_require(ugpu_driver_sysfs_name(fd, fw.driver, sizeof(fw.driver)));
+	igt_assert(ugpu_device_sysfs_name(fd, fw.device, sizeof(fw.device)));
+	close(fd);
+	snprintf(fw.path, sizeof(fw.path), "%s", sqe_file(model, false));
+	free(fw.data);
+	fw.data = read_whole(fw.path, &fw.len);
+	if (!handler) {
+		igt_install_exit_handler(fw_restore_on_exit);
+		handler = true;
+	}
+	igt_assert_eq(fw_bind("unbind"), 0);
+	fw.unbound = true;
+	return model;
+}
+
+static bool device_bound(const char *name)
+{
+	struct ugpu_device_info found[UGPU_MAX_DEVICES];
+	int i, n = ugpu_enumerate(DRM_UGPU_FAMILY_ADRENO, found,
+				  UGPU_MAX_DEVICES);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(found[i].name, name))
+			return true;
+	return false;
+}
+
+/* The device, bound again with the good microcode, runs a command. */
+static void check_works(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct env e;
+
+	d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_ADRENO, d->name);
+	env_open(&e, d);
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
+/*
+ * Without its SQE microcode (qcom/a630_sqe.fw on the a618, qcom/a660_sqe.fw
+ * on the a635) the CP runs nothing: binding fails with a message naming
+ * the device and the missing file, and succeeds again once it is back.
+ */
+static void test_sqe_missing(struct ugpu_device_info *d)
+{
+	unsigned int count, named;
+	char what[PATH_MAX + 32];
+	int kmsg, bind, restore;
+	bool bound;
+
+	fw_begin(d);
+	snprintf(what, sizeof(what), "no SQE microcode qcom/%s",
+		 strrchr(fw.path, '/') + 1);
+	kmsg = kmsg_open();
+	igt_assert_eq(unlink(fw.path), 0);
+	fw.changed = true;
+	bind = fw_bind("bind");
+	bound = device_bound(d->name);
+	count = kmsg_count(kmsg, what, fw.device, &named);
+	close(kmsg);
+	/* Bound after all: unbind, for fw_restore() to bind it back. */
+	if (!bind)
+		fw_bind("unbind");
+	restore = fw_restore();
+
+	igt_assert_f(bind < 0 && !bound, "bound without %s\n", fw.path);
+	igt_assert_f(count == 1 && named == 1,
+		     "%u messages \"%s\", %u naming %s\n", count, what, named,
+		     fw.device);
+	igt_assert_eq(restore, 0);
+	check_works(d);
+}
+
+/*
+ * A microcode that is not a good one for the chip's SQE: one bit of it
+ * flipped, or the other chip's. The driver cannot tell (it loads
+ * microcode as it comes) and binds, but the CP runs nothing: a command
+ * hangs, hangcheck fails it with -ETIMEDOUT and its write never lands.
+ * With the good microcode back the device works.
+ */
+static void test_sqe_bad(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	int bind, status, restore;
+	unsigned int variant;
+	uint32_t written;
+	uint64_t model;
+	size_t len;
+	struct env e;
+	char *bad;
+
+	for (variant = 0; variant < 2; variant++) {
+		model = fw_begin(d);
+		if (variant == 0) {
+			bad = malloc(fw.len);
+			igt_assert(bad);
+			memcpy(bad, fw.data, fw.len);
+			bad[fw.len / 2] ^= 0x10;
+			len = fw.len;
+		} else {
+			bad = read_whole(sqe_file(model, true), &len);
+		}
+		igt_assert_eq(write_whole(fw.path, bad, len), 0);
+		free(bad);
+		fw.changed = true;
+		bind = fw_bind("bind");
+		status = 0;
+		written = 0xdead;
+		if (!bind) {
+			fw.unbound = false;
+			d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_ADRENO,
+							d->name);
+			env_open(&e, d);
+			adreno_cs_init(&cs, e.cmd, 0);
+			adreno_mem_write(&cs, e.data->va + TARGETS, 0xbad);
+			status = run_cs(&e, &cs);
+			written = ugpu_bo_read32(e.data, TARGETS);
+			env_close(&e);
+			igt_assert_eq(fw_bind("unbind"), 0);
+			fw.unbound = true;
+		}
+		restore = fw_restore();
+
+		igt_info("%s: %s microcode: bind %d, fence %d\n", d->name,
+			 variant ? "the other chip's" : "a corrupt", bind,
+			 status);
+		igt_assert_eq(bind, 0);
+		igt_assert_eq(status, -ETIMEDOUT);
+		igt_assert_eq_u32(written, 0);
+		igt_assert_eq(restore, 0);
+		check_works(d);
+	}
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1573,4 +1804,14 @@ igt_main
 	igt_subtest_with_dynamic("fault-replay")
 		for_each_adreno(d)
 			test_fault_replay(d);
+
+	igt_describe("Without its SQE microcode the device does not bind.");
+	igt_subtest_with_dynamic("sqe-missing")
+		for_each_adreno(d)
+			test_sqe_missing(d);
+
+	igt_describe("With a bad SQE microcode the CP runs nothing.");
+	igt_subtest_with_dynamic("sqe-bad")
+		for_each_adreno(d)
+			test_sqe_bad(d);
 }

@@ -25,6 +25,9 @@
 /* Kernel buffers, mapped at the same address in every page table. */
 #define ADRENO_KERNEL_VA	0x01000000ULL
 #define ADRENO_MEMPTRS_VA	0x01100000ULL
+#define ADRENO_SQE_VA		0x01200000ULL
+/* Largest SQE microcode taken (real ones are some 32 KiB). */
+#define ADRENO_SQE_MAX_SIZE	SZ_1M
 /* What clients' BOs get. */
 #define ADRENO_VA_START		0x100000000ULL
 #define ADRENO_VA_SIZE		0xf00000000ULL
@@ -51,6 +54,8 @@
  * @tile_max_h: largest tile height.
  * @magic: magic register values, by &enum drm_ugpu_adreno_magic.
  * @features: DRM_UGPU_ADRENO_FEAT_* bits.
+ * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
+ * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
  */
 struct adreno_info {
 	const char *name;
@@ -66,6 +71,8 @@ struct adreno_info {
 	u32 tile_max_w, tile_max_h;
 	u32 magic[DRM_UGPU_ADRENO_MAGIC_COUNT];
 	u32 features;
+	const char *sqe_fw;
+	const char *gmu_fw;
 };
 
 /**
@@ -170,6 +177,10 @@ struct adreno_fault {
  * @memptrs: CPU address of the write-back area.
  * @memptrs_dma: its DMA address.
  * @memptrs_sgt: it as a one-segment table.
+ * @sqe_cpu: CPU address of the SQE microcode the CP runs.
+ * @sqe_dma: its DMA address.
+ * @sqe_size: its size, whole pages.
+ * @sqe_sgt: it as a one-segment table.
  * @lock: protects @ring, @pending, the hangcheck samples, @last_fault,
  *	@fault_error and the CP ring registers. Taken in threaded interrupt
  *	handlers and process context.
@@ -205,6 +216,10 @@ struct adreno_device {
 	struct adreno_memptrs *memptrs;
 	dma_addr_t memptrs_dma;
 	struct sg_table memptrs_sgt;
+	void *sqe_cpu;
+	dma_addr_t sqe_dma;
+	size_t sqe_size;
+	struct sg_table sqe_sgt;
 
 	/* See @lock above. */
 	spinlock_t lock;
@@ -252,6 +267,9 @@ extern unsigned int adreno_hangcheck_ms;
 void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 			  const char *reason);
 void adreno_debugfs_init(struct adreno_device *adev);
+
+/* adreno_fw.c */
+int adreno_sqe_load(struct adreno_device *adev);
 
 /* adreno_mmu.c */
 int adreno_mmu_init(struct adreno_device *adev);

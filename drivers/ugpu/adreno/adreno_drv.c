@@ -50,6 +50,7 @@ static const struct adreno_info adreno_infos[] = {
 		.tile_max_w = 1024, .tile_max_h = 1008,
 		.magic = { 0x100000, 0, 0x00100000 },
 		.features = ADRENO_FEAT_GEN1,
+		.sqe_fw = "a630_sqe.fw", .gmu_fw = "a630_gmu.bin",
 	},
 	{
 		.name = "a635", .core = 6, .major = 3, .minor = 5,
@@ -61,6 +62,7 @@ static const struct adreno_info adreno_infos[] = {
 		.tile_max_w = 1024, .tile_max_h = 1008,
 		.magic = { 0x5008000, 1, 0x00100000 },
 		.features = ADRENO_FEAT_A635,
+		.sqe_fw = "a660_sqe.fw", .gmu_fw = "a660_gmu.bin",
 	},
 };
 
@@ -231,6 +233,9 @@ static int adreno_probe(struct platform_device *pdev)
 	udev->regs = regs;
 
 	ret = adreno_identify(adev);
+	if (ret)
+		return ret;
+	ret = adreno_sqe_load(adev);
 	if (ret)
 		return ret;
 

@@ -8,11 +8,12 @@
  * TTBR0 itself with CP_SMMU_TABLE_UPDATE when the ring moves on to
  * another client's command, so the driver programs TTBR0 directly only
  * while the CP is idle: at init and reset, and to take it off tables
- * about to be freed. The ring and the write-back area are mapped at
- * fixed addresses in every table, so the CP keeps fetching across a
- * switch, and only for privileged accesses: the CP's own accesses of the
- * ring are privileged, those of clients' indirect buffers are not, so a
- * client can neither read the ring nor forge the fence words.
+ * about to be freed. The ring, the write-back area and the SQE microcode
+ * are mapped at fixed addresses in every table, so the CP keeps fetching
+ * across a switch, and only for privileged accesses: the CP's own
+ * accesses of the ring are privileged, those of clients' indirect
+ * buffers are not, so a client can neither read the ring nor forge the
+ * fence words.
  */
 
 #include <linux/delay.h>
@@ -59,14 +60,24 @@ static int adreno_map_kernel(struct adreno_device *adev,
 			       PAGE_SIZE, UGPU_PROT_READ | UGPU_PROT_WRITE |
 			       UGPU_PROT_PRIV);
 	if (ret)
-		ugpu_pgtable_unmap(pgt, ADRENO_KERNEL_VA,
-				   ADRENO_RING_DWORDS * 4);
+		goto err_ring;
+	ret = ugpu_pgtable_map(pgt, ADRENO_SQE_VA, &adev->sqe_sgt,
+			       adev->sqe_size, UGPU_PROT_READ | UGPU_PROT_EXEC |
+			       UGPU_PROT_PRIV);
+	if (ret)
+		goto err_memptrs;
+	return 0;
+
+err_memptrs:
+	ugpu_pgtable_unmap(pgt, ADRENO_MEMPTRS_VA, PAGE_SIZE);
+err_ring:
+	ugpu_pgtable_unmap(pgt, ADRENO_KERNEL_VA, ADRENO_RING_DWORDS * 4);
 	return ret;
 }
 
 /**
  * adreno_mmu_init() - allocate the kernel buffers and the kernel table.
- * @adev: the device.
+ * @adev: the device, its SQE microcode loaded.
  *
  * Return: 0 or a negative errno.
  */
@@ -91,12 +102,15 @@ int adreno_mmu_init(struct adreno_device *adev)
 	ret = adreno_one_sgt(&adev->memptrs_sgt, adev->memptrs_dma, PAGE_SIZE);
 	if (ret)
 		goto err_rings_sgt;
+	ret = adreno_one_sgt(&adev->sqe_sgt, adev->sqe_dma, adev->sqe_size);
+	if (ret)
+		goto err_memptrs_sgt;
 
 	/* NULL, not an ERR_PTR, when out of memory. */
 	adev->kpgt = ugpu_pgtable_alloc(dev, &ugpu_pgtable_arm64_s1);
 	if (!adev->kpgt) {
 		ret = -ENOMEM;
-		goto err_memptrs_sgt;
+		goto err_sqe_sgt;
 	}
 	ret = adreno_map_kernel(adev, adev->kpgt);
 	if (ret)
@@ -114,6 +128,8 @@ int adreno_mmu_init(struct adreno_device *adev)
 
 err_free_pgt:
 	ugpu_pgtable_free(adev->kpgt);
+err_sqe_sgt:
+	sg_free_table(&adev->sqe_sgt);
 err_memptrs_sgt:
 	sg_free_table(&adev->memptrs_sgt);
 err_rings_sgt:
@@ -128,6 +144,7 @@ err_rings_sgt:
 void adreno_mmu_fini(struct adreno_device *adev)
 {
 	ugpu_pgtable_free(adev->kpgt);
+	sg_free_table(&adev->sqe_sgt);
 	sg_free_table(&adev->memptrs_sgt);
 	sg_free_table(&adev->rings_sgt);
 	ida_destroy(&adev->asids);

@@ -510,6 +510,9 @@ void adreno_cp_hw_init(struct adreno_device *adev)
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 1);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 0);
 	adreno_mmu_hw_init(adev);
+	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE, lower_32_bits(ADRENO_SQE_VA));
+	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE_HI,
+		     upper_32_bits(ADRENO_SQE_VA));
 	adreno_write(adev, A6XX_CP_RB_BASE, lower_32_bits(ring->iova));
 	adreno_write(adev, A6XX_CP_RB_BASE_HI, upper_32_bits(ring->iova));
 	adreno_write(adev, A6XX_CP_RB_RPTR_ADDR,

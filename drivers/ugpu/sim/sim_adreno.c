@@ -16,11 +16,16 @@
  * "compatible" string ("qcom,adreno-618.0") and the speed bin from a
  * "qcom,speed-bin" property, both published as device properties.
  *
- * The CP owns the ring's read pointer: only a reset moves it back to 0,
- * and the host's writes of CP_RB_RPTR are ignored while the SQE runs.
+ * The CP runs nothing before its SQE took a microcode: when CP_SQE_CNTL
+ * enables the SQE, the microcode at CP_SQE_INSTR_BASE is read through the
+ * SMMU and checked (the project's test format, adreno_sqe.h); without a
+ * valid one for this chip's SQE the CP stays idle. The CP owns the ring's
+ * read pointer: only a reset moves it back to 0, and the host's writes of
+ * CP_RB_RPTR are ignored while the SQE runs.
  */
 
 #include <linux/bitops.h>
+#include <linux/crc32.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -32,6 +37,7 @@
 #include <linux/vmalloc.h>
 
 #include <ugpu/hw/adreno_regs.h>
+#include <ugpu/sim/adreno_sqe.h>
 
 #include "sim_core.h"
 
@@ -51,6 +57,14 @@ enum a6xx_cp_state {
 	A6XX_CP_RUNNING,	/* fetching, or waiting for WPTR */
 	A6XX_CP_STALLED,	/* SMMU fault, until CB_RESUME */
 	A6XX_CP_HALTED,		/* CP_HW_ERROR, until reset */
+};
+
+/* The SQE's microcode. */
+enum a6xx_ucode {
+	A6XX_UCODE_NONE,	/* SQE off, or reset */
+	A6XX_UCODE_PENDING,	/* enabled: read and check it */
+	A6XX_UCODE_LOADED,	/* valid: the CP runs */
+	A6XX_UCODE_BAD,		/* invalid: the CP stays idle */
 };
 
 enum a6xx_exec {
@@ -97,8 +111,10 @@ struct a6xx_ib {
  * @gen: bumped by a reset; a packet executed across a reset is dropped.
  * @exec_gen: @gen of the packet the device thread executes; once they
  *	differ its accesses are void and fault silently.
+ * @sqe_gpu: UGPU_SIM_SQE_GPU_* of the microcode this chip's SQE takes.
  * @state: CP state.
  * @sqe_on: CP_SQE_CNTL enable.
+ * @ucode: state of the SQE's microcode.
  * @rb_base: CP_RB_BASE.
  * @rb_dwords: ring size in dwords.
  * @rb_cntl: CP_RB_CNTL.
@@ -137,8 +153,11 @@ struct a6xx_sim {
 	u32 gen;
 	u32 exec_gen;
 
+	u32 sqe_gpu;
+
 	enum a6xx_cp_state state;
 	bool sqe_on;
+	enum a6xx_ucode ucode;
 	u64 rb_base;
 	u32 rb_dwords;
 	u32 rb_cntl;
@@ -861,8 +880,60 @@ static void a6xx_mirror_ib_regs(struct a6xx_sim *a)
 
 static bool a6xx_cp_has_work(struct a6xx_sim *a)
 {
-	return a->state == A6XX_CP_RUNNING && a->sqe_on && a->rb_dwords &&
+	return a->state == A6XX_CP_RUNNING && a->sqe_on &&
+	       a->ucode == A6XX_UCODE_LOADED && a->rb_dwords &&
 	       (a->depth || a->rptr != a->wptr);
+}
+
+/*
+ * The SQE takes the microcode at @base, through the SMMU as a privileged
+ * fetch: the CP runs only if it is a valid one for this chip's SQE. A
+ * reset while reading (@gen gone) abandons it.
+ */
+static void a6xx_sqe_load(struct a6xx_sim *a, u64 base, u32 gen)
+{
+	enum a6xx_ucode result = A6XX_UCODE_BAD;
+	struct sim_device *sdev = a->sdev;
+	struct ugpu_sim_sqe_header hdr;
+	u32 len, done, n, crc = ~0u;
+	unsigned long flags;
+	u64 fva;
+	int ret;
+
+	ret = sim_mem_read(sdev, A6XX_SPACE_PRIV, base, &hdr, sizeof(hdr),
+			   SIM_ACCESS_EXEC, &fva);
+	if (ret)
+		goto out;
+	len = le32_to_cpu(hdr.length);
+	if (le32_to_cpu(hdr.magic) != UGPU_SIM_SQE_MAGIC ||
+	    le32_to_cpu(hdr.version) != UGPU_SIM_SQE_VERSION ||
+	    le32_to_cpu(hdr.gpu) != a->sqe_gpu || !len || len % 4 ||
+	    len > UGPU_SIM_SQE_MAX_PAYLOAD || hdr.reserved[0] ||
+	    hdr.reserved[1] || hdr.reserved[2])
+		goto out;
+	for (done = 0; done < len; done += n) {
+		n = min_t(u32, len - done, A6XX_SIM_MAX_PKT * 4);
+		ret = sim_mem_read(sdev, A6XX_SPACE_PRIV,
+				   base + sizeof(hdr) + done, a->pkt, n,
+				   SIM_ACCESS_EXEC, &fva);
+		if (ret)
+			goto out;
+		crc = crc32_le(crc, (const u8 *)a->pkt, n);
+		cond_resched();
+		if (READ_ONCE(a->gen) != gen)
+			return;
+	}
+	if (~crc == le32_to_cpu(hdr.crc32))
+		result = A6XX_UCODE_LOADED;
+out:
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->gen == gen && a->ucode == A6XX_UCODE_PENDING) {
+		a->ucode = result;
+		/* A faulting fetch reports its fault; the SQE does not stall. */
+		if (ret)
+			a6xx_update_irqs(a);
+	}
+	spin_unlock_irqrestore(&sdev->lock, flags);
 }
 
 /*
@@ -882,6 +953,16 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 	int ret;
 
 	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->state == A6XX_CP_RUNNING && a->sqe_on &&
+	    a->ucode == A6XX_UCODE_PENDING) {
+		gen = a->gen;
+		a->exec_gen = gen;
+		fetch = a->regs[A6XX_CP_SQE_INSTR_BASE] |
+			(u64)a->regs[A6XX_CP_SQE_INSTR_BASE_HI] << 32;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		a6xx_sqe_load(a, fetch, gen);
+		return true;
+	}
 	/* Finished indirect buffers return to their caller. */
 	while (a->depth && !a->ib[a->depth - 1].rem)
 		a->depth--;
@@ -1036,6 +1117,7 @@ static void a6xx_reset(struct a6xx_sim *a)
 	a->gen++;
 	a->state = A6XX_CP_RUNNING;
 	a->sqe_on = false;
+	a->ucode = A6XX_UCODE_NONE;
 	a->rb_base = 0;
 	a->rb_dwords = 0;
 	a->rb_cntl = 0;
@@ -1224,6 +1306,11 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		sim_kick(sdev);
 		break;
 	case A6XX_CP_SQE_CNTL:
+		/* Enabling the SQE has it take its microcode again. */
+		if (!(val & A6XX_CP_SQE_CNTL_ENABLE))
+			a->ucode = A6XX_UCODE_NONE;
+		else if (!a->sqe_on)
+			a->ucode = A6XX_UCODE_PENDING;
 		a->sqe_on = val & A6XX_CP_SQE_CNTL_ENABLE;
 		sim_kick(sdev);
 		break;
@@ -1244,6 +1331,8 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	struct sim_device *sdev = sf->private;
 	struct a6xx_sim *a = to_a6xx(sdev);
 	static const char * const states[] = { "running", "stalled", "halted" };
+	static const char * const ucodes[] = { "none", "pending", "loaded",
+					       "bad" };
 	unsigned long flags;
 	struct a6xx_sim s;
 
@@ -1251,9 +1340,9 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	s = *a;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
-	seq_printf(sf, "cp: %s sqe %d rb 0x%llx size %u rptr %u wptr %u depth %u\n",
-		   states[s.state], s.sqe_on, s.rb_base, s.rb_dwords, s.rptr,
-		   s.wptr, s.depth);
+	seq_printf(sf, "cp: %s sqe %d ucode %s rb 0x%llx size %u rptr %u wptr %u depth %u\n",
+		   states[s.state], s.sqe_on, ucodes[s.ucode], s.rb_base,
+		   s.rb_dwords, s.rptr, s.wptr, s.depth);
 	seq_printf(sf, "ib1: 0x%llx rem %u ib2: 0x%llx rem %u\n",
 		   s.ib[0].base, s.ib[0].rem, s.ib[1].base, s.ib[1].rem);
 	seq_printf(sf, "int 0x%08x mask 0x%08x cp_int 0x%x hw_fault 0x%08x\n",
@@ -1273,7 +1362,7 @@ static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 /* Model */
 
-static int a6xx_init(struct sim_device *sdev)
+static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu)
 {
 	struct a6xx_sim *a;
 
@@ -1281,6 +1370,7 @@ static int a6xx_init(struct sim_device *sdev)
 	if (!a)
 		return -ENOMEM;
 	a->sdev = sdev;
+	a->sqe_gpu = sqe_gpu;
 	a->regs = vzalloc(A6XX_NUM_REGS * sizeof(u32));
 	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
 	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
@@ -1293,6 +1383,16 @@ static int a6xx_init(struct sim_device *sdev)
 	}
 	sdev->priv = a;
 	return 0;
+}
+
+static int a618_init(struct sim_device *sdev)
+{
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630);
+}
+
+static int a635_init(struct sim_device *sdev)
+{
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660);
 }
 
 static void a6xx_fini(struct sim_device *sdev)
@@ -1317,7 +1417,7 @@ static const struct property_entry a635_props[] = {
 	{ }
 };
 
-#define A6XX_MODEL(_name, _props)					\
+#define A6XX_MODEL(_name, _props, _init)				\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-adreno",				\
@@ -1327,7 +1427,7 @@ static const struct property_entry a635_props[] = {
 		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
 		.irq_names = a6xx_irq_names,				\
 		.props = _props,					\
-		.init = a6xx_init,					\
+		.init = _init,						\
 		.fini = a6xx_fini,					\
 		.reg_read = a6xx_reg_read,				\
 		.reg_write = a6xx_reg_write,				\
@@ -1336,5 +1436,7 @@ static const struct property_entry a635_props[] = {
 		.debugfs_init = a6xx_debugfs_init,			\
 	}
 
-const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props);
-const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props);
+const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,
+						    a618_init);
+const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props,
+						    a635_init);

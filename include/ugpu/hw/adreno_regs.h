@@ -58,6 +58,9 @@
 #define   A6XX_CP_INT_UCODE_ERROR	BIT(1)
 #define   A6XX_CP_INT_HW_FAULT		BIT(2)
 #define   A6XX_CP_INT_REGISTER_PROTECTION BIT(4)
+/* GPU address of the SQE microcode, taken when CP_SQE_CNTL enables it. */
+#define A6XX_CP_SQE_INSTR_BASE		0x0830	/* 64-bit, lo/hi */
+#define A6XX_CP_SQE_INSTR_BASE_HI	0x0831
 #define A6XX_CP_SCRATCH(n)		(0x0883 + (n))
 #define A6XX_CP_ALWAYS_ON_COUNTER	0x0980	/* 64-bit, lo/hi, 19.2 MHz */
 #define A6XX_CP_ALWAYS_ON_COUNTER_HI	0x0981
