@@ -1455,6 +1455,136 @@ static void test_fault_replay(struct ugpu_device_info *d)
 	env_close(&a);
 }
 
+/* Register protection */
+
+/*
+ * Registers of the spans the driver protects (Documentation/adreno.rst):
+ * each may not be written by a command; @read: nor read.
+ */
+static const struct {
+	uint32_t reg;
+	bool read;
+	const char *name;
+} protected_regs[] = {
+	{ A6XX_RBBM_INT_0_MASK, false, "RBBM_INT_0_MASK" },
+	{ A6XX_RBBM_SW_RESET_CMD, false, "RBBM_SW_RESET_CMD" },
+	{ A6XX_CP_RB_BASE, true, "CP_RB_BASE" },
+	{ A6XX_CP_RB_RPTR, true, "CP_RB_RPTR" },
+	{ A6XX_CP_SQE_INSTR_BASE, true, "CP_SQE_INSTR_BASE" },
+	{ A6XX_CP_PROTECT_CNTL, true, "CP_PROTECT_CNTL" },
+	{ A6XX_CP_PROTECT(0), true, "CP_PROTECT(0)" },
+	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
+	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), false, "SMMU TTBR0" },
+	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), false, "SMMU SCTLR" },
+};
+
+/* Run @cs on a fresh context (faults would get one banned). */
+static int run_cs_fresh(struct env *e, const struct adreno_cs *cs)
+{
+	uint32_t ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sync = ugpu_syncobj_create(e->fd, false);
+	int status;
+
+	submit_cs(e, ctx, cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+	status = ugpu_syncobj_wait_status(e->fd, sync);
+	ugpu_syncobj_destroy(e->fd, sync);
+	ugpu_ctx_destroy(e->fd, ctx);
+	return status;
+}
+
+/*
+ * A command writing a register the kernel owns (the ring, the SQE, the
+ * protection itself, the SMMU's TTBR0 that would give it another
+ * client's memory), with a type-4 packet or CP_MEM_TO_REG, or reading
+ * one of those not even readable, with CP_REG_TO_MEM or CP_WAIT_REG_MEM:
+ * the CP stops on a register-protection error, the command fails with
+ * -EIO and does nothing more, the log names the register, and the device
+ * works afterwards. Registers outside the spans (CP_SCRATCH) and the
+ * readable ones (CP_ALWAYS_ON_COUNTER) serve commands as before.
+ */
+static void test_cp_protect(struct ugpu_device_info *d)
+{
+	unsigned int i, way, count, named, n = 0;
+	uint64_t marker, target;
+	struct adreno_cs cs;
+	char what[64];
+	struct env e;
+	int kmsg;
+
+	env_open(&e, d);
+	marker = e.data->va + TARGETS + 0x100;
+	target = e.data->va + TARGETS + 0x104;
+	/* Earlier messages' rate-limit window passes first. */
+	sleep(6);
+	for (i = 0; i < ARRAY_SIZE(protected_regs); i++) {
+		uint32_t reg = protected_regs[i].reg;
+
+		for (way = 0; way < 4; way++) {
+			if (way >= 2 && !protected_regs[i].read)
+				break;
+			ugpu_bo_write32(e.data, TARGETS + 0x100, 0);
+			ugpu_bo_write32(e.data, TARGETS + 0x104, 0);
+			ugpu_bo_write32(e.data, TARGETS + 0x108, 0x1234);
+			adreno_cs_init(&cs, e.cmd, 0);
+			switch (way) {
+			case 0:
+				adreno_cs_pkt4(&cs, reg, 1);
+				adreno_cs_emit(&cs, 0x1234);
+				break;
+			case 1:
+				adreno_mem_to_reg(&cs, reg, e.data->va + TARGETS +
+						  0x108, 1);
+				break;
+			case 2:
+				adreno_reg_to_mem(&cs, reg, target, 1);
+				break;
+			case 3:
+				adreno_cs_pkt7(&cs, CP_WAIT_REG_MEM, 6);
+				adreno_cs_emit(&cs, CP_WAIT_REG_MEM_FUNCTION(WRITE_ALWAYS) |
+					       CP_WAIT_REG_MEM_POLL(POLL_REGISTER));
+				adreno_cs_emit(&cs, reg);
+				adreno_cs_emit(&cs, 0);
+				adreno_cs_emit(&cs, 0);
+				adreno_cs_emit(&cs, 0);
+				adreno_cs_emit(&cs, 0);
+				break;
+			}
+			/* Never reached: the CP stops at the violation. */
+			adreno_mem_write(&cs, marker, 0xbad);
+			snprintf(what, sizeof(what), "%s of register %#x",
+				 way < 2 ? "write" : "read", reg);
+			kmsg = kmsg_open();
+			igt_assert_f(run_cs_fresh(&e, &cs) == -EIO,
+				     "%s (%s) did not fail with -EIO\n", what,
+				     protected_regs[i].name);
+			count = kmsg_count(kmsg, "register protection", what,
+					   &named);
+			close(kmsg);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104), 0);
+			/* Rate-limited: the first few are logged. */
+			igt_assert_f(count == named && count <= 1 &&
+				     (count == 1 || n >= 5),
+				     "%u messages, %u naming \"%s\"\n", count,
+				     named, what);
+			n++;
+		}
+	}
+
+	/* Unprotected and readable registers work. */
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_cs_pkt4(&cs, A6XX_CP_SCRATCH(6), 1);
+	adreno_cs_emit(&cs, 0x5ea1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(6), target, 1);
+	adreno_reg_to_mem(&cs, A6XX_CP_ALWAYS_ON_COUNTER, target + 4, 1);
+	adreno_mem_write(&cs, marker, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104), 0x5ea1);
+	igt_assert_neq_u32(ugpu_bo_read32(e.data, TARGETS + 0x108), 0x1234);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0x600d);
+	env_close(&e);
+}
+
 /* SQE microcode */
 
 #define FW_DIR		"/lib/firmware/qcom/"
@@ -1804,6 +1934,11 @@ igt_main
 	igt_subtest_with_dynamic("fault-replay")
 		for_each_adreno(d)
 			test_fault_replay(d);
+
+	igt_describe("Commands cannot touch the registers the kernel owns.");
+	igt_subtest_with_dynamic("cp-protect")
+		for_each_adreno(d)
+			test_cp_protect(d);
 
 	igt_describe("Without its SQE microcode the device does not bind.");
 	igt_subtest_with_dynamic("sqe-missing")

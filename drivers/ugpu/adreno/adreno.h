@@ -56,6 +56,10 @@
  * @features: DRM_UGPU_ADRENO_FEAT_* bits.
  * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
  * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
+ * @protect: CP_PROTECT values: the register spans a command may not touch.
+ * @protect_count: entries in @protect; the last one reaches to the end of
+ *	the register space.
+ * @protect_regs: CP_PROTECT registers the chip has.
  */
 struct adreno_info {
 	const char *name;
@@ -73,6 +77,9 @@ struct adreno_info {
 	u32 features;
 	const char *sqe_fw;
 	const char *gmu_fw;
+	const u32 *protect;
+	unsigned int protect_count;
+	unsigned int protect_regs;
 };
 
 /**
@@ -152,6 +159,7 @@ struct adreno_memptrs {
  * @iova: faulting address (SMMU faults).
  * @status: FSR, or CP_INTERRUPT_STATUS.
  * @syn: FSYNR0, or CP_HW_FAULT.
+ * @reg: CP_PROTECT_STATUS, for a register protection error.
  */
 struct adreno_fault {
 	bool valid;
@@ -159,6 +167,7 @@ struct adreno_fault {
 	u64 iova;
 	u32 status;
 	u32 syn;
+	u32 reg;
 };
 
 /**

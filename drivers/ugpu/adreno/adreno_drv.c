@@ -39,6 +39,98 @@ MODULE_PARM_DESC(hangcheck_ms, "Hangcheck period in milliseconds (default 100)")
 			  DRM_UGPU_ADRENO_FEAT_HAS_DP2ACC |		\
 			  DRM_UGPU_ADRENO_FEAT_HAS_DP4ACC)
 
+/*
+ * The registers a command may not write (PROT_W) or not even read
+ * (PROT_RW), each span as its first register and its count less one:
+ * RBBM, the CP's own registers (ring, SQE, protection, IB state), the
+ * GMU and SMMU space at the end, and the blocks only the kernel
+ * programs. The last span reaches to the end of the register space.
+ */
+#define PROT_W(first, count_m1)	A6XX_PROTECT_SPAN(first, count_m1)
+#define PROT_RW(first, count_m1) (A6XX_PROTECT_SPAN(first, count_m1) | \
+				  A6XX_PROTECT_NO_READ)
+
+/* The a630 family's spans, the a618's among them. */
+static const u32 a618_protect[] = {
+	PROT_W(0x00000, 0x04ff),
+	PROT_W(0x00501, 0x0005),
+	PROT_W(0x0050b, 0x02f4),
+	PROT_RW(0x0050e, 0x0000),
+	PROT_RW(0x00510, 0x0000),
+	PROT_RW(0x00534, 0x0000),
+	PROT_RW(0x00800, 0x0082),
+	PROT_RW(0x008a0, 0x0008),
+	PROT_RW(0x008ab, 0x0024),
+	PROT_W(0x008de, 0x00ae),
+	PROT_RW(0x00900, 0x004d),
+	PROT_RW(0x0098d, 0x0272),
+	PROT_RW(0x00e00, 0x0001),
+	PROT_RW(0x00e03, 0x000c),
+	PROT_RW(0x03c00, 0x00c3),
+	PROT_W(0x03cc4, 0x1fff),
+	PROT_RW(0x08630, 0x01cf),
+	PROT_RW(0x08e00, 0x0000),
+	PROT_RW(0x08e08, 0x0000),
+	PROT_RW(0x08e50, 0x001f),
+	PROT_RW(0x09624, 0x01db),
+	PROT_RW(0x09e70, 0x0001),
+	PROT_RW(0x09e78, 0x0187),
+	PROT_RW(0x0a630, 0x01cf),
+	PROT_RW(0x0ae02, 0x0000),
+	PROT_RW(0x0ae50, 0x032f),
+	PROT_RW(0x0b604, 0x0000),
+	PROT_RW(0x0be02, 0x0001),
+	PROT_RW(0x0be20, 0x17df),
+	PROT_RW(0x0f000, 0x0bff),
+	PROT_W(0x0fc00, 0x1fff),
+	PROT_RW(0x11c00, 0x0000),	/* to the end */
+};
+
+/* The a660 family's spans, the a635's among them. */
+static const u32 a635_protect[] = {
+	PROT_W(0x00000, 0x04ff),
+	PROT_W(0x00501, 0x0005),
+	PROT_W(0x0050b, 0x02f4),
+	PROT_RW(0x0050e, 0x0000),
+	PROT_RW(0x00510, 0x0000),
+	PROT_RW(0x00534, 0x0000),
+	PROT_RW(0x00800, 0x0082),
+	PROT_RW(0x008a0, 0x0008),
+	PROT_RW(0x008ab, 0x0024),
+	PROT_W(0x008de, 0x00ae),
+	PROT_RW(0x00900, 0x004d),
+	PROT_RW(0x0098d, 0x0272),
+	PROT_RW(0x00e00, 0x0001),
+	PROT_RW(0x00e03, 0x000c),
+	PROT_RW(0x03c00, 0x00c3),
+	PROT_W(0x03cc4, 0x1fff),
+	PROT_RW(0x08630, 0x01cf),
+	PROT_RW(0x08e00, 0x0000),
+	PROT_RW(0x08e08, 0x0000),
+	PROT_RW(0x08e50, 0x001f),
+	PROT_RW(0x08e80, 0x027f),
+	PROT_RW(0x09624, 0x01db),
+	PROT_RW(0x09e60, 0x0011),
+	PROT_RW(0x09e78, 0x0187),
+	PROT_RW(0x0a630, 0x01cf),
+	PROT_RW(0x0ae02, 0x0000),
+	PROT_RW(0x0ae50, 0x012f),
+	PROT_RW(0x0b604, 0x0000),
+	PROT_RW(0x0b608, 0x0006),
+	PROT_RW(0x0be02, 0x0001),
+	PROT_RW(0x0be20, 0x015f),
+	PROT_RW(0x0d000, 0x05ff),
+	PROT_RW(0x0f000, 0x0bff),
+	PROT_W(0x0fc00, 0x1fff),
+	PROT_RW(0x18400, 0x1fff),
+	PROT_RW(0x1a400, 0x1fff),
+	PROT_RW(0x1f400, 0x0443),
+	PROT_W(0x1f844, 0x007b),
+	PROT_RW(0x1f860, 0x0000),
+	PROT_RW(0x1f887, 0x001b),
+	PROT_RW(0x1f8c0, 0x0000),	/* to the end */
+};
+
 static const struct adreno_info adreno_infos[] = {
 	{
 		.name = "a618", .core = 6, .major = 1, .minor = 8,
@@ -51,6 +143,9 @@ static const struct adreno_info adreno_infos[] = {
 		.magic = { 0x100000, 0, 0x00100000 },
 		.features = ADRENO_FEAT_GEN1,
 		.sqe_fw = "a630_sqe.fw", .gmu_fw = "a630_gmu.bin",
+		.protect = a618_protect,
+		.protect_count = ARRAY_SIZE(a618_protect),
+		.protect_regs = 32,
 	},
 	{
 		.name = "a635", .core = 6, .major = 3, .minor = 5,
@@ -63,6 +158,9 @@ static const struct adreno_info adreno_infos[] = {
 		.magic = { 0x5008000, 1, 0x00100000 },
 		.features = ADRENO_FEAT_A635,
 		.sqe_fw = "a660_sqe.fw", .gmu_fw = "a660_gmu.bin",
+		.protect = a635_protect,
+		.protect_count = ARRAY_SIZE(a635_protect),
+		.protect_regs = 48,
 	},
 };
 

@@ -28,6 +28,8 @@ static const struct {
 	{ "CP_SQE_CNTL", A6XX_CP_SQE_CNTL },
 	{ "CP_SQE_INSTR_BASE", A6XX_CP_SQE_INSTR_BASE },
 	{ "CP_SQE_INSTR_BASE_HI", A6XX_CP_SQE_INSTR_BASE_HI },
+	{ "CP_PROTECT_CNTL", A6XX_CP_PROTECT_CNTL },
+	{ "CP_PROTECT_STATUS", A6XX_CP_PROTECT_STATUS },
 	{ "CP_INTERRUPT_STATUS", A6XX_CP_INTERRUPT_STATUS },
 	{ "CP_HW_FAULT", A6XX_CP_HW_FAULT },
 	{ "CP_RB_BASE", A6XX_CP_RB_BASE },
@@ -100,7 +102,8 @@ static void adreno_print_fault(struct adreno_device *adev, struct seq_buf *s)
 		return;
 	seq_buf_printf(s, "last fault: %s, status 0x%08x, syndrome 0x%08x, ",
 		       f->kind, f->status, f->syn);
-	seq_buf_printf(s, "address 0x%llx\n", f->iova);
+	seq_buf_printf(s, "address 0x%llx, protect status 0x%08x\n", f->iova,
+		       f->reg);
 }
 
 /**

@@ -303,7 +303,7 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 	struct adreno_fault *f = &adev->last_fault;
 	struct ugpu_job *job;
 	unsigned long flags;
-	u32 status, cp, syn;
+	u32 status, cp, reg = 0, syn;
 	pid_t pid = 0;
 
 	status = adreno_read(adev, A6XX_RBBM_INT_0_STATUS) &
@@ -315,12 +315,14 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 	if (status & A6XX_INT_CP_HW_ERROR) {
 		cp = adreno_read(adev, A6XX_CP_INTERRUPT_STATUS);
 		syn = adreno_read(adev, A6XX_CP_HW_FAULT);
+		if (cp & A6XX_CP_INT_REGISTER_PROTECTION)
+			reg = adreno_read(adev, A6XX_CP_PROTECT_STATUS);
 		spin_lock_irqsave(&adev->lock, flags);
 		*f = (struct adreno_fault) {
 			.valid = true,
 			.kind = cp & A6XX_CP_INT_REGISTER_PROTECTION ?
 				"register protection" : "opcode error",
-			.status = cp, .syn = syn,
+			.status = cp, .syn = syn, .reg = reg,
 		};
 		job = adreno_active_job_locked(adev);
 		if (job) {
@@ -330,11 +332,18 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 		/* The CP halted: it runs nothing more until reset. */
 		adreno_fault_locked(adev, -EIO);
 		spin_unlock_irqrestore(&adev->lock, flags);
-		dev_err_ratelimited(adev->udev.dev,
-				    "CP error: %s (0x%x), packet 0x%08x, %s[%d]\n",
-				    cp & A6XX_CP_INT_REGISTER_PROTECTION ?
-				    "register protection" : "opcode error",
-				    cp, syn, comm, pid);
+		if (cp & A6XX_CP_INT_REGISTER_PROTECTION)
+			dev_err_ratelimited(adev->udev.dev,
+					    "CP error: register protection (0x%x), %s of register 0x%x, packet 0x%08x, %s[%d]\n",
+					    cp,
+					    reg & A6XX_CP_PROTECT_STATUS_READ ?
+					    "read" : "write",
+					    A6XX_CP_PROTECT_STATUS_REG(reg), syn,
+					    comm, pid);
+		else
+			dev_err_ratelimited(adev->udev.dev,
+					    "CP error: opcode error (0x%x), packet 0x%08x, %s[%d]\n",
+					    cp, syn, comm, pid);
 	}
 	if (status & A6XX_INT_CP_CACHE_FLUSH_TS)
 		adreno_retire(adev);
@@ -498,6 +507,23 @@ void adreno_cp_stop(struct adreno_device *adev)
 	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
 }
 
+/* Let commands touch no register the kernel owns. */
+static void adreno_protect_init(struct adreno_device *adev)
+{
+	const struct adreno_info *info = adev->info;
+	unsigned int i;
+
+	adreno_write(adev, A6XX_CP_PROTECT_CNTL,
+		     A6XX_CP_PROTECT_CNTL_ACCESS_PROT_EN |
+		     A6XX_CP_PROTECT_CNTL_ACCESS_FAULT_ON_VIOL_EN |
+		     A6XX_CP_PROTECT_CNTL_LAST_SPAN_INF_RANGE);
+	for (i = 0; i < info->protect_count - 1; i++)
+		adreno_write(adev, A6XX_CP_PROTECT(i), info->protect[i]);
+	/* The last span goes in the last register, which reaches the end. */
+	adreno_write(adev, A6XX_CP_PROTECT(info->protect_regs - 1),
+		     info->protect[i]);
+}
+
 /**
  * adreno_cp_hw_init() - reset the GPU and start the CP on the empty ring.
  * @adev: the device; no job on the ring.
@@ -510,6 +536,7 @@ void adreno_cp_hw_init(struct adreno_device *adev)
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 1);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 0);
 	adreno_mmu_hw_init(adev);
+	adreno_protect_init(adev);
 	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE, lower_32_bits(ADRENO_SQE_VA));
 	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE_HI,
 		     upper_32_bits(ADRENO_SQE_VA));

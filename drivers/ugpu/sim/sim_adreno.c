@@ -21,7 +21,9 @@
  * SMMU and checked (the project's test format, adreno_sqe.h); without a
  * valid one for this chip's SQE the CP stays idle. The CP owns the ring's
  * read pointer: only a reset moves it back to 0, and the host's writes of
- * CP_RB_RPTR are ignored while the SQE runs.
+ * CP_RB_RPTR are ignored while the SQE runs. The CP's packets reach the
+ * registers (the SMMU's among them, after the GPU's) as the host does,
+ * but only where the CP_PROTECT spans the driver programmed allow it.
  */
 
 #include <linux/bitops.h>
@@ -48,8 +50,8 @@
 #define A6XX_SIM_MAX_PKT	0x4000	/* dwords: header + largest payload */
 #define A6XX_SIM_MAX_ROW	(0x4000 * 4)
 #define A6XX_AON_HZ		19200000
-/* Type-4 packets may write registers from here on (the CP protects below). */
-#define A6XX_UNPROTECTED_BASE	0x0c00
+/* CP_PROTECT registers of the largest chip. */
+#define A6XX_MAX_PROTECT	48
 
 static const char * const a6xx_irq_names[] = { "gpu", "smmu" };
 
@@ -112,6 +114,7 @@ struct a6xx_ib {
  * @exec_gen: @gen of the packet the device thread executes; once they
  *	differ its accesses are void and fault silently.
  * @sqe_gpu: UGPU_SIM_SQE_GPU_* of the microcode this chip's SQE takes.
+ * @protect_count: CP_PROTECT registers of this chip.
  * @state: CP state.
  * @sqe_on: CP_SQE_CNTL enable.
  * @ucode: state of the SQE's microcode.
@@ -154,6 +157,7 @@ struct a6xx_sim {
 	u32 exec_gen;
 
 	u32 sqe_gpu;
+	unsigned int protect_count;
 
 	enum a6xx_cp_state state;
 	bool sqe_on;
@@ -635,49 +639,113 @@ static bool a6xx_cond(u32 func, u32 val, u32 ref)
 	}
 }
 
-static u32 a6xx_reg_get(struct a6xx_sim *a, u32 reg)
-{
-	unsigned long flags;
-	u32 val = 0;
-
-	spin_lock_irqsave(&a->sdev->lock, flags);
-	if (reg < A6XX_NUM_REGS)
-		val = a->regs[reg];
-	spin_unlock_irqrestore(&a->sdev->lock, flags);
-	return val;
-}
-
-/* Register writes of the CP itself; the CP protects RBBM and its own. */
-static bool a6xx_cp_reg_write(struct a6xx_sim *a, u32 reg, const u32 *val,
-			      u32 cnt)
-{
-	unsigned long flags;
-	u32 i;
-
-	for (i = 0; i < cnt; i++) {
-		u32 r = reg + i;
-
-		if (r >= A6XX_NUM_REGS ||
-		    (r < A6XX_UNPROTECTED_BASE &&
-		     !(r >= A6XX_CP_SCRATCH(0) && r <= A6XX_CP_SCRATCH(7))))
-			return false;
-	}
-	spin_lock_irqsave(&a->sdev->lock, flags);
-	memcpy(&a->regs[reg], val, cnt * 4);
-	spin_unlock_irqrestore(&a->sdev->lock, flags);
-	return true;
-}
-
 /* Result of one packet, applied under the lock. */
 struct a6xx_step {
 	u32 irq;		/* RBBM_INT_0 bits to raise */
 	u32 cp_int;		/* CP_INTERRUPT_STATUS bits on an error */
+	u32 protect_status;	/* CP_PROTECT_STATUS on a protection error */
 	bool call;		/* push an indirect buffer */
 	struct a6xx_ib callee;
 	bool table;		/* CP_SMMU_TABLE_UPDATE */
 	u64 ttbr0;
 	u32 contextidr;
 };
+
+static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg);
+static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val);
+
+/*
+ * Whether the CP_PROTECT spans forbid the CP's packets to write (or read)
+ * register @reg. Under the lock.
+ */
+static bool a6xx_protected(struct a6xx_sim *a, u32 reg, bool write)
+{
+	u32 cntl = a->regs[A6XX_CP_PROTECT_CNTL], v, first;
+	unsigned int i;
+
+	if (!(cntl & A6XX_CP_PROTECT_CNTL_ACCESS_PROT_EN))
+		return false;
+	for (i = 0; i < a->protect_count; i++) {
+		v = a->regs[A6XX_CP_PROTECT(i)];
+		if (!write && !(v & A6XX_PROTECT_NO_READ))
+			continue;
+		first = A6XX_PROTECT_FIRST(v);
+		if (reg < first)
+			continue;
+		if (reg - first <= A6XX_PROTECT_COUNT_M1(v) ||
+		    (i == a->protect_count - 1 &&
+		     (cntl & A6XX_CP_PROTECT_CNTL_LAST_SPAN_INF_RANGE)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A register access protection refuses: with FAULT_ON_VIOL_EN the CP
+ * halts on a register-protection error naming the access, otherwise the
+ * access is dropped. Under the lock. Returns true when the CP halts.
+ */
+static bool a6xx_violation(struct a6xx_sim *a, u32 reg, bool write,
+			   struct a6xx_step *st)
+{
+	if (!(a->regs[A6XX_CP_PROTECT_CNTL] &
+	      A6XX_CP_PROTECT_CNTL_ACCESS_FAULT_ON_VIOL_EN))
+		return false;
+	st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+	st->protect_status = A6XX_CP_PROTECT_STATUS_REG(reg) |
+			     (write ? 0 : A6XX_CP_PROTECT_STATUS_READ);
+	return true;
+}
+
+/*
+ * The CP reads register @reg for a packet, as the host would (the SMMU's
+ * registers follow the GPU's). Returns false when the CP halts.
+ */
+static bool a6xx_cp_reg_read(struct a6xx_sim *a, u32 reg, u32 *val,
+			     struct a6xx_step *st)
+{
+	unsigned long flags;
+	bool ok = true;
+
+	*val = 0;
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	if (a6xx_protected(a, reg, false))
+		ok = !a6xx_violation(a, reg, false, st);
+	else if (a->exec_gen == a->gen)
+		*val = a6xx_reg_read(a->sdev, A6XX_MMIO(reg));
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return ok;
+}
+
+/*
+ * The CP writes @cnt registers from @reg for a packet, with the effects a
+ * host write has, in order until protection halts it. Returns false when
+ * the CP halts.
+ */
+static bool a6xx_cp_reg_write(struct a6xx_sim *a, u32 reg, const u32 *val,
+			      u32 cnt, struct a6xx_step *st)
+{
+	unsigned long flags;
+	bool ok = true;
+	u32 i;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	for (i = 0; i < cnt; i++) {
+		/* A reset (perhaps by this very packet) voids the rest. */
+		if (a->exec_gen != a->gen)
+			break;
+		if (a6xx_protected(a, reg + i, true)) {
+			if (a6xx_violation(a, reg + i, true, st)) {
+				ok = false;
+				break;
+			}
+			continue;
+		}
+		a6xx_reg_write(a->sdev, A6XX_MMIO(reg + i), val[i]);
+	}
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return ok;
+}
 
 static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
 				       const u32 *p, u32 cnt,
@@ -774,7 +842,8 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 					 SIM_ACCESS_READ, &fva))
 				return A6XX_EXEC_FAULT;
 		} else if (CP_WAIT_REG_MEM_POLL_GET(p[0]) == POLL_REGISTER) {
-			val = a6xx_reg_get(a, p[1] & 0x3ffff);
+			if (!a6xx_cp_reg_read(a, p[1] & 0x3ffff, &val, st))
+				return A6XX_EXEC_ERROR;
 		} else {
 			return A6XX_EXEC_ERROR;
 		}
@@ -786,7 +855,9 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		n = max_t(u32, CP_REG_TO_MEM_CNT_GET(p[0]), 1);
 		va = p[1] | (u64)p[2] << 32;
 		for (i = 0; i < n; i++) {
-			val = a6xx_reg_get(a, CP_REG_TO_MEM_REG(p[0]) + i);
+			if (!a6xx_cp_reg_read(a, CP_REG_TO_MEM_REG(p[0]) + i,
+					      &val, st))
+				return A6XX_EXEC_ERROR;
 			if (sim_mem_write(a->sdev, space, va + i * 4, &val, 4,
 					  &fva))
 				return A6XX_EXEC_FAULT;
@@ -804,16 +875,20 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 			if (p[0] & CP_MEM_TO_REG_SHIFT_BY_2)
 				val <<= 2;
 			if (!a6xx_cp_reg_write(a, CP_MEM_TO_REG_REG(p[0]) + i,
-					       &val, 1)) {
-				st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+					       &val, 1, st))
 				return A6XX_EXEC_ERROR;
-			}
 		}
 		return A6XX_EXEC_NEXT;
 	case CP_SMMU_TABLE_UPDATE:
-		/* Privileged: only the kernel's ring may switch tables. */
-		if (cnt < 4 || level) {
+		/*
+		 * Privileged: only the kernel's ring may switch tables. From
+		 * an indirect buffer it is a protected write of TTBR0.
+		 */
+		if (cnt < 4)
+			return A6XX_EXEC_ERROR;
+		if (level) {
 			st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+			st->protect_status = A6XX_SMMU_REG(SMMU_CB_TTBR0);
 			return A6XX_EXEC_ERROR;
 		}
 		st->table = true;
@@ -1018,10 +1093,8 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 	}
 
 	if (h >> PM4_TYPE_SHIFT == PM4_TYPE4) {
-		ex = a6xx_cp_reg_write(a, PM4_PKT4_REG(h), &a->pkt[1], cnt) ?
-		     A6XX_EXEC_NEXT : A6XX_EXEC_ERROR;
-		if (ex == A6XX_EXEC_ERROR)
-			st.cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+		ex = a6xx_cp_reg_write(a, PM4_PKT4_REG(h), &a->pkt[1], cnt,
+				       &st) ? A6XX_EXEC_NEXT : A6XX_EXEC_ERROR;
 	} else {
 		ex = a6xx_type7(a, level, PM4_PKT7_OPCODE(h), &a->pkt[1], cnt,
 				&st);
@@ -1074,6 +1147,8 @@ commit:
 		a->state = A6XX_CP_HALTED;
 		a->hw_fault = h;
 		a->cp_int |= st.cp_int;
+		if (st.cp_int & A6XX_CP_INT_REGISTER_PROTECTION)
+			a->regs[A6XX_CP_PROTECT_STATUS] = st.protect_status;
 		st.irq |= A6XX_INT_CP_HW_ERROR;
 		break;
 	}
@@ -1333,16 +1408,21 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	static const char * const states[] = { "running", "stalled", "halted" };
 	static const char * const ucodes[] = { "none", "pending", "loaded",
 					       "bad" };
+	u32 protect_cntl, protect_status;
 	unsigned long flags;
 	struct a6xx_sim s;
 
 	spin_lock_irqsave(&sdev->lock, flags);
 	s = *a;
+	protect_cntl = a->regs[A6XX_CP_PROTECT_CNTL];
+	protect_status = a->regs[A6XX_CP_PROTECT_STATUS];
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(sf, "cp: %s sqe %d ucode %s rb 0x%llx size %u rptr %u wptr %u depth %u\n",
 		   states[s.state], s.sqe_on, ucodes[s.ucode], s.rb_base,
 		   s.rb_dwords, s.rptr, s.wptr, s.depth);
+	seq_printf(sf, "protect cntl 0x%x status 0x%x\n", protect_cntl,
+		   protect_status);
 	seq_printf(sf, "ib1: 0x%llx rem %u ib2: 0x%llx rem %u\n",
 		   s.ib[0].base, s.ib[0].rem, s.ib[1].base, s.ib[1].rem);
 	seq_printf(sf, "int 0x%08x mask 0x%08x cp_int 0x%x hw_fault 0x%08x\n",
@@ -1362,7 +1442,8 @@ static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 /* Model */
 
-static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu)
+static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
+		     unsigned int protect_count)
 {
 	struct a6xx_sim *a;
 
@@ -1371,6 +1452,7 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu)
 		return -ENOMEM;
 	a->sdev = sdev;
 	a->sqe_gpu = sqe_gpu;
+	a->protect_count = protect_count;
 	a->regs = vzalloc(A6XX_NUM_REGS * sizeof(u32));
 	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
 	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
@@ -1387,12 +1469,12 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu)
 
 static int a618_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630);
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32);
 }
 
 static int a635_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660);
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT);
 }
 
 static void a6xx_fini(struct sim_device *sdev)
