@@ -86,6 +86,8 @@ IGT_BUILD := $(IGT_DIR)/build
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
 DEMO_TOOLS := mali-frame vivante-resolve adreno-blit
 USER_TOOLS := ugpu-info ugpu-bench ugpu-fuzz $(DEMO_TOOLS)
+# Run on the host: the simulated GPUs' firmware for the VM's /lib/firmware.
+FW_TOOLS := adreno-fw
 
 # ugpu-fuzz: make fuzz runs FUZZ_SECONDS (default 300) unless FUZZ_ITERS
 # is given; make check fuzzes FUZZ_CHECK_SECONDS after a full test run.
@@ -139,7 +141,7 @@ tests:
 	$(LOCK) $(MAKE) -C $(IGT_DIR)
 
 tools:
-	$(LOCK) $(MAKE) -C tools TOOLS='$(USER_TOOLS)'
+	$(LOCK) $(MAKE) -C tools TOOLS='$(USER_TOOLS) $(FW_TOOLS)'
 
 deps:
 	tools/install-deps.sh $(if $(filter debug,$(KERNEL)),--debug-kernel) \

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <xf86drm.h>
 
 #include "igt.h"
@@ -765,8 +766,9 @@ static void write_hang(struct env *e, struct adreno_cs *cs, uint64_t off,
 }
 
 /*
- * Client B hangs the CP; hangcheck finds it, the GPU is reset, B's
- * command fails and client A's command, queued behind it, completes.
+ * Client B hangs the CP; hangcheck (or the CP error) finds it, the GPU is
+ * reset, B's command fails (-ETIMEDOUT for a hang, -EIO for a packet the
+ * CP rejects) and client A's command, queued behind it, completes.
  */
 static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 {
@@ -784,7 +786,9 @@ static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 
 	submit_cs(&b, b.ctx, &hang, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
 	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
-	igt_assert_lt(ugpu_syncobj_wait_status(b.fd, sync_b), 0);
+	/* A hang times out; a command the CP rejects faults. */
+	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, sync_b),
+		      kind == HANG_WAIT ? -ETIMEDOUT : -EIO);
 	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0x600d);
 	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 0x10), 0);
@@ -1381,6 +1385,442 @@ static void test_asid_reuse(struct ugpu_device_info *d)
 	env_close(&a);
 }
 
+/*
+ * A command whose first indirect buffer faults stops there: its second
+ * buffer never runs (the CP is not sent on past the fault). The GPU is
+ * reset and the commands that were waiting behind it, client A's on the
+ * same queue and a low-priority one, run once it is back, each with its
+ * effect; the faulting client goes on working.
+ */
+static void test_fault_replay(struct ugpu_device_info *d)
+{
+	struct adreno_cs blocker, bad0, bad1, queued, low, good;
+	uint32_t ctx_low, s_block, s_bad, s_queued, s_low;
+	struct drm_ugpu_cmd_buf bufs[2];
+	struct ugpu_submit s;
+	struct env a, b;
+	uint64_t hole;
+	unsigned int i;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	hole = ugpu_get_param(b.fd, DRM_UGPU_PARAM_VA_START, 0) +
+	       ugpu_get_param(b.fd, DRM_UGPU_PARAM_VA_SIZE, 0) - 4096;
+	ctx_low = ugpu_ctx_create(a.fd, DRM_UGPU_CTX_PRIORITY_LOW);
+	s_block = ugpu_syncobj_create(a.fd, false);
+	s_bad = ugpu_syncobj_create(b.fd, false);
+	s_queued = ugpu_syncobj_create(a.fd, false);
+	s_low = ugpu_syncobj_create(a.fd, false);
+
+	adreno_cs_init(&blocker, a.cmd, 0);
+	adreno_wait_mem_eq(&blocker, a.data->va + FLAG, 1);
+	adreno_cs_init(&bad0, b.cmd, 0);
+	adreno_mem_write(&bad0, hole, 1);
+	adreno_cs_init(&bad1, b.cmd, 0x100);
+	adreno_mem_write(&bad1, b.data->va + TARGETS, 0xbad);
+	adreno_cs_init(&queued, a.cmd, 0x100);
+	adreno_mem_write(&queued, a.data->va + TARGETS, 0xa1);
+	adreno_cs_init(&low, a.cmd, 0x200);
+	adreno_mem_write(&low, a.data->va + TARGETS + 4, 0x10);
+
+	/* NO_IMPLICIT: only the ring orders them. */
+	submit_cs(&a, a.ctx, &blocker, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_block);
+	usleep(20000);
+	ugpu_submit_init(&s, b.ctx);
+	i = ugpu_submit_adreno(&s, &bufs[0], &bad0, DRM_UGPU_QUEUE_AUTO, 0);
+	bufs[1] = bufs[0];
+	bufs[1].offset = adreno_cs_offset(&bad1);
+	bufs[1].size = adreno_cs_dwords(&bad1);
+	s.cmds[i].buf_count = 2;
+	ugpu_submit_bo(&s, b.data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, s_bad, 0);
+	ugpu_submit(b.fd, &s);
+	submit_cs(&a, a.ctx, &queued, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_queued);
+	submit_cs(&a, ctx_low, &low, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_low);
+	usleep(50000);
+	igt_assert_eq(ugpu_syncobj_status(b.fd, s_bad), 0);
+	ugpu_bo_write32(a.data, FLAG, 1);
+
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_block), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, s_bad), -EIO);
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_queued), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, s_low), 1);
+	igt_assert_f(ugpu_bo_read32(b.data, TARGETS) == 0,
+		     "the faulting command's second buffer ran\n");
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0xa1);
+	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 4), 0x10);
+
+	adreno_cs_init(&good, b.cmd, 0x400);
+	adreno_mem_write(&good, b.data->va + TARGETS + 8, 0x600d);
+	igt_assert_eq(run_cs(&b, &good), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 8), 0x600d);
+	env_close(&b);
+	env_close(&a);
+}
+
+/* Register protection */
+
+/*
+ * Registers of the spans the driver protects (Documentation/adreno.rst):
+ * each may not be written by a command; @read: nor read.
+ */
+static const struct {
+	uint32_t reg;
+	bool read;
+	const char *name;
+} protected_regs[] = {
+	{ A6XX_RBBM_INT_0_MASK, false, "RBBM_INT_0_MASK" },
+	{ A6XX_RBBM_SW_RESET_CMD, false, "RBBM_SW_RESET_CMD" },
+	{ A6XX_CP_RB_BASE, true, "CP_RB_BASE" },
+	{ A6XX_CP_RB_RPTR, true, "CP_RB_RPTR" },
+	{ A6XX_CP_SQE_INSTR_BASE, true, "CP_SQE_INSTR_BASE" },
+	{ A6XX_CP_PROTECT_CNTL, true, "CP_PROTECT_CNTL" },
+	{ A6XX_CP_PROTECT(0), true, "CP_PROTECT(0)" },
+	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
+	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), false, "SMMU TTBR0" },
+	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), false, "SMMU SCTLR" },
+};
+
+/* Run @cs on a fresh context (faults would get one banned). */
+static int run_cs_fresh(struct env *e, const struct adreno_cs *cs)
+{
+	uint32_t ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sync = ugpu_syncobj_create(e->fd, false);
+	int status;
+
+	submit_cs(e, ctx, cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+	status = ugpu_syncobj_wait_status(e->fd, sync);
+	ugpu_syncobj_destroy(e->fd, sync);
+	ugpu_ctx_destroy(e->fd, ctx);
+	return status;
+}
+
+/*
+ * A command writing a register the kernel owns (the ring, the SQE, the
+ * protection itself, the SMMU's TTBR0 that would give it another
+ * client's memory), with a type-4 packet or CP_MEM_TO_REG, or reading
+ * one of those not even readable, with CP_REG_TO_MEM or CP_WAIT_REG_MEM:
+ * the CP stops on a register-protection error, the command fails with
+ * -EIO and does nothing more, the log names the register, and the device
+ * works afterwards. Registers outside the spans (CP_SCRATCH) and the
+ * readable ones (CP_ALWAYS_ON_COUNTER) serve commands as before.
+ */
+static void test_cp_protect(struct ugpu_device_info *d)
+{
+	unsigned int i, way, count, named, n = 0;
+	uint64_t marker, target;
+	struct adreno_cs cs;
+	char what[64];
+	struct env e;
+	int kmsg;
+
+	env_open(&e, d);
+	marker = e.data->va + TARGETS + 0x100;
+	target = e.data->va + TARGETS + 0x104;
+	/* Earlier messages' rate-limit window passes first. */
+	sleep(6);
+	for (i = 0; i < ARRAY_SIZE(protected_regs); i++) {
+		uint32_t reg = protected_regs[i].reg;
+
+		for (way = 0; way < 4; way++) {
+			if (way >= 2 && !protected_regs[i].read)
+				break;
+			ugpu_bo_write32(e.data, TARGETS + 0x100, 0);
+			ugpu_bo_write32(e.data, TARGETS + 0x104, 0);
+			ugpu_bo_write32(e.data, TARGETS + 0x108, 0x1234);
+			adreno_cs_init(&cs, e.cmd, 0);
+			switch (way) {
+			case 0:
+				adreno_cs_pkt4(&cs, reg, 1);
+				adreno_cs_emit(&cs, 0x1234);
+				break;
+			case 1:
+				adreno_mem_to_reg(&cs, reg, e.data->va + TARGETS +
+						  0x108, 1);
+				break;
+			case 2:
+				adreno_reg_to_mem(&cs, reg, target, 1);
+				break;
+			case 3:
+				adreno_cs_pkt7(&cs, CP_WAIT_REG_MEM, 6);
+				adreno_cs_emit(&cs, CP_WAIT_REG_MEM_FUNCTION(WRITE_ALWAYS) |
+					       CP_WAIT_REG_MEM_POLL(POLL_REGISTER));
+				adreno_cs_emit(&cs, reg);
+				adreno_cs_emit(&cs, 0);
+				adreno_cs_emit(&cs, 0);
+				adreno_cs_emit(&cs, 0);
+				adreno_cs_emit(&cs, 0);
+				break;
+			}
+			/* Never reached: the CP stops at the violation. */
+			adreno_mem_write(&cs, marker, 0xbad);
+			snprintf(what, sizeof(what), "%s of register %#x",
+				 way < 2 ? "write" : "read", reg);
+			kmsg = kmsg_open();
+			igt_assert_f(run_cs_fresh(&e, &cs) == -EIO,
+				     "%s (%s) did not fail with -EIO\n", what,
+				     protected_regs[i].name);
+			count = kmsg_count(kmsg, "register protection", what,
+					   &named);
+			close(kmsg);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104), 0);
+			/* Rate-limited: the first few are logged. */
+			igt_assert_f(count == named && count <= 1 &&
+				     (count == 1 || n >= 5),
+				     "%u messages, %u naming \"%s\"\n", count,
+				     named, what);
+			n++;
+		}
+	}
+
+	/* Unprotected and readable registers work. */
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_cs_pkt4(&cs, A6XX_CP_SCRATCH(6), 1);
+	adreno_cs_emit(&cs, 0x5ea1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(6), target, 1);
+	adreno_reg_to_mem(&cs, A6XX_CP_ALWAYS_ON_COUNTER, target + 4, 1);
+	adreno_mem_write(&cs, marker, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104), 0x5ea1);
+	igt_assert_neq_u32(ugpu_bo_read32(e.data, TARGETS + 0x108), 0x1234);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0x600d);
+	env_close(&e);
+}
+
+/* SQE microcode */
+
+#define FW_DIR		"/lib/firmware/qcom/"
+
+/* The SQE microcode the driver loads for a chip, as linux-firmware names it. */
+static const char *sqe_file(uint64_t model, bool other)
+{
+	return (model == 618) != other ? FW_DIR "a630_sqe.fw" :
+					 FW_DIR "a660_sqe.fw";
+}
+
+/* What a microcode test changed, put back at exit should it fail. */
+static struct {
+	char driver[64], device[64];
+	char path[PATH_MAX];
+	char *data;
+	size_t len;
+	bool unbound, changed;
+} fw;
+
+static char *read_whole(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	igt_assert_f(fd >= 0, "%s: %m\n", path);
+	igt_assert_eq(fstat(fd, &st), 0);
+	buf = malloc(st.st_size);
+	igt_assert(buf && st.st_size > 0);
+	igt_assert_eq(read(fd, buf, st.st_size), st.st_size);
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static int write_whole(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+static int fw_bind(const char *op)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
+		 fw.driver, op);
+	return igt_sysfs_write(path, fw.device);
+}
+
+/* The good microcode back in place, the device bound again. */
+static int fw_restore(void)
+{
+	int ret = 0;
+
+	if (fw.changed) {
+		ret = write_whole(fw.path, fw.data, fw.len);
+		fw.changed = ret != 0;
+	}
+	if (fw.unbound) {
+		if (fw.changed || fw_bind("bind"))
+			ret = ret ?: -EIO;
+		else
+			fw.unbound = false;
+	}
+	return ret;
+}
+
+static void fw_restore_on_exit(int sig)
+{
+	(void)sig;
+	fw_restore();
+}
+
+/* Unbind @d, its microcode file kept in memory; returns its chip model. */
+static uint64_t fw_begin(struct ugpu_device_info *d)
+{
+	static bool handler;
+	uint64_t model;
+	int fd;
+
+	igt_require(getuid() == 0);
+	fd = ugpu_open_minor(d->minor);
+	model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+	igt_require(ugpu_driver_sysfs_name(fd, fw.driver, sizeof(fw.driver)));
+	igt_assert(ugpu_device_sysfs_name(fd, fw.device, sizeof(fw.device)));
+	close(fd);
+	snprintf(fw.path, sizeof(fw.path), "%s", sqe_file(model, false));
+	free(fw.data);
+	fw.data = read_whole(fw.path, &fw.len);
+	if (!handler) {
+		igt_install_exit_handler(fw_restore_on_exit);
+		handler = true;
+	}
+	igt_assert_eq(fw_bind("unbind"), 0);
+	fw.unbound = true;
+	return model;
+}
+
+static bool device_bound(const char *name)
+{
+	struct ugpu_device_info found[UGPU_MAX_DEVICES];
+	int i, n = ugpu_enumerate(DRM_UGPU_FAMILY_ADRENO, found,
+				  UGPU_MAX_DEVICES);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(found[i].name, name))
+			return true;
+	return false;
+}
+
+/* The device, bound again with the good microcode, runs a command. */
+static void check_works(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct env e;
+
+	d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_ADRENO, d->name);
+	env_open(&e, d);
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
+}
+
+/*
+ * Without its SQE microcode (qcom/a630_sqe.fw on the a618, qcom/a660_sqe.fw
+ * on the a635) the CP runs nothing: binding fails with a message naming
+ * the device and the missing file, and succeeds again once it is back.
+ */
+static void test_sqe_missing(struct ugpu_device_info *d)
+{
+	unsigned int count, named;
+	char what[PATH_MAX + 32];
+	int kmsg, bind, restore;
+	bool bound;
+
+	fw_begin(d);
+	snprintf(what, sizeof(what), "no SQE microcode qcom/%s",
+		 strrchr(fw.path, '/') + 1);
+	kmsg = kmsg_open();
+	igt_assert_eq(unlink(fw.path), 0);
+	fw.changed = true;
+	bind = fw_bind("bind");
+	bound = device_bound(d->name);
+	count = kmsg_count(kmsg, what, fw.device, &named);
+	close(kmsg);
+	/* Bound after all: unbind, for fw_restore() to bind it back. */
+	if (!bind)
+		fw_bind("unbind");
+	restore = fw_restore();
+
+	igt_assert_f(bind < 0 && !bound, "bound without %s\n", fw.path);
+	igt_assert_f(count == 1 && named == 1,
+		     "%u messages \"%s\", %u naming %s\n", count, what, named,
+		     fw.device);
+	igt_assert_eq(restore, 0);
+	check_works(d);
+}
+
+/*
+ * A microcode that is not a good one for the chip's SQE: one bit of it
+ * flipped, or the other chip's. The driver cannot tell (it loads
+ * microcode as it comes) and binds, but the CP runs nothing: a command
+ * hangs, hangcheck fails it with -ETIMEDOUT and its write never lands.
+ * With the good microcode back the device works.
+ */
+static void test_sqe_bad(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	int bind, status, restore;
+	unsigned int variant;
+	uint32_t written;
+	uint64_t model;
+	size_t len;
+	struct env e;
+	char *bad;
+
+	for (variant = 0; variant < 2; variant++) {
+		model = fw_begin(d);
+		if (variant == 0) {
+			bad = malloc(fw.len);
+			igt_assert(bad);
+			memcpy(bad, fw.data, fw.len);
+			bad[fw.len / 2] ^= 0x10;
+			len = fw.len;
+		} else {
+			bad = read_whole(sqe_file(model, true), &len);
+		}
+		igt_assert_eq(write_whole(fw.path, bad, len), 0);
+		free(bad);
+		fw.changed = true;
+		bind = fw_bind("bind");
+		status = 0;
+		written = 0xdead;
+		if (!bind) {
+			fw.unbound = false;
+			d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_ADRENO,
+							d->name);
+			env_open(&e, d);
+			adreno_cs_init(&cs, e.cmd, 0);
+			adreno_mem_write(&cs, e.data->va + TARGETS, 0xbad);
+			status = run_cs(&e, &cs);
+			written = ugpu_bo_read32(e.data, TARGETS);
+			env_close(&e);
+			igt_assert_eq(fw_bind("unbind"), 0);
+			fw.unbound = true;
+		}
+		restore = fw_restore();
+
+		igt_info("%s: %s microcode: bind %d, fence %d\n", d->name,
+			 variant ? "the other chip's" : "a corrupt", bind,
+			 status);
+		igt_assert_eq(bind, 0);
+		igt_assert_eq(status, -ETIMEDOUT);
+		igt_assert_eq_u32(written, 0);
+		igt_assert_eq(restore, 0);
+		check_works(d);
+	}
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1495,4 +1935,24 @@ igt_main
 	igt_subtest_with_dynamic("unbind")
 		for_each_adreno(d)
 			test_unbind(d);
+
+	igt_describe("A fault stops its command; the work behind it runs.");
+	igt_subtest_with_dynamic("fault-replay")
+		for_each_adreno(d)
+			test_fault_replay(d);
+
+	igt_describe("Commands cannot touch the registers the kernel owns.");
+	igt_subtest_with_dynamic("cp-protect")
+		for_each_adreno(d)
+			test_cp_protect(d);
+
+	igt_describe("Without its SQE microcode the device does not bind.");
+	igt_subtest_with_dynamic("sqe-missing")
+		for_each_adreno(d)
+			test_sqe_missing(d);
+
+	igt_describe("With a bad SQE microcode the CP runs nothing.");
+	igt_subtest_with_dynamic("sqe-bad")
+		for_each_adreno(d)
+			test_sqe_bad(d);
 }

@@ -3,7 +3,8 @@
 #
 # Pack the test VM's initramfs: static busybox, our modules, the in-kernel
 # modules they need (resolved from the built .ko files, in load order), the
-# test binaries and user tools with their shared libraries, and /init.
+# simulated GPUs' firmware, the test binaries and user tools with their
+# shared libraries, and /init.
 #
 # Environment (the Makefile sets all of it):
 #   KVER          kernel release the VM boots
@@ -130,6 +131,13 @@ for ko in "${ours[@]}"; do
 		done <<<"$chain"
 	done
 done
+
+# The simulated Adreno's SQE microcode (a test format, not Qualcomm's),
+# under the names the driver requests, as linux-firmware installs them.
+fwgen=$top/tools/adreno-fw/adreno-fw
+[[ -x $fwgen ]] || die "$fwgen was not built"
+mkdir -p "$root/lib/firmware/qcom"
+"$fwgen" "$root/lib/firmware/qcom" || die "$fwgen failed"
 
 # Test binaries: every executable file directly in IGT_BUILD.
 if [[ -d $IGT_BUILD ]]; then

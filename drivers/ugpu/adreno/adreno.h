@@ -7,6 +7,7 @@
 #define _UGPU_ADRENO_H_
 
 #include <linux/idr.h>
+#include <linux/interrupt.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -15,13 +16,18 @@
 #include <ugpu/ugpu_pgtable.h>
 #include <ugpu/hw/adreno_regs.h>
 
-#define ADRENO_NUM_RINGS	3	/* one per context priority */
-#define ADRENO_RING_DWORDS	8192	/* 32 KiB per ring */
+#define ADRENO_NUM_QUEUES	3	/* one per context priority */
+#define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
 #define ADRENO_MAX_IBS		32	/* indirect buffers per command */
+/* Ring dwords one command takes at most: table switch, IBs, fence. */
+#define ADRENO_CMD_DWORDS	(6 + 4 * ADRENO_MAX_IBS + 5)
 #define ADRENO_GMEM_BASE	0x100000ULL
 /* Kernel buffers, mapped at the same address in every page table. */
 #define ADRENO_KERNEL_VA	0x01000000ULL
 #define ADRENO_MEMPTRS_VA	0x01100000ULL
+#define ADRENO_SQE_VA		0x01200000ULL
+/* Largest SQE microcode taken (real ones are some 32 KiB). */
+#define ADRENO_SQE_MAX_SIZE	SZ_1M
 /* What clients' BOs get. */
 #define ADRENO_VA_START		0x100000000ULL
 #define ADRENO_VA_SIZE		0xf00000000ULL
@@ -48,6 +54,12 @@
  * @tile_max_h: largest tile height.
  * @magic: magic register values, by &enum drm_ugpu_adreno_magic.
  * @features: DRM_UGPU_ADRENO_FEAT_* bits.
+ * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
+ * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
+ * @protect: CP_PROTECT values: the register spans a command may not touch.
+ * @protect_count: entries in @protect; the last one reaches to the end of
+ *	the register space.
+ * @protect_regs: CP_PROTECT registers the chip has.
  */
 struct adreno_info {
 	const char *name;
@@ -63,6 +75,11 @@ struct adreno_info {
 	u32 tile_max_w, tile_max_h;
 	u32 magic[DRM_UGPU_ADRENO_MAGIC_COUNT];
 	u32 features;
+	const char *sqe_fw;
+	const char *gmu_fw;
+	const u32 *protect;
+	unsigned int protect_count;
+	unsigned int protect_regs;
 };
 
 /**
@@ -79,14 +96,15 @@ struct adreno_vm {
 
 /**
  * struct adreno_job - what the driver keeps of a command.
- * @node: entry in &adreno_ring.jobs while written in the ring.
+ * @node: entry in a &adreno_device.pending list, then in
+ *	&adreno_ring.jobs once written in the ring.
  * @job: the core's job.
  * @iova: GPU address of each indirect buffer.
  * @dwords: size of each indirect buffer.
  * @count: number of indirect buffers.
  * @seqno: fence value the ring writes when the job is done.
+ * @start: ring offset of the job's first packet.
  * @fence_pos: ring offset of the job's fence write.
- * @faulted: an SMMU fault stopped the job: it completes with -EIO.
  */
 struct adreno_job {
 	struct list_head node;
@@ -95,47 +113,43 @@ struct adreno_job {
 	u32 dwords[ADRENO_MAX_IBS];
 	unsigned int count;
 	u32 seqno;
+	u32 start;
 	u32 fence_pos;
-	bool faulted;
 };
 
 /**
- * struct adreno_ring - one ringbuffer. Under &adreno_device.lock.
- * @id: ring number, also its priority (higher runs first).
+ * struct adreno_ring - the ringbuffer. Under &adreno_device.lock.
  * @cmds: CPU address of the ring.
  * @iova: its GPU address.
  * @wptr: where the driver writes next, in dwords.
  * @hw_wptr: the write pointer the CP was given.
- * @hw_rptr: read pointer to resume at when the CP comes back to the ring.
  * @seqno: last fence value written.
+ * @prio: queue (priority) of the last command written.
  * @last_vm: id of the VM whose tables the ring's last command selects.
  * @last_ttbr: TTBR0 (with ASID) of that VM.
- * @resume_ttbr: TTBR0 in effect at @hw_rptr.
- * @jobs: jobs written to the ring and not completed, oldest first; each
+ * @jobs: jobs written to the ring and not completed, in ring order; each
  *	holds a job reference.
  */
 struct adreno_ring {
-	unsigned int id;
 	u32 *cmds;
 	u64 iova;
 	u32 wptr;
 	u32 hw_wptr;
-	u32 hw_rptr;
 	u32 seqno;
+	unsigned int prio;
 	u64 last_vm;
 	u64 last_ttbr;
-	u64 resume_ttbr;
 	struct list_head jobs;
 };
 
 /**
  * struct adreno_memptrs - what the CP writes back for the driver.
- * @rptr: read-pointer shadow of each ring.
- * @fence: last fence value of each ring.
+ * @rptr: read-pointer shadow of the ring.
+ * @fence: last fence value the ring wrote.
  */
 struct adreno_memptrs {
-	u32 rptr[ADRENO_NUM_RINGS];
-	u32 fence[ADRENO_NUM_RINGS];
+	u32 rptr;
+	u32 fence;
 };
 
 /**
@@ -145,7 +159,7 @@ struct adreno_memptrs {
  * @iova: faulting address (SMMU faults).
  * @status: FSR, or CP_INTERRUPT_STATUS.
  * @syn: FSYNR0, or CP_HW_FAULT.
- * @ring: ring the CP was running.
+ * @reg: CP_PROTECT_STATUS, for a register protection error.
  */
 struct adreno_fault {
 	bool valid;
@@ -153,7 +167,7 @@ struct adreno_fault {
 	u64 iova;
 	u32 status;
 	u32 syn;
-	int ring;
+	u32 reg;
 };
 
 /**
@@ -166,20 +180,27 @@ struct adreno_fault {
  * @irq_smmu: the SMMU context fault interrupt.
  * @kpgt: kernel page table, what the CP uses between clients.
  * @kernel_ttbr: TTBR0 value of @kpgt.
- * @rings_cpu: CPU address of the rings.
- * @rings_dma: DMA address of the rings.
- * @rings_sgt: the rings as a one-segment table, for mapping.
+ * @rings_cpu: CPU address of the ring.
+ * @rings_dma: DMA address of the ring.
+ * @rings_sgt: the ring as a one-segment table, for mapping.
  * @memptrs: CPU address of the write-back area.
  * @memptrs_dma: its DMA address.
  * @memptrs_sgt: it as a one-segment table.
- * @lock: protects @rings, @cur_ring, the hangcheck samples, @last_fault,
- *	@hw_error and the CP ring registers. Taken in threaded interrupt
+ * @sqe_cpu: CPU address of the SQE microcode the CP runs.
+ * @sqe_dma: its DMA address.
+ * @sqe_size: its size, whole pages.
+ * @sqe_sgt: it as a one-segment table.
+ * @lock: protects @ring, @pending, the hangcheck samples, @last_fault,
+ *	@fault_error and the CP ring registers. Taken in threaded interrupt
  *	handlers and process context.
- * @rings: the ringbuffers.
- * @cur_ring: ring the CP runs, or -1.
+ * @ring: the ringbuffer.
+ * @pending: per queue (priority), jobs the scheduler ran that are not
+ *	in the ring yet, oldest first; each holds a job reference.
  * @hang_sample: CP progress registers at the last hangcheck.
  * @hang_ticks: hangcheck periods without progress.
- * @hw_error: the CP raised CP_HW_ERROR: recover at the next check.
+ * @fault_error: 0, or the error the running job fails with because the
+ *	CP stopped on it (CP_HW_ERROR, SMMU fault): recover at the next
+ *	check.
  * @last_fault: the last fault.
  * @hangcheck: periodic progress check.
  * @gone: the device is being removed.
@@ -204,14 +225,18 @@ struct adreno_device {
 	struct adreno_memptrs *memptrs;
 	dma_addr_t memptrs_dma;
 	struct sg_table memptrs_sgt;
+	void *sqe_cpu;
+	dma_addr_t sqe_dma;
+	size_t sqe_size;
+	struct sg_table sqe_sgt;
 
 	/* See @lock above. */
 	spinlock_t lock;
-	struct adreno_ring rings[ADRENO_NUM_RINGS];
-	int cur_ring;
-	u32 hang_sample[8];
+	struct adreno_ring ring;
+	struct list_head pending[ADRENO_NUM_QUEUES];
+	u32 hang_sample[7];
 	unsigned int hang_ticks;
-	bool hw_error;
+	int fault_error;
 	struct adreno_fault last_fault;
 
 	struct delayed_work hangcheck;
@@ -252,6 +277,9 @@ void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 			  const char *reason);
 void adreno_debugfs_init(struct adreno_device *adev);
 
+/* adreno_fw.c */
+int adreno_sqe_load(struct adreno_device *adev);
+
 /* adreno_mmu.c */
 int adreno_mmu_init(struct adreno_device *adev);
 void adreno_mmu_fini(struct adreno_device *adev);
@@ -271,11 +299,10 @@ void adreno_job_cleanup(struct ugpu_job *job);
 enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job);
 void adreno_rings_reset(struct adreno_device *adev);
 void adreno_cp_hw_init(struct adreno_device *adev);
+void adreno_cp_stop(struct adreno_device *adev);
 void adreno_retire(struct adreno_device *adev);
-void adreno_kick_locked(struct adreno_device *adev);
 struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev);
-void adreno_fault_skip_locked(struct adreno_device *adev,
-			      struct adreno_job *aj);
+void adreno_fault_locked(struct adreno_device *adev, int error);
 irqreturn_t adreno_gpu_irq(int irq, void *data);
 void adreno_hangcheck_work(struct work_struct *work);
 

@@ -39,6 +39,98 @@ MODULE_PARM_DESC(hangcheck_ms, "Hangcheck period in milliseconds (default 100)")
 			  DRM_UGPU_ADRENO_FEAT_HAS_DP2ACC |		\
 			  DRM_UGPU_ADRENO_FEAT_HAS_DP4ACC)
 
+/*
+ * The registers a command may not write (PROT_W) or not even read
+ * (PROT_RW), each span as its first register and its count less one:
+ * RBBM, the CP's own registers (ring, SQE, protection, IB state), the
+ * GMU and SMMU space at the end, and the blocks only the kernel
+ * programs. The last span reaches to the end of the register space.
+ */
+#define PROT_W(first, count_m1)	A6XX_PROTECT_SPAN(first, count_m1)
+#define PROT_RW(first, count_m1) (A6XX_PROTECT_SPAN(first, count_m1) | \
+				  A6XX_PROTECT_NO_READ)
+
+/* The a630 family's spans, the a618's among them. */
+static const u32 a618_protect[] = {
+	PROT_W(0x00000, 0x04ff),
+	PROT_W(0x00501, 0x0005),
+	PROT_W(0x0050b, 0x02f4),
+	PROT_RW(0x0050e, 0x0000),
+	PROT_RW(0x00510, 0x0000),
+	PROT_RW(0x00534, 0x0000),
+	PROT_RW(0x00800, 0x0082),
+	PROT_RW(0x008a0, 0x0008),
+	PROT_RW(0x008ab, 0x0024),
+	PROT_W(0x008de, 0x00ae),
+	PROT_RW(0x00900, 0x004d),
+	PROT_RW(0x0098d, 0x0272),
+	PROT_RW(0x00e00, 0x0001),
+	PROT_RW(0x00e03, 0x000c),
+	PROT_RW(0x03c00, 0x00c3),
+	PROT_W(0x03cc4, 0x1fff),
+	PROT_RW(0x08630, 0x01cf),
+	PROT_RW(0x08e00, 0x0000),
+	PROT_RW(0x08e08, 0x0000),
+	PROT_RW(0x08e50, 0x001f),
+	PROT_RW(0x09624, 0x01db),
+	PROT_RW(0x09e70, 0x0001),
+	PROT_RW(0x09e78, 0x0187),
+	PROT_RW(0x0a630, 0x01cf),
+	PROT_RW(0x0ae02, 0x0000),
+	PROT_RW(0x0ae50, 0x032f),
+	PROT_RW(0x0b604, 0x0000),
+	PROT_RW(0x0be02, 0x0001),
+	PROT_RW(0x0be20, 0x17df),
+	PROT_RW(0x0f000, 0x0bff),
+	PROT_W(0x0fc00, 0x1fff),
+	PROT_RW(0x11c00, 0x0000),	/* to the end */
+};
+
+/* The a660 family's spans, the a635's among them. */
+static const u32 a635_protect[] = {
+	PROT_W(0x00000, 0x04ff),
+	PROT_W(0x00501, 0x0005),
+	PROT_W(0x0050b, 0x02f4),
+	PROT_RW(0x0050e, 0x0000),
+	PROT_RW(0x00510, 0x0000),
+	PROT_RW(0x00534, 0x0000),
+	PROT_RW(0x00800, 0x0082),
+	PROT_RW(0x008a0, 0x0008),
+	PROT_RW(0x008ab, 0x0024),
+	PROT_W(0x008de, 0x00ae),
+	PROT_RW(0x00900, 0x004d),
+	PROT_RW(0x0098d, 0x0272),
+	PROT_RW(0x00e00, 0x0001),
+	PROT_RW(0x00e03, 0x000c),
+	PROT_RW(0x03c00, 0x00c3),
+	PROT_W(0x03cc4, 0x1fff),
+	PROT_RW(0x08630, 0x01cf),
+	PROT_RW(0x08e00, 0x0000),
+	PROT_RW(0x08e08, 0x0000),
+	PROT_RW(0x08e50, 0x001f),
+	PROT_RW(0x08e80, 0x027f),
+	PROT_RW(0x09624, 0x01db),
+	PROT_RW(0x09e60, 0x0011),
+	PROT_RW(0x09e78, 0x0187),
+	PROT_RW(0x0a630, 0x01cf),
+	PROT_RW(0x0ae02, 0x0000),
+	PROT_RW(0x0ae50, 0x012f),
+	PROT_RW(0x0b604, 0x0000),
+	PROT_RW(0x0b608, 0x0006),
+	PROT_RW(0x0be02, 0x0001),
+	PROT_RW(0x0be20, 0x015f),
+	PROT_RW(0x0d000, 0x05ff),
+	PROT_RW(0x0f000, 0x0bff),
+	PROT_W(0x0fc00, 0x1fff),
+	PROT_RW(0x18400, 0x1fff),
+	PROT_RW(0x1a400, 0x1fff),
+	PROT_RW(0x1f400, 0x0443),
+	PROT_W(0x1f844, 0x007b),
+	PROT_RW(0x1f860, 0x0000),
+	PROT_RW(0x1f887, 0x001b),
+	PROT_RW(0x1f8c0, 0x0000),	/* to the end */
+};
+
 static const struct adreno_info adreno_infos[] = {
 	{
 		.name = "a618", .core = 6, .major = 1, .minor = 8,
@@ -50,6 +142,10 @@ static const struct adreno_info adreno_infos[] = {
 		.tile_max_w = 1024, .tile_max_h = 1008,
 		.magic = { 0x100000, 0, 0x00100000 },
 		.features = ADRENO_FEAT_GEN1,
+		.sqe_fw = "a630_sqe.fw", .gmu_fw = "a630_gmu.bin",
+		.protect = a618_protect,
+		.protect_count = ARRAY_SIZE(a618_protect),
+		.protect_regs = 32,
 	},
 	{
 		.name = "a635", .core = 6, .major = 3, .minor = 5,
@@ -61,6 +157,10 @@ static const struct adreno_info adreno_infos[] = {
 		.tile_max_w = 1024, .tile_max_h = 1008,
 		.magic = { 0x5008000, 1, 0x00100000 },
 		.features = ADRENO_FEAT_A635,
+		.sqe_fw = "a660_sqe.fw", .gmu_fw = "a660_gmu.bin",
+		.protect = a635_protect,
+		.protect_count = ARRAY_SIZE(a635_protect),
+		.protect_regs = 48,
 	},
 };
 
@@ -181,6 +281,8 @@ static void adreno_reset(struct ugpu_device *udev)
 
 	if (!READ_ONCE(adev->gone))
 		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
+	/* What completed before the CP stopped completes; the rest is redone. */
+	adreno_cp_stop(adev);
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
@@ -200,7 +302,7 @@ static const struct ugpu_family_ops adreno_ops = {
 	.reset = adreno_reset,
 };
 
-static const char *const adreno_ring_names[ADRENO_NUM_RINGS] = {
+static const char *const adreno_queue_names[ADRENO_NUM_QUEUES] = {
 	"ring-low", "ring-medium", "ring-high",
 };
 
@@ -220,7 +322,6 @@ static int adreno_probe(struct platform_device *pdev)
 	udev = &adev->udev;
 	platform_set_drvdata(pdev, adev);
 	spin_lock_init(&adev->lock);
-	adev->cur_ring = -1;
 	atomic64_set(&adev->next_vm_id, 0);
 	INIT_DELAYED_WORK(&adev->hangcheck, adreno_hangcheck_work);
 
@@ -230,6 +331,9 @@ static int adreno_probe(struct platform_device *pdev)
 	udev->regs = regs;
 
 	ret = adreno_identify(adev);
+	if (ret)
+		return ret;
+	ret = adreno_sqe_load(adev);
 	if (ret)
 		return ret;
 
@@ -255,7 +359,6 @@ static int adreno_probe(struct platform_device *pdev)
 	ret = adreno_mmu_init(adev);
 	if (ret)
 		return ret;
-	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
 
 	/* Threaded: the handlers complete jobs. */
@@ -291,10 +394,10 @@ static int adreno_probe(struct platform_device *pdev)
 		.offset_align = 8,
 		.size_align = 4,
 	};
-	udev->num_queues = ADRENO_NUM_RINGS;
-	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
+	udev->num_queues = ADRENO_NUM_QUEUES;
+	for (i = 0; i < ADRENO_NUM_QUEUES; i++) {
 		udev->queues[i].caps = DRM_UGPU_QUEUE_CAP_PM4;
-		strscpy(udev->queues[i].name, adreno_ring_names[i]);
+		strscpy(udev->queues[i].name, adreno_queue_names[i]);
 	}
 
 	adreno_debugfs_init(adev);
@@ -308,7 +411,7 @@ static int adreno_probe(struct platform_device *pdev)
 	return 0;
 
 err_mmu:
-	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
+	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
 	return ret;
 }
@@ -325,8 +428,7 @@ static void adreno_remove(struct platform_device *pdev)
 	cancel_delayed_work_sync(&adev->hangcheck);
 	ugpu_device_unregister(&adev->udev);
 	cancel_delayed_work_sync(&adev->hangcheck);
-	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
-	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
+	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
 }
 

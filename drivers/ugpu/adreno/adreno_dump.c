@@ -26,6 +26,10 @@ static const struct {
 	{ "RBBM_INT_0_STATUS", A6XX_RBBM_INT_0_STATUS },
 	{ "RBBM_INT_0_MASK", A6XX_RBBM_INT_0_MASK },
 	{ "CP_SQE_CNTL", A6XX_CP_SQE_CNTL },
+	{ "CP_SQE_INSTR_BASE", A6XX_CP_SQE_INSTR_BASE },
+	{ "CP_SQE_INSTR_BASE_HI", A6XX_CP_SQE_INSTR_BASE_HI },
+	{ "CP_PROTECT_CNTL", A6XX_CP_PROTECT_CNTL },
+	{ "CP_PROTECT_STATUS", A6XX_CP_PROTECT_STATUS },
 	{ "CP_INTERRUPT_STATUS", A6XX_CP_INTERRUPT_STATUS },
 	{ "CP_HW_FAULT", A6XX_CP_HW_FAULT },
 	{ "CP_RB_BASE", A6XX_CP_RB_BASE },
@@ -69,21 +73,23 @@ static void adreno_print_regs(struct adreno_device *adev, struct seq_buf *s)
 /* Under &adreno_device.lock. */
 static void adreno_print_rings(struct adreno_device *adev, struct seq_buf *s)
 {
+	struct adreno_ring *ring = &adev->ring;
+	unsigned int i, n = 0;
 	struct adreno_job *aj;
-	unsigned int i, n;
 
-	seq_buf_printf(s, "current ring %d\n", adev->cur_ring);
-	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
-		struct adreno_ring *ring = &adev->rings[i];
-
+	list_for_each_entry(aj, &ring->jobs, node)
+		n++;
+	seq_buf_printf(s, "ring: wptr %u hw_wptr %u (shadow rptr %u) ",
+		       ring->wptr, ring->hw_wptr, READ_ONCE(adev->memptrs->rptr));
+	seq_buf_printf(s, "seqno %u fence %u, %u jobs of queue %u\n",
+		       ring->seqno, READ_ONCE(adev->memptrs->fence), n,
+		       ring->prio);
+	for (i = 0; i < ADRENO_NUM_QUEUES; i++) {
 		n = 0;
-		list_for_each_entry(aj, &ring->jobs, node)
+		list_for_each_entry(aj, &adev->pending[i], node)
 			n++;
-		seq_buf_printf(s, "ring %u: wptr %u hw_wptr %u rptr %u ", i,
-			       ring->wptr, ring->hw_wptr, ring->hw_rptr);
-		seq_buf_printf(s, "(shadow %u) seqno %u fence %u, %u jobs\n",
-			       READ_ONCE(adev->memptrs->rptr[i]), ring->seqno,
-			       READ_ONCE(adev->memptrs->fence[i]), n);
+		seq_buf_printf(s, "queue %u: %u jobs waiting for the ring\n",
+			       i, n);
 	}
 }
 
@@ -94,9 +100,10 @@ static void adreno_print_fault(struct adreno_device *adev, struct seq_buf *s)
 
 	if (!f->valid)
 		return;
-	seq_buf_printf(s, "last fault: %s, ring %d, status 0x%08x, ", f->kind,
-		       f->ring, f->status);
-	seq_buf_printf(s, "syndrome 0x%08x, address 0x%llx\n", f->syn, f->iova);
+	seq_buf_printf(s, "last fault: %s, status 0x%08x, syndrome 0x%08x, ",
+		       f->kind, f->status, f->syn);
+	seq_buf_printf(s, "address 0x%llx, protect status 0x%08x\n", f->iova,
+		       f->reg);
 }
 
 /**
@@ -113,7 +120,6 @@ void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 	unsigned long flags;
 	unsigned int i;
 	u32 rptr, pos;
-	int cur;
 
 	/* The job's fence is not signalled yet: no allocation here. */
 	if (!ugpu_coredump_begin(&adev->udev, &s))
@@ -122,8 +128,8 @@ void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 	seq_buf_printf(&s, "ugpu Adreno %s state: %s\n", adev->info->name,
 		       reason);
 	if (aj) {
-		seq_buf_printf(&s, "job: ring %u, seqno %u, fence write at %u\n",
-			       job->queue, aj->seqno, aj->fence_pos);
+		seq_buf_printf(&s, "job: queue %u, seqno %u, ring %u to %u\n",
+			       job->queue, aj->seqno, aj->start, aj->fence_pos);
 		for (i = 0; i < aj->count; i++)
 			seq_buf_printf(&s, "  IB%u 0x%llx, %u dwords\n", i,
 				       aj->iova[i], aj->dwords[i]);
@@ -133,17 +139,14 @@ void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
 	spin_lock_irqsave(&adev->lock, flags);
 	adreno_print_rings(adev, &s);
 	adreno_print_fault(adev, &s);
-	cur = adev->cur_ring;
-	if (cur >= 0) {
-		rptr = READ_ONCE(adev->memptrs->rptr[cur]);
-		seq_buf_printf(&s, "ring %d before rptr %u:\n", cur, rptr);
-		for (i = 0; i < ADRENO_DUMP_RING_DWORDS; i++) {
-			pos = (rptr + ADRENO_RING_DWORDS -
-			       ADRENO_DUMP_RING_DWORDS + i) % ADRENO_RING_DWORDS;
-			seq_buf_printf(&s, "%s%08x%s", i % 8 ? " " : "  ",
-				       READ_ONCE(adev->rings[cur].cmds[pos]),
-				       i % 8 == 7 ? "\n" : "");
-		}
+	rptr = READ_ONCE(adev->memptrs->rptr) % ADRENO_RING_DWORDS;
+	seq_buf_printf(&s, "ring before rptr %u:\n", rptr);
+	for (i = 0; i < ADRENO_DUMP_RING_DWORDS; i++) {
+		pos = (rptr + ADRENO_RING_DWORDS - ADRENO_DUMP_RING_DWORDS + i) %
+		      ADRENO_RING_DWORDS;
+		seq_buf_printf(&s, "%s%08x%s", i % 8 ? " " : "  ",
+			       READ_ONCE(adev->ring.cmds[pos]),
+			       i % 8 == 7 ? "\n" : "");
 	}
 	spin_unlock_irqrestore(&adev->lock, flags);
 

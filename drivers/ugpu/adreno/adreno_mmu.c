@@ -7,19 +7,22 @@
  * The GPU's SMMU has one context bank for the GPU. The CP switches its
  * TTBR0 itself with CP_SMMU_TABLE_UPDATE when the ring moves on to
  * another client's command, so the driver programs TTBR0 directly only
- * while the CP is idle: at init, and when it moves the CP to another
- * ring. The rings and the write-back area are mapped at fixed addresses
- * in every table, so the CP keeps fetching across a switch, and only for
- * privileged accesses: the CP's own accesses of the ring are privileged,
- * those of clients' indirect buffers are not, so a client can neither
- * read the rings nor forge the fence words.
+ * while the CP is idle: at init and reset, and to take it off tables
+ * about to be freed. The ring, the write-back area and the SQE microcode
+ * are mapped at fixed addresses in every table, so the CP keeps fetching
+ * across a switch, and only for privileged accesses: the CP's own
+ * accesses of the ring are privileged, those of clients' indirect
+ * buffers are not, so a client can neither read the ring nor forge the
+ * fence words.
  */
 
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "adreno.h"
 
@@ -49,7 +52,7 @@ static int adreno_map_kernel(struct adreno_device *adev,
 	int ret;
 
 	ret = ugpu_pgtable_map(pgt, ADRENO_KERNEL_VA, &adev->rings_sgt,
-			       ADRENO_NUM_RINGS * ADRENO_RING_DWORDS * 4,
+			       ADRENO_RING_DWORDS * 4,
 			       UGPU_PROT_READ | UGPU_PROT_EXEC | UGPU_PROT_PRIV);
 	if (ret)
 		return ret;
@@ -57,25 +60,35 @@ static int adreno_map_kernel(struct adreno_device *adev,
 			       PAGE_SIZE, UGPU_PROT_READ | UGPU_PROT_WRITE |
 			       UGPU_PROT_PRIV);
 	if (ret)
-		ugpu_pgtable_unmap(pgt, ADRENO_KERNEL_VA,
-				   ADRENO_NUM_RINGS * ADRENO_RING_DWORDS * 4);
+		goto err_ring;
+	ret = ugpu_pgtable_map(pgt, ADRENO_SQE_VA, &adev->sqe_sgt,
+			       adev->sqe_size, UGPU_PROT_READ | UGPU_PROT_EXEC |
+			       UGPU_PROT_PRIV);
+	if (ret)
+		goto err_memptrs;
+	return 0;
+
+err_memptrs:
+	ugpu_pgtable_unmap(pgt, ADRENO_MEMPTRS_VA, PAGE_SIZE);
+err_ring:
+	ugpu_pgtable_unmap(pgt, ADRENO_KERNEL_VA, ADRENO_RING_DWORDS * 4);
 	return ret;
 }
 
 /**
  * adreno_mmu_init() - allocate the kernel buffers and the kernel table.
- * @adev: the device.
+ * @adev: the device, its SQE microcode loaded.
  *
  * Return: 0 or a negative errno.
  */
 int adreno_mmu_init(struct adreno_device *adev)
 {
 	struct device *dev = adev->udev.dev;
-	size_t rings = ADRENO_NUM_RINGS * ADRENO_RING_DWORDS * 4;
+	size_t ring = ADRENO_RING_DWORDS * 4;
 	unsigned int i;
 	int ret;
 
-	adev->rings_cpu = dmam_alloc_coherent(dev, rings, &adev->rings_dma,
+	adev->rings_cpu = dmam_alloc_coherent(dev, ring, &adev->rings_dma,
 					      GFP_KERNEL);
 	adev->memptrs = dmam_alloc_coherent(dev, PAGE_SIZE, &adev->memptrs_dma,
 					    GFP_KERNEL);
@@ -83,18 +96,21 @@ int adreno_mmu_init(struct adreno_device *adev)
 		return -ENOMEM;
 
 	ida_init(&adev->asids);
-	ret = adreno_one_sgt(&adev->rings_sgt, adev->rings_dma, rings);
+	ret = adreno_one_sgt(&adev->rings_sgt, adev->rings_dma, ring);
 	if (ret)
 		return ret;
 	ret = adreno_one_sgt(&adev->memptrs_sgt, adev->memptrs_dma, PAGE_SIZE);
 	if (ret)
 		goto err_rings_sgt;
+	ret = adreno_one_sgt(&adev->sqe_sgt, adev->sqe_dma, adev->sqe_size);
+	if (ret)
+		goto err_memptrs_sgt;
 
 	/* NULL, not an ERR_PTR, when out of memory. */
 	adev->kpgt = ugpu_pgtable_alloc(dev, &ugpu_pgtable_arm64_s1);
 	if (!adev->kpgt) {
 		ret = -ENOMEM;
-		goto err_memptrs_sgt;
+		goto err_sqe_sgt;
 	}
 	ret = adreno_map_kernel(adev, adev->kpgt);
 	if (ret)
@@ -102,17 +118,18 @@ int adreno_mmu_init(struct adreno_device *adev)
 	/* ASID 0 is the kernel's. */
 	adev->kernel_ttbr = ugpu_pgtable_root(adev->kpgt);
 
-	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
-		adev->rings[i].id = i;
-		adev->rings[i].cmds = adev->rings_cpu + i * ADRENO_RING_DWORDS;
-		adev->rings[i].iova = ADRENO_KERNEL_VA +
-				      i * ADRENO_RING_DWORDS * 4;
-		INIT_LIST_HEAD(&adev->rings[i].jobs);
-	}
+	adev->ring.cmds = adev->rings_cpu;
+	adev->ring.iova = ADRENO_KERNEL_VA;
+	adev->ring.last_ttbr = adev->kernel_ttbr;
+	INIT_LIST_HEAD(&adev->ring.jobs);
+	for (i = 0; i < ADRENO_NUM_QUEUES; i++)
+		INIT_LIST_HEAD(&adev->pending[i]);
 	return 0;
 
 err_free_pgt:
 	ugpu_pgtable_free(adev->kpgt);
+err_sqe_sgt:
+	sg_free_table(&adev->sqe_sgt);
 err_memptrs_sgt:
 	sg_free_table(&adev->memptrs_sgt);
 err_rings_sgt:
@@ -127,6 +144,7 @@ err_rings_sgt:
 void adreno_mmu_fini(struct adreno_device *adev)
 {
 	ugpu_pgtable_free(adev->kpgt);
+	sg_free_table(&adev->sqe_sgt);
 	sg_free_table(&adev->memptrs_sgt);
 	sg_free_table(&adev->rings_sgt);
 	ida_destroy(&adev->asids);
@@ -161,38 +179,28 @@ void adreno_mmu_hw_init(struct adreno_device *adev)
 /* The CP is idle: nothing fetched through TTBR0 until the next WPTR. */
 static bool adreno_cp_idle_locked(struct adreno_device *adev)
 {
-	struct adreno_ring *cur;
-
-	if (adev->cur_ring < 0)
-		return true;
-	cur = &adev->rings[adev->cur_ring];
-	return READ_ONCE(adev->memptrs->rptr[cur->id]) == cur->hw_wptr &&
+	return READ_ONCE(adev->memptrs->rptr) == adev->ring.hw_wptr &&
 	       !(adreno_read(adev, A6XX_RBBM_STATUS) & A6XX_RBBM_STATUS_CP_BUSY);
 }
 
 /*
- * Tables are about to be freed: nothing may walk them any more. The rings
- * forget them (their next command of another client selects its own
+ * Tables are about to be freed: nothing may walk them any more. The ring
+ * forgets them (its next command of another client selects its own
  * tables, fetched through the kernel table), and the context bank is
  * moved to the kernel table once the CP is past them.
  */
 static void adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
 {
-	unsigned int i, tries;
+	struct adreno_ring *ring = &adev->ring;
+	unsigned int tries;
 	unsigned long flags;
 	u64 hw;
 
 	for (tries = 0; tries < 1000; tries++) {
 		spin_lock_irqsave(&adev->lock, flags);
-		for (i = 0; i < ADRENO_NUM_RINGS; i++) {
-			struct adreno_ring *ring = &adev->rings[i];
-
-			if (ring->resume_ttbr == ttbr)
-				ring->resume_ttbr = adev->kernel_ttbr;
-			if (ring->last_ttbr == ttbr) {
-				ring->last_ttbr = adev->kernel_ttbr;
-				ring->last_vm = 0;
-			}
+		if (ring->last_ttbr == ttbr) {
+			ring->last_ttbr = adev->kernel_ttbr;
+			ring->last_vm = 0;
 		}
 		hw = smmu_read(adev, SMMU_CB_TTBR0) |
 		     (u64)smmu_read(adev, SMMU_CB_TTBR0_HI) << 32;
@@ -323,8 +331,9 @@ void adreno_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size)
  * @data: the &struct adreno_device.
  *
  * The faulting transaction stalled the CP inside a client's indirect
- * buffer. Only that command fails: the CP is sent to the command's fence
- * write, which completes it (with -EIO), and goes on with the next one.
+ * buffer, and it stays stalled: nothing more of that command runs. The
+ * fault is recorded and the hangcheck work recovers: it resets the GPU,
+ * fails the command with -EIO and runs every other unfinished one again.
  *
  * Return: IRQ_HANDLED, or IRQ_NONE without a fault.
  */
@@ -332,8 +341,11 @@ irqreturn_t adreno_smmu_irq(int irq, void *data)
 {
 	struct adreno_device *adev = data;
 	struct device *dev = adev->udev.dev;
+	char comm[TASK_COMM_LEN] = "?";
 	struct ugpu_job *job;
 	unsigned long flags;
+	const char *kind;
+	pid_t pid = 0;
 	u32 fsr, syn;
 	u64 far;
 
@@ -343,37 +355,30 @@ irqreturn_t adreno_smmu_irq(int irq, void *data)
 	syn = smmu_read(adev, SMMU_CB_FSYNR0);
 	far = smmu_read(adev, SMMU_CB_FAR) |
 	      (u64)smmu_read(adev, SMMU_CB_FAR_HI) << 32;
+	kind = fsr & SMMU_FSR_PF ? "permission fault" :
+	       fsr & SMMU_FSR_EF ? "external fault" : "translation fault";
 
+	/* Commands before the faulting one are complete. */
 	adreno_retire(adev);
 
 	spin_lock_irqsave(&adev->lock, flags);
-	job = adreno_active_job_locked(adev);
 	adev->last_fault = (struct adreno_fault) {
-		.valid = true,
-		.kind = fsr & SMMU_FSR_PF ? "permission fault" :
-			fsr & SMMU_FSR_EF ? "external fault" :
-			"translation fault",
+		.valid = true, .kind = kind,
 		.iova = far, .status = fsr, .syn = syn,
-		.ring = adev->cur_ring,
 	};
+	job = adreno_active_job_locked(adev);
 	if (job) {
-		ugpu_job_get(job);
-		adreno_fault_skip_locked(adev, job->priv);
+		strscpy(comm, job->comm);
+		pid = job->pid;
 	}
+	adreno_fault_locked(adev, -EIO);
+	/* Lowers the interrupt; the transaction stays stalled until reset. */
 	smmu_write(adev, SMMU_CB_FSR, fsr);
-	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
 	spin_unlock_irqrestore(&adev->lock, flags);
 
-	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, ring %d, %s[%d]\n",
-			    adev->last_fault.kind, far,
-			    syn & SMMU_FSYNR0_WNR ? "write" : "read",
-			    syn & SMMU_FSYNR0_IND ? ", fetch" : "", fsr,
-			    adev->last_fault.ring, job ? job->comm : "?",
-			    job ? job->pid : 0);
-	if (job) {
-		adreno_dump_coredump(adev, job, "SMMU fault");
-		ugpu_job_guilty(job);
-		ugpu_job_put(job);
-	}
+	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, %s[%d]\n",
+			    kind, far, syn & SMMU_FSYNR0_WNR ? "write" : "read",
+			    syn & SMMU_FSYNR0_IND ? ", fetch" : "", fsr, comm,
+			    pid);
 	return IRQ_HANDLED;
 }

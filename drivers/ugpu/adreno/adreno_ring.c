@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Adreno a6xx ringbuffers: writing commands, fences, choosing the ring the
- * CP runs, hangcheck.
+ * Adreno a6xx ringbuffer: writing commands, fences, priorities,
+ * hangcheck and recovery.
  *
- * There is one ring per context priority, each fed by its own scheduler.
- * For a command the driver writes into its ring a CP_SMMU_TABLE_UPDATE
- * when the client differs from the previous command's, one
- * CP_INDIRECT_BUFFER per user buffer, and a CACHE_FLUSH_TS event that
- * writes the command's sequence number to the write-back area and raises
- * the interrupt.
+ * The CP has one ringbuffer, which only the CP reads: it owns the read
+ * pointer, and the driver only ever moves the write pointer. For a
+ * command the driver writes a CP_SMMU_TABLE_UPDATE when the client
+ * differs from the previous command's, one CP_INDIRECT_BUFFER per user
+ * buffer, and a CACHE_FLUSH_TS event that writes the command's sequence
+ * number to the write-back area and raises the interrupt.
  *
- * The CP has one ring pointer and no preemption is used: the driver moves
- * it between rings at command boundaries, when it is idle. It then picks
- * the highest-priority ring with work, and it holds back new work of the
- * current ring while a higher-priority ring waits, so that queued
- * higher-priority work runs first. The TTBR0 a ring's next command
- * expects is remembered per ring and programmed with the switch.
+ * There is one scheduler per context priority, and no preemption. A
+ * command the scheduler runs waits in its priority's pending list until
+ * it is written to the ring: at once when the ring is idle or runs
+ * commands of the same priority and nothing of a higher priority waits;
+ * otherwise when the ring drains, the highest priority first. So queued
+ * higher-priority work overtakes lower-priority work not yet written.
+ *
+ * Faults and hangs are not skipped over (that would mean moving the
+ * CP's read pointer): the GPU is reset, the command that stopped the CP
+ * fails, and ugpu_recover() runs every other unfinished command again.
  */
 
 #include <linux/device.h>
@@ -106,112 +110,31 @@ static void ring_emit(struct adreno_ring *ring, u32 val)
 	ring->wptr = (ring->wptr + 1) % ADRENO_RING_DWORDS;
 }
 
-/* The CP's read pointer in @ring, as the shadow tells. */
-static u32 ring_hw_rptr(struct adreno_device *adev, struct adreno_ring *ring)
+/* Ring dwords free for new commands; the oldest unfinished one's on. */
+static u32 ring_space(struct adreno_ring *ring)
 {
-	return READ_ONCE(adev->memptrs->rptr[ring->id]);
+	struct adreno_job *oldest;
+
+	oldest = list_first_entry_or_null(&ring->jobs, struct adreno_job, node);
+	if (!oldest)
+		return ADRENO_RING_DWORDS - 1;
+	return (oldest->start + ADRENO_RING_DWORDS - ring->wptr - 1) %
+	       ADRENO_RING_DWORDS;
 }
 
-/* @ring has commands the CP has not read. */
-static bool ring_pending(struct adreno_device *adev, struct adreno_ring *ring)
+/* Write @aj into the ring, behind what is there. */
+static void ring_write_job(struct adreno_device *adev, struct adreno_job *aj)
 {
-	if (ring->id == adev->cur_ring)
-		return ring_hw_rptr(adev, ring) != ring->wptr;
-	return ring->hw_rptr != ring->wptr;
-}
-
-/* Start the CP on @ring, at the position where it last left it. */
-static void adreno_ring_enter(struct adreno_device *adev,
-			      struct adreno_ring *ring)
-{
-	adreno_mmu_set_ttbr(adev, ring->resume_ttbr);
-	adreno_write(adev, A6XX_CP_RB_BASE, lower_32_bits(ring->iova));
-	adreno_write(adev, A6XX_CP_RB_BASE_HI, upper_32_bits(ring->iova));
-	adreno_write(adev, A6XX_CP_RB_RPTR_ADDR,
-		     lower_32_bits(ADRENO_MEMPTRS_VA + ring->id * 4));
-	adreno_write(adev, A6XX_CP_RB_RPTR_ADDR_HI,
-		     upper_32_bits(ADRENO_MEMPTRS_VA + ring->id * 4));
-	/* Size in quadwords, log2; this also zeroes the pointers. */
-	adreno_write(adev, A6XX_CP_RB_CNTL,
-		     A6XX_CP_RB_CNTL_BUFSZ(ilog2(ADRENO_RING_DWORDS / 2)));
-	WRITE_ONCE(adev->memptrs->rptr[ring->id], ring->hw_rptr);
-	adreno_write(adev, A6XX_CP_RB_RPTR, ring->hw_rptr);
-	ring->hw_wptr = ring->wptr;
-	adev->cur_ring = ring->id;
-	adev->hang_ticks = 0;
-	adreno_write(adev, A6XX_CP_RB_WPTR, ring->hw_wptr);
-}
-
-/**
- * adreno_kick_locked() - give the CP the work it should run next.
- * @adev: the device, &adreno_device.lock held.
- */
-void adreno_kick_locked(struct adreno_device *adev)
-{
-	struct adreno_ring *cur = NULL, *best = NULL;
-	int i;
-
-	lockdep_assert_held(&adev->lock);
-	if (adev->gone)
-		return;
-
-	for (i = ADRENO_NUM_RINGS - 1; i >= 0; i--) {
-		if (ring_pending(adev, &adev->rings[i])) {
-			best = &adev->rings[i];
-			break;
-		}
-	}
-	if (adev->cur_ring >= 0)
-		cur = &adev->rings[adev->cur_ring];
-
-	if (cur && (!best || best == cur)) {
-		if (cur->hw_wptr != cur->wptr) {
-			cur->hw_wptr = cur->wptr;
-			adreno_write(adev, A6XX_CP_RB_WPTR, cur->hw_wptr);
-		}
-		return;
-	}
-	if (!best)
-		return;
-	/* Moving rings only at a command boundary, with the CP idle. */
-	if (cur) {
-		if (ring_hw_rptr(adev, cur) != cur->hw_wptr ||
-		    (adreno_read(adev, A6XX_RBBM_STATUS) &
-		     A6XX_RBBM_STATUS_CP_BUSY))
-			return;
-		cur->hw_rptr = cur->hw_wptr;
-		/* What the CP ran last on @cur selected these tables. */
-		cur->resume_ttbr = cur->last_ttbr;
-	}
-	adreno_ring_enter(adev, best);
-}
-
-/**
- * adreno_job_run() - &ugpu_family_ops.job_run: write @job into its ring.
- * @job: the job.
- *
- * Return: 0, or -ENODEV once the device is going away.
- */
-int adreno_job_run(struct ugpu_job *job)
-{
-	struct adreno_device *adev = to_adreno(job->udev);
+	struct adreno_ring *ring = &adev->ring;
+	struct ugpu_job *job = aj->job;
 	struct adreno_vm *avm = job->vm->priv;
-	struct adreno_job *aj = job->priv;
-	struct adreno_ring *ring = &adev->rings[job->queue];
-	unsigned long flags;
 	unsigned int i;
 	u64 ttbr;
 
-	if (READ_ONCE(adev->gone))
-		return -ENODEV;
-
-	ttbr = ugpu_pgtable_root(avm->pgt) |
-	       (u64)avm->asid << SMMU_TTBR_ASID_SHIFT;
-
-	ugpu_job_get(job);
-	spin_lock_irqsave(&adev->lock, flags);
-
+	aj->start = ring->wptr;
 	if (ring->last_vm != avm->id) {
+		ttbr = ugpu_pgtable_root(avm->pgt) |
+		       (u64)avm->asid << SMMU_TTBR_ASID_SHIFT;
 		ring_emit(ring, a6xx_pkt7(CP_SMMU_TABLE_UPDATE, 4));
 		ring_emit(ring, lower_32_bits(ttbr));
 		ring_emit(ring, CP_SMMU_TABLE_UPDATE_1(upper_32_bits(ttbr),
@@ -230,19 +153,70 @@ int adreno_job_run(struct ugpu_job *job)
 	}
 	aj->seqno = ++ring->seqno;
 	aj->fence_pos = ring->wptr;
-	aj->faulted = false;
 	ring_emit(ring, a6xx_pkt7(CP_EVENT_WRITE, 4));
 	ring_emit(ring, CP_EVENT_WRITE_EVENT(CACHE_FLUSH_TS) |
 		  CP_EVENT_WRITE_IRQ);
 	ring_emit(ring, lower_32_bits(ADRENO_MEMPTRS_VA +
-				      offsetof(struct adreno_memptrs, fence) +
-				      ring->id * 4));
+				      offsetof(struct adreno_memptrs, fence)));
 	ring_emit(ring, upper_32_bits(ADRENO_MEMPTRS_VA));
 	ring_emit(ring, aj->seqno);
-	list_add_tail(&aj->node, &ring->jobs);
+	ring->prio = job->queue;
+	list_move_tail(&aj->node, &ring->jobs);
+}
 
-	/* The ring is in coherent memory: visible once WPTR is written. */
-	wmb();
+/*
+ * Write the pending commands that may go now into the ring, and give
+ * them to the CP. @adev->lock held.
+ */
+static void adreno_kick_locked(struct adreno_device *adev)
+{
+	struct adreno_ring *ring = &adev->ring;
+	struct adreno_job *aj, *tmp;
+	int prio;
+
+	lockdep_assert_held(&adev->lock);
+	if (adev->gone)
+		return;
+
+	for (prio = ADRENO_NUM_QUEUES - 1; prio >= 0; prio--)
+		if (!list_empty(&adev->pending[prio]))
+			break;
+	/* Lower or higher priority than what runs: once the ring drains. */
+	if (prio < 0 || (!list_empty(&ring->jobs) && prio != ring->prio))
+		return;
+
+	list_for_each_entry_safe(aj, tmp, &adev->pending[prio], node) {
+		/* The rest goes as the CP frees the ring. */
+		if (ring_space(ring) < ADRENO_CMD_DWORDS)
+			break;
+		ring_write_job(adev, aj);
+	}
+	if (ring->hw_wptr != ring->wptr) {
+		/* The ring is in coherent memory: visible before WPTR moves. */
+		wmb();
+		ring->hw_wptr = ring->wptr;
+		adreno_write(adev, A6XX_CP_RB_WPTR, ring->hw_wptr);
+	}
+}
+
+/**
+ * adreno_job_run() - &ugpu_family_ops.job_run: queue @job for the ring.
+ * @job: the job.
+ *
+ * Return: 0, or -ENODEV once the device is going away.
+ */
+int adreno_job_run(struct ugpu_job *job)
+{
+	struct adreno_device *adev = to_adreno(job->udev);
+	struct adreno_job *aj = job->priv;
+	unsigned long flags;
+
+	if (READ_ONCE(adev->gone))
+		return -ENODEV;
+
+	ugpu_job_get(job);
+	spin_lock_irqsave(&adev->lock, flags);
+	list_add_tail(&aj->node, &adev->pending[job->queue]);
 	adreno_kick_locked(adev);
 	spin_unlock_irqrestore(&adev->lock, flags);
 
@@ -259,21 +233,18 @@ int adreno_job_run(struct ugpu_job *job)
  */
 void adreno_retire(struct adreno_device *adev)
 {
+	struct adreno_ring *ring = &adev->ring;
 	struct adreno_job *aj, *tmp;
 	unsigned long flags;
 	LIST_HEAD(done);
-	unsigned int i;
+	u32 fence;
 
 	spin_lock_irqsave(&adev->lock, flags);
-	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
-		struct adreno_ring *ring = &adev->rings[i];
-		u32 fence = READ_ONCE(adev->memptrs->fence[i]);
-
-		list_for_each_entry_safe(aj, tmp, &ring->jobs, node) {
-			if ((s32)(fence - aj->seqno) < 0)
-				break;
-			list_move_tail(&aj->node, &done);
-		}
+	fence = READ_ONCE(adev->memptrs->fence);
+	list_for_each_entry_safe(aj, tmp, &ring->jobs, node) {
+		if ((s32)(fence - aj->seqno) < 0)
+			break;
+		list_move_tail(&aj->node, &done);
 	}
 	adreno_kick_locked(adev);
 	spin_unlock_irqrestore(&adev->lock, flags);
@@ -282,7 +253,7 @@ void adreno_retire(struct adreno_device *adev)
 		struct ugpu_job *job = aj->job;
 
 		list_del_init(&aj->node);
-		ugpu_job_done(job, aj->faulted ? -EIO : 0);
+		ugpu_job_done(job, 0);
 		ugpu_job_put(job);
 	}
 }
@@ -291,31 +262,31 @@ void adreno_retire(struct adreno_device *adev)
  * adreno_active_job_locked() - the job the CP is running.
  * @adev: the device, &adreno_device.lock held.
  *
- * Return: the oldest uncompleted job of the current ring, or NULL.
+ * Return: the oldest uncompleted job of the ring, or NULL.
  */
 struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev)
 {
 	struct adreno_job *aj;
 
 	lockdep_assert_held(&adev->lock);
-	if (adev->cur_ring < 0)
-		return NULL;
-	aj = list_first_entry_or_null(&adev->rings[adev->cur_ring].jobs,
-				      struct adreno_job, node);
+	aj = list_first_entry_or_null(&adev->ring.jobs, struct adreno_job,
+				      node);
 	return aj ? aj->job : NULL;
 }
 
 /**
- * adreno_fault_skip_locked() - send the stalled CP to @aj's fence write.
- * @adev: the device, &adreno_device.lock held, CP stalled on a fault.
- * @aj: the job that faulted; it completes with -EIO.
+ * adreno_fault_locked() - the CP stopped on the running job: fail it with
+ * @error and recover, from the hangcheck work.
+ * @adev: the device, &adreno_device.lock held.
+ * @error: what the job fails with.
  */
-void adreno_fault_skip_locked(struct adreno_device *adev,
-			      struct adreno_job *aj)
+void adreno_fault_locked(struct adreno_device *adev, int error)
 {
 	lockdep_assert_held(&adev->lock);
-	aj->faulted = true;
-	adreno_write(adev, A6XX_CP_RB_RPTR, aj->fence_pos);
+	if (!adev->fault_error)
+		adev->fault_error = error;
+	/* Recover now rather than at the next period. */
+	mod_delayed_work(system_wq, &adev->hangcheck, 0);
 }
 
 /**
@@ -329,9 +300,10 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 {
 	struct adreno_device *adev = data;
 	char comm[TASK_COMM_LEN] = "?";
+	struct adreno_fault *f = &adev->last_fault;
 	struct ugpu_job *job;
 	unsigned long flags;
-	u32 status, cp;
+	u32 status, cp, reg = 0, syn;
 	pid_t pid = 0;
 
 	status = adreno_read(adev, A6XX_RBBM_INT_0_STATUS) &
@@ -342,28 +314,36 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 
 	if (status & A6XX_INT_CP_HW_ERROR) {
 		cp = adreno_read(adev, A6XX_CP_INTERRUPT_STATUS);
+		syn = adreno_read(adev, A6XX_CP_HW_FAULT);
+		if (cp & A6XX_CP_INT_REGISTER_PROTECTION)
+			reg = adreno_read(adev, A6XX_CP_PROTECT_STATUS);
 		spin_lock_irqsave(&adev->lock, flags);
-		adev->last_fault = (struct adreno_fault) {
+		*f = (struct adreno_fault) {
 			.valid = true,
 			.kind = cp & A6XX_CP_INT_REGISTER_PROTECTION ?
 				"register protection" : "opcode error",
-			.status = cp,
-			.syn = adreno_read(adev, A6XX_CP_HW_FAULT),
-			.ring = adev->cur_ring,
+			.status = cp, .syn = syn, .reg = reg,
 		};
-		adev->hw_error = true;
 		job = adreno_active_job_locked(adev);
 		if (job) {
 			strscpy(comm, job->comm);
 			pid = job->pid;
 		}
+		/* The CP halted: it runs nothing more until reset. */
+		adreno_fault_locked(adev, -EIO);
 		spin_unlock_irqrestore(&adev->lock, flags);
-		dev_err_ratelimited(adev->udev.dev,
-				    "CP error: %s (0x%x), packet 0x%08x, %s[%d]\n",
-				    adev->last_fault.kind, cp,
-				    adev->last_fault.syn, comm, pid);
-		/* Recover now rather than at the next period. */
-		mod_delayed_work(system_wq, &adev->hangcheck, 0);
+		if (cp & A6XX_CP_INT_REGISTER_PROTECTION)
+			dev_err_ratelimited(adev->udev.dev,
+					    "CP error: register protection (0x%x), %s of register 0x%x, packet 0x%08x, %s[%d]\n",
+					    cp,
+					    reg & A6XX_CP_PROTECT_STATUS_READ ?
+					    "read" : "write",
+					    A6XX_CP_PROTECT_STATUS_REG(reg), syn,
+					    comm, pid);
+		else
+			dev_err_ratelimited(adev->udev.dev,
+					    "CP error: opcode error (0x%x), packet 0x%08x, %s[%d]\n",
+					    cp, syn, comm, pid);
 	}
 	if (status & A6XX_INT_CP_CACHE_FLUSH_TS)
 		adreno_retire(adev);
@@ -376,8 +356,9 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
  *
  * Progress is the ring read pointer and the position in the indirect
  * buffers. With work outstanding and no progress for hangcheck_periods
- * periods (or after a CP error), the running job is guilty of a hang and
- * the GPU is reset.
+ * periods, the running job is guilty of a hang (-ETIMEDOUT); after a CP
+ * error or an SMMU fault it is guilty of that (-EIO). Either way the GPU
+ * is reset and every other unfinished job runs again.
  */
 void adreno_hangcheck_work(struct work_struct *work)
 {
@@ -390,23 +371,27 @@ void adreno_hangcheck_work(struct work_struct *work)
 		A6XX_CP_IB2_REM_SIZE,
 	};
 	struct ugpu_job *hung = NULL;
-	bool busy = false, error;
+	const char *kind = "hang";
+	bool busy = false;
 	unsigned long flags;
-	u32 sample[ARRAY_SIZE(regs) + 1];
+	u32 sample[ARRAY_SIZE(regs)];
 	unsigned int i;
+	int error;
 
 	BUILD_BUG_ON(sizeof(sample) != sizeof(adev->hang_sample));
-	/* Catches a lost interrupt or a ring switch due. */
+	/* Catches a lost interrupt. */
 	adreno_retire(adev);
 
 	spin_lock_irqsave(&adev->lock, flags);
-	for (i = 0; i < ADRENO_NUM_RINGS; i++)
-		busy |= !list_empty(&adev->rings[i].jobs);
+	busy = !list_empty(&adev->ring.jobs);
+	for (i = 0; i < ADRENO_NUM_QUEUES; i++)
+		busy |= !list_empty(&adev->pending[i]);
 	for (i = 0; i < ARRAY_SIZE(regs); i++)
 		sample[i] = adreno_read(adev, regs[i]);
-	sample[i] = adev->cur_ring;
-	error = adev->hw_error;
-	adev->hw_error = false;
+	error = adev->fault_error;
+	adev->fault_error = 0;
+	if (error)
+		kind = adev->last_fault.kind;
 	if (!busy || memcmp(sample, adev->hang_sample, sizeof(sample)))
 		adev->hang_ticks = 0;
 	else
@@ -420,7 +405,8 @@ void adreno_hangcheck_work(struct work_struct *work)
 	}
 	spin_unlock_irqrestore(&adev->lock, flags);
 
-	if (hung || (busy && error)) {
+	/* A halted or stalled CP is reset even with nothing to run. */
+	if (hung || error) {
 		if (!error)
 			dev_err_ratelimited(adev->udev.dev,
 					    "hangcheck: CP stuck at rptr %u, IB1 0x%llx rem %u, IB2 0x%llx rem %u, %s[%d]\n",
@@ -430,8 +416,8 @@ void adreno_hangcheck_work(struct work_struct *work)
 					    (u64)sample[5] << 32 | sample[4],
 					    sample[6], hung ? hung->comm : "?",
 					    hung ? hung->pid : 0);
-		adreno_dump_coredump(adev, hung, error ? "CP error" : "hang");
-		ugpu_recover(&adev->udev, hung, -ETIMEDOUT);
+		adreno_dump_coredump(adev, hung, kind);
+		ugpu_recover(&adev->udev, hung, error ?: -ETIMEDOUT);
 		if (hung)
 			ugpu_job_put(hung);
 	}
@@ -472,34 +458,32 @@ enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job)
 
 /**
  * adreno_rings_reset() - forget every job; the GPU has been reset.
- * @adev: the device.
+ * @adev: the device, the CP stopped.
  *
  * The forgotten jobs keep unsignalled fences: ugpu_recover() runs the
  * innocent ones again and fails the guilty one.
  */
 void adreno_rings_reset(struct adreno_device *adev)
 {
+	struct adreno_ring *ring = &adev->ring;
 	struct adreno_job *aj, *tmp;
 	unsigned long flags;
 	LIST_HEAD(drop);
 	unsigned int i;
 
 	spin_lock_irqsave(&adev->lock, flags);
-	for (i = 0; i < ADRENO_NUM_RINGS; i++) {
-		struct adreno_ring *ring = &adev->rings[i];
-
-		list_splice_tail_init(&ring->jobs, &drop);
-		ring->wptr = 0;
-		ring->hw_wptr = 0;
-		ring->hw_rptr = 0;
-		ring->last_vm = 0;
-		ring->last_ttbr = adev->kernel_ttbr;
-		ring->resume_ttbr = adev->kernel_ttbr;
-		WRITE_ONCE(adev->memptrs->rptr[i], 0);
-	}
-	adev->cur_ring = -1;
+	list_splice_tail_init(&ring->jobs, &drop);
+	for (i = 0; i < ADRENO_NUM_QUEUES; i++)
+		list_splice_tail_init(&adev->pending[i], &drop);
+	/* A reset puts the CP at the start of the ring. */
+	ring->wptr = 0;
+	ring->hw_wptr = 0;
+	ring->last_vm = 0;
+	ring->last_ttbr = adev->kernel_ttbr;
+	WRITE_ONCE(adev->memptrs->rptr, 0);
+	WRITE_ONCE(adev->memptrs->fence, ring->seqno);
 	adev->hang_ticks = 0;
-	adev->hw_error = false;
+	adev->fault_error = 0;
 	spin_unlock_irqrestore(&adev->lock, flags);
 
 	list_for_each_entry_safe(aj, tmp, &drop, node) {
@@ -509,15 +493,63 @@ void adreno_rings_reset(struct adreno_device *adev)
 }
 
 /**
- * adreno_cp_hw_init() - reset the GPU and start the CP, idle.
- * @adev: the device; no job on the rings.
+ * adreno_cp_stop() - halt the CP and silence the GPU.
+ * @adev: the device.
+ *
+ * The SQE stops first, then a transaction the SMMU stalled on a fault is
+ * terminated: nothing of the command it belonged to runs any more.
+ */
+void adreno_cp_stop(struct adreno_device *adev)
+{
+	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
+	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
+	smmu_write(adev, SMMU_CB_FSR, SMMU_FSR_FAULT);
+	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
+}
+
+/* Let commands touch no register the kernel owns. */
+static void adreno_protect_init(struct adreno_device *adev)
+{
+	const struct adreno_info *info = adev->info;
+	unsigned int i;
+
+	adreno_write(adev, A6XX_CP_PROTECT_CNTL,
+		     A6XX_CP_PROTECT_CNTL_ACCESS_PROT_EN |
+		     A6XX_CP_PROTECT_CNTL_ACCESS_FAULT_ON_VIOL_EN |
+		     A6XX_CP_PROTECT_CNTL_LAST_SPAN_INF_RANGE);
+	for (i = 0; i < info->protect_count - 1; i++)
+		adreno_write(adev, A6XX_CP_PROTECT(i), info->protect[i]);
+	/* The last span goes in the last register, which reaches the end. */
+	adreno_write(adev, A6XX_CP_PROTECT(info->protect_regs - 1),
+		     info->protect[i]);
+}
+
+/**
+ * adreno_cp_hw_init() - reset the GPU and start the CP on the empty ring.
+ * @adev: the device; no job on the ring.
  */
 void adreno_cp_hw_init(struct adreno_device *adev)
 {
-	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
+	struct adreno_ring *ring = &adev->ring;
+
+	adreno_cp_stop(adev);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 1);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 0);
 	adreno_mmu_hw_init(adev);
+	adreno_protect_init(adev);
+	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE, lower_32_bits(ADRENO_SQE_VA));
+	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE_HI,
+		     upper_32_bits(ADRENO_SQE_VA));
+	adreno_write(adev, A6XX_CP_RB_BASE, lower_32_bits(ring->iova));
+	adreno_write(adev, A6XX_CP_RB_BASE_HI, upper_32_bits(ring->iova));
+	adreno_write(adev, A6XX_CP_RB_RPTR_ADDR,
+		     lower_32_bits(ADRENO_MEMPTRS_VA +
+				   offsetof(struct adreno_memptrs, rptr)));
+	adreno_write(adev, A6XX_CP_RB_RPTR_ADDR_HI,
+		     upper_32_bits(ADRENO_MEMPTRS_VA));
+	/* Size in quadwords, log2. The reset put both pointers at 0. */
+	adreno_write(adev, A6XX_CP_RB_CNTL,
+		     A6XX_CP_RB_CNTL_BUFSZ(ilog2(ADRENO_RING_DWORDS / 2)));
 	adreno_write(adev, A6XX_RBBM_INT_CLEAR_CMD, ~0u);
 	adreno_write(adev, A6XX_RBBM_INT_0_MASK,
 		     A6XX_INT_CP_CACHE_FLUSH_TS | A6XX_INT_CP_HW_ERROR);

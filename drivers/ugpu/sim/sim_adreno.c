@@ -16,13 +16,18 @@
  * "compatible" string ("qcom,adreno-618.0") and the speed bin from a
  * "qcom,speed-bin" property, both published as device properties.
  *
- * Simulator accommodations, documented for the driver: CP_RB_CNTL resets
- * the read pointer; CP_RB_RPTR may be written while the CP has no
- * indirect buffer active (to move it to another ring, or past a faulting
- * submit), where the hardware would restore it from a preemption record.
+ * The CP runs nothing before its SQE took a microcode: when CP_SQE_CNTL
+ * enables the SQE, the microcode at CP_SQE_INSTR_BASE is read through the
+ * SMMU and checked (the project's test format, adreno_sqe.h); without a
+ * valid one for this chip's SQE the CP stays idle. The CP owns the ring's
+ * read pointer: only a reset moves it back to 0, and the host's writes of
+ * CP_RB_RPTR are ignored while the SQE runs. The CP's packets reach the
+ * registers (the SMMU's among them, after the GPU's) as the host does,
+ * but only where the CP_PROTECT spans the driver programmed allow it.
  */
 
 #include <linux/bitops.h>
+#include <linux/crc32.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -34,6 +39,7 @@
 #include <linux/vmalloc.h>
 
 #include <ugpu/hw/adreno_regs.h>
+#include <ugpu/sim/adreno_sqe.h>
 
 #include "sim_core.h"
 
@@ -44,8 +50,8 @@
 #define A6XX_SIM_MAX_PKT	0x4000	/* dwords: header + largest payload */
 #define A6XX_SIM_MAX_ROW	(0x4000 * 4)
 #define A6XX_AON_HZ		19200000
-/* Type-4 packets may write registers from here on (the CP protects below). */
-#define A6XX_UNPROTECTED_BASE	0x0c00
+/* CP_PROTECT registers of the largest chip. */
+#define A6XX_MAX_PROTECT	48
 
 static const char * const a6xx_irq_names[] = { "gpu", "smmu" };
 
@@ -53,6 +59,14 @@ enum a6xx_cp_state {
 	A6XX_CP_RUNNING,	/* fetching, or waiting for WPTR */
 	A6XX_CP_STALLED,	/* SMMU fault, until CB_RESUME */
 	A6XX_CP_HALTED,		/* CP_HW_ERROR, until reset */
+};
+
+/* The SQE's microcode. */
+enum a6xx_ucode {
+	A6XX_UCODE_NONE,	/* SQE off, or reset */
+	A6XX_UCODE_PENDING,	/* enabled: read and check it */
+	A6XX_UCODE_LOADED,	/* valid: the CP runs */
+	A6XX_UCODE_BAD,		/* invalid: the CP stays idle */
 };
 
 enum a6xx_exec {
@@ -99,8 +113,11 @@ struct a6xx_ib {
  * @gen: bumped by a reset; a packet executed across a reset is dropped.
  * @exec_gen: @gen of the packet the device thread executes; once they
  *	differ its accesses are void and fault silently.
+ * @sqe_gpu: UGPU_SIM_SQE_GPU_* of the microcode this chip's SQE takes.
+ * @protect_count: CP_PROTECT registers of this chip.
  * @state: CP state.
  * @sqe_on: CP_SQE_CNTL enable.
+ * @ucode: state of the SQE's microcode.
  * @rb_base: CP_RB_BASE.
  * @rb_dwords: ring size in dwords.
  * @rb_cntl: CP_RB_CNTL.
@@ -139,8 +156,12 @@ struct a6xx_sim {
 	u32 gen;
 	u32 exec_gen;
 
+	u32 sqe_gpu;
+	unsigned int protect_count;
+
 	enum a6xx_cp_state state;
 	bool sqe_on;
+	enum a6xx_ucode ucode;
 	u64 rb_base;
 	u32 rb_dwords;
 	u32 rb_cntl;
@@ -618,49 +639,113 @@ static bool a6xx_cond(u32 func, u32 val, u32 ref)
 	}
 }
 
-static u32 a6xx_reg_get(struct a6xx_sim *a, u32 reg)
-{
-	unsigned long flags;
-	u32 val = 0;
-
-	spin_lock_irqsave(&a->sdev->lock, flags);
-	if (reg < A6XX_NUM_REGS)
-		val = a->regs[reg];
-	spin_unlock_irqrestore(&a->sdev->lock, flags);
-	return val;
-}
-
-/* Register writes of the CP itself; the CP protects RBBM and its own. */
-static bool a6xx_cp_reg_write(struct a6xx_sim *a, u32 reg, const u32 *val,
-			      u32 cnt)
-{
-	unsigned long flags;
-	u32 i;
-
-	for (i = 0; i < cnt; i++) {
-		u32 r = reg + i;
-
-		if (r >= A6XX_NUM_REGS ||
-		    (r < A6XX_UNPROTECTED_BASE &&
-		     !(r >= A6XX_CP_SCRATCH(0) && r <= A6XX_CP_SCRATCH(7))))
-			return false;
-	}
-	spin_lock_irqsave(&a->sdev->lock, flags);
-	memcpy(&a->regs[reg], val, cnt * 4);
-	spin_unlock_irqrestore(&a->sdev->lock, flags);
-	return true;
-}
-
 /* Result of one packet, applied under the lock. */
 struct a6xx_step {
 	u32 irq;		/* RBBM_INT_0 bits to raise */
 	u32 cp_int;		/* CP_INTERRUPT_STATUS bits on an error */
+	u32 protect_status;	/* CP_PROTECT_STATUS on a protection error */
 	bool call;		/* push an indirect buffer */
 	struct a6xx_ib callee;
 	bool table;		/* CP_SMMU_TABLE_UPDATE */
 	u64 ttbr0;
 	u32 contextidr;
 };
+
+static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg);
+static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val);
+
+/*
+ * Whether the CP_PROTECT spans forbid the CP's packets to write (or read)
+ * register @reg. Under the lock.
+ */
+static bool a6xx_protected(struct a6xx_sim *a, u32 reg, bool write)
+{
+	u32 cntl = a->regs[A6XX_CP_PROTECT_CNTL], v, first;
+	unsigned int i;
+
+	if (!(cntl & A6XX_CP_PROTECT_CNTL_ACCESS_PROT_EN))
+		return false;
+	for (i = 0; i < a->protect_count; i++) {
+		v = a->regs[A6XX_CP_PROTECT(i)];
+		if (!write && !(v & A6XX_PROTECT_NO_READ))
+			continue;
+		first = A6XX_PROTECT_FIRST(v);
+		if (reg < first)
+			continue;
+		if (reg - first <= A6XX_PROTECT_COUNT_M1(v) ||
+		    (i == a->protect_count - 1 &&
+		     (cntl & A6XX_CP_PROTECT_CNTL_LAST_SPAN_INF_RANGE)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A register access protection refuses: with FAULT_ON_VIOL_EN the CP
+ * halts on a register-protection error naming the access, otherwise the
+ * access is dropped. Under the lock. Returns true when the CP halts.
+ */
+static bool a6xx_violation(struct a6xx_sim *a, u32 reg, bool write,
+			   struct a6xx_step *st)
+{
+	if (!(a->regs[A6XX_CP_PROTECT_CNTL] &
+	      A6XX_CP_PROTECT_CNTL_ACCESS_FAULT_ON_VIOL_EN))
+		return false;
+	st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+	st->protect_status = A6XX_CP_PROTECT_STATUS_REG(reg) |
+			     (write ? 0 : A6XX_CP_PROTECT_STATUS_READ);
+	return true;
+}
+
+/*
+ * The CP reads register @reg for a packet, as the host would (the SMMU's
+ * registers follow the GPU's). Returns false when the CP halts.
+ */
+static bool a6xx_cp_reg_read(struct a6xx_sim *a, u32 reg, u32 *val,
+			     struct a6xx_step *st)
+{
+	unsigned long flags;
+	bool ok = true;
+
+	*val = 0;
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	if (a6xx_protected(a, reg, false))
+		ok = !a6xx_violation(a, reg, false, st);
+	else if (a->exec_gen == a->gen)
+		*val = a6xx_reg_read(a->sdev, A6XX_MMIO(reg));
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return ok;
+}
+
+/*
+ * The CP writes @cnt registers from @reg for a packet, with the effects a
+ * host write has, in order until protection halts it. Returns false when
+ * the CP halts.
+ */
+static bool a6xx_cp_reg_write(struct a6xx_sim *a, u32 reg, const u32 *val,
+			      u32 cnt, struct a6xx_step *st)
+{
+	unsigned long flags;
+	bool ok = true;
+	u32 i;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	for (i = 0; i < cnt; i++) {
+		/* A reset (perhaps by this very packet) voids the rest. */
+		if (a->exec_gen != a->gen)
+			break;
+		if (a6xx_protected(a, reg + i, true)) {
+			if (a6xx_violation(a, reg + i, true, st)) {
+				ok = false;
+				break;
+			}
+			continue;
+		}
+		a6xx_reg_write(a->sdev, A6XX_MMIO(reg + i), val[i]);
+	}
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return ok;
+}
 
 static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
 				       const u32 *p, u32 cnt,
@@ -757,7 +842,8 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 					 SIM_ACCESS_READ, &fva))
 				return A6XX_EXEC_FAULT;
 		} else if (CP_WAIT_REG_MEM_POLL_GET(p[0]) == POLL_REGISTER) {
-			val = a6xx_reg_get(a, p[1] & 0x3ffff);
+			if (!a6xx_cp_reg_read(a, p[1] & 0x3ffff, &val, st))
+				return A6XX_EXEC_ERROR;
 		} else {
 			return A6XX_EXEC_ERROR;
 		}
@@ -769,7 +855,9 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		n = max_t(u32, CP_REG_TO_MEM_CNT_GET(p[0]), 1);
 		va = p[1] | (u64)p[2] << 32;
 		for (i = 0; i < n; i++) {
-			val = a6xx_reg_get(a, CP_REG_TO_MEM_REG(p[0]) + i);
+			if (!a6xx_cp_reg_read(a, CP_REG_TO_MEM_REG(p[0]) + i,
+					      &val, st))
+				return A6XX_EXEC_ERROR;
 			if (sim_mem_write(a->sdev, space, va + i * 4, &val, 4,
 					  &fva))
 				return A6XX_EXEC_FAULT;
@@ -787,16 +875,20 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 			if (p[0] & CP_MEM_TO_REG_SHIFT_BY_2)
 				val <<= 2;
 			if (!a6xx_cp_reg_write(a, CP_MEM_TO_REG_REG(p[0]) + i,
-					       &val, 1)) {
-				st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+					       &val, 1, st))
 				return A6XX_EXEC_ERROR;
-			}
 		}
 		return A6XX_EXEC_NEXT;
 	case CP_SMMU_TABLE_UPDATE:
-		/* Privileged: only the kernel's ring may switch tables. */
-		if (cnt < 4 || level) {
+		/*
+		 * Privileged: only the kernel's ring may switch tables. From
+		 * an indirect buffer it is a protected write of TTBR0.
+		 */
+		if (cnt < 4)
+			return A6XX_EXEC_ERROR;
+		if (level) {
 			st->cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+			st->protect_status = A6XX_SMMU_REG(SMMU_CB_TTBR0);
 			return A6XX_EXEC_ERROR;
 		}
 		st->table = true;
@@ -863,8 +955,60 @@ static void a6xx_mirror_ib_regs(struct a6xx_sim *a)
 
 static bool a6xx_cp_has_work(struct a6xx_sim *a)
 {
-	return a->state == A6XX_CP_RUNNING && a->sqe_on && a->rb_dwords &&
+	return a->state == A6XX_CP_RUNNING && a->sqe_on &&
+	       a->ucode == A6XX_UCODE_LOADED && a->rb_dwords &&
 	       (a->depth || a->rptr != a->wptr);
+}
+
+/*
+ * The SQE takes the microcode at @base, through the SMMU as a privileged
+ * fetch: the CP runs only if it is a valid one for this chip's SQE. A
+ * reset while reading (@gen gone) abandons it.
+ */
+static void a6xx_sqe_load(struct a6xx_sim *a, u64 base, u32 gen)
+{
+	enum a6xx_ucode result = A6XX_UCODE_BAD;
+	struct sim_device *sdev = a->sdev;
+	struct ugpu_sim_sqe_header hdr;
+	u32 len, done, n, crc = ~0u;
+	unsigned long flags;
+	u64 fva;
+	int ret;
+
+	ret = sim_mem_read(sdev, A6XX_SPACE_PRIV, base, &hdr, sizeof(hdr),
+			   SIM_ACCESS_EXEC, &fva);
+	if (ret)
+		goto out;
+	len = le32_to_cpu(hdr.length);
+	if (le32_to_cpu(hdr.magic) != UGPU_SIM_SQE_MAGIC ||
+	    le32_to_cpu(hdr.version) != UGPU_SIM_SQE_VERSION ||
+	    le32_to_cpu(hdr.gpu) != a->sqe_gpu || !len || len % 4 ||
+	    len > UGPU_SIM_SQE_MAX_PAYLOAD || hdr.reserved[0] ||
+	    hdr.reserved[1] || hdr.reserved[2])
+		goto out;
+	for (done = 0; done < len; done += n) {
+		n = min_t(u32, len - done, A6XX_SIM_MAX_PKT * 4);
+		ret = sim_mem_read(sdev, A6XX_SPACE_PRIV,
+				   base + sizeof(hdr) + done, a->pkt, n,
+				   SIM_ACCESS_EXEC, &fva);
+		if (ret)
+			goto out;
+		crc = crc32_le(crc, (const u8 *)a->pkt, n);
+		cond_resched();
+		if (READ_ONCE(a->gen) != gen)
+			return;
+	}
+	if (~crc == le32_to_cpu(hdr.crc32))
+		result = A6XX_UCODE_LOADED;
+out:
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->gen == gen && a->ucode == A6XX_UCODE_PENDING) {
+		a->ucode = result;
+		/* A faulting fetch reports its fault; the SQE does not stall. */
+		if (ret)
+			a6xx_update_irqs(a);
+	}
+	spin_unlock_irqrestore(&sdev->lock, flags);
 }
 
 /*
@@ -884,6 +1028,16 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 	int ret;
 
 	spin_lock_irqsave(&sdev->lock, flags);
+	if (a->state == A6XX_CP_RUNNING && a->sqe_on &&
+	    a->ucode == A6XX_UCODE_PENDING) {
+		gen = a->gen;
+		a->exec_gen = gen;
+		fetch = a->regs[A6XX_CP_SQE_INSTR_BASE] |
+			(u64)a->regs[A6XX_CP_SQE_INSTR_BASE_HI] << 32;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		a6xx_sqe_load(a, fetch, gen);
+		return true;
+	}
 	/* Finished indirect buffers return to their caller. */
 	while (a->depth && !a->ib[a->depth - 1].rem)
 		a->depth--;
@@ -939,10 +1093,8 @@ static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
 	}
 
 	if (h >> PM4_TYPE_SHIFT == PM4_TYPE4) {
-		ex = a6xx_cp_reg_write(a, PM4_PKT4_REG(h), &a->pkt[1], cnt) ?
-		     A6XX_EXEC_NEXT : A6XX_EXEC_ERROR;
-		if (ex == A6XX_EXEC_ERROR)
-			st.cp_int |= A6XX_CP_INT_REGISTER_PROTECTION;
+		ex = a6xx_cp_reg_write(a, PM4_PKT4_REG(h), &a->pkt[1], cnt,
+				       &st) ? A6XX_EXEC_NEXT : A6XX_EXEC_ERROR;
 	} else {
 		ex = a6xx_type7(a, level, PM4_PKT7_OPCODE(h), &a->pkt[1], cnt,
 				&st);
@@ -995,6 +1147,8 @@ commit:
 		a->state = A6XX_CP_HALTED;
 		a->hw_fault = h;
 		a->cp_int |= st.cp_int;
+		if (st.cp_int & A6XX_CP_INT_REGISTER_PROTECTION)
+			a->regs[A6XX_CP_PROTECT_STATUS] = st.protect_status;
 		st.irq |= A6XX_INT_CP_HW_ERROR;
 		break;
 	}
@@ -1038,6 +1192,7 @@ static void a6xx_reset(struct a6xx_sim *a)
 	a->gen++;
 	a->state = A6XX_CP_RUNNING;
 	a->sqe_on = false;
+	a->ucode = A6XX_UCODE_NONE;
 	a->rb_base = 0;
 	a->rb_dwords = 0;
 	a->rb_cntl = 0;
@@ -1202,10 +1357,11 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		a->rb_base = (a->rb_base & GENMASK_ULL(31, 0)) | (u64)val << 32;
 		break;
 	case A6XX_CP_RB_CNTL:
+		/* The pointers stay (a reset zeroes them), inside the ring. */
 		a->rb_cntl = val;
 		a->rb_dwords = 2u << min_t(u32, A6XX_CP_RB_CNTL_BUFSZ_GET(val), 20);
-		a->rptr = 0;
-		a->wptr = 0;
+		a->rptr %= a->rb_dwords;
+		a->wptr %= a->rb_dwords;
 		break;
 	case A6XX_CP_RB_RPTR_ADDR:
 		a->rptr_addr = (a->rptr_addr & GENMASK_ULL(63, 32)) | val;
@@ -1215,15 +1371,21 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 			       (u64)val << 32;
 		break;
 	case A6XX_CP_RB_RPTR:
-		if ((!a->depth || a->state == A6XX_CP_STALLED) && a->rb_dwords)
+		/* The CP's own: the host may set it only while the SQE is off. */
+		if (!a->sqe_on && a->rb_dwords)
 			a->rptr = val % a->rb_dwords;
-		break;
+		return;
 	case A6XX_CP_RB_WPTR:
 		if (a->rb_dwords)
 			a->wptr = val % a->rb_dwords;
 		sim_kick(sdev);
 		break;
 	case A6XX_CP_SQE_CNTL:
+		/* Enabling the SQE has it take its microcode again. */
+		if (!(val & A6XX_CP_SQE_CNTL_ENABLE))
+			a->ucode = A6XX_UCODE_NONE;
+		else if (!a->sqe_on)
+			a->ucode = A6XX_UCODE_PENDING;
 		a->sqe_on = val & A6XX_CP_SQE_CNTL_ENABLE;
 		sim_kick(sdev);
 		break;
@@ -1244,16 +1406,23 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	struct sim_device *sdev = sf->private;
 	struct a6xx_sim *a = to_a6xx(sdev);
 	static const char * const states[] = { "running", "stalled", "halted" };
+	static const char * const ucodes[] = { "none", "pending", "loaded",
+					       "bad" };
+	u32 protect_cntl, protect_status;
 	unsigned long flags;
 	struct a6xx_sim s;
 
 	spin_lock_irqsave(&sdev->lock, flags);
 	s = *a;
+	protect_cntl = a->regs[A6XX_CP_PROTECT_CNTL];
+	protect_status = a->regs[A6XX_CP_PROTECT_STATUS];
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
-	seq_printf(sf, "cp: %s sqe %d rb 0x%llx size %u rptr %u wptr %u depth %u\n",
-		   states[s.state], s.sqe_on, s.rb_base, s.rb_dwords, s.rptr,
-		   s.wptr, s.depth);
+	seq_printf(sf, "cp: %s sqe %d ucode %s rb 0x%llx size %u rptr %u wptr %u depth %u\n",
+		   states[s.state], s.sqe_on, ucodes[s.ucode], s.rb_base,
+		   s.rb_dwords, s.rptr, s.wptr, s.depth);
+	seq_printf(sf, "protect cntl 0x%x status 0x%x\n", protect_cntl,
+		   protect_status);
 	seq_printf(sf, "ib1: 0x%llx rem %u ib2: 0x%llx rem %u\n",
 		   s.ib[0].base, s.ib[0].rem, s.ib[1].base, s.ib[1].rem);
 	seq_printf(sf, "int 0x%08x mask 0x%08x cp_int 0x%x hw_fault 0x%08x\n",
@@ -1273,7 +1442,8 @@ static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 /* Model */
 
-static int a6xx_init(struct sim_device *sdev)
+static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
+		     unsigned int protect_count)
 {
 	struct a6xx_sim *a;
 
@@ -1281,6 +1451,8 @@ static int a6xx_init(struct sim_device *sdev)
 	if (!a)
 		return -ENOMEM;
 	a->sdev = sdev;
+	a->sqe_gpu = sqe_gpu;
+	a->protect_count = protect_count;
 	a->regs = vzalloc(A6XX_NUM_REGS * sizeof(u32));
 	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
 	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
@@ -1293,6 +1465,16 @@ static int a6xx_init(struct sim_device *sdev)
 	}
 	sdev->priv = a;
 	return 0;
+}
+
+static int a618_init(struct sim_device *sdev)
+{
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32);
+}
+
+static int a635_init(struct sim_device *sdev)
+{
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT);
 }
 
 static void a6xx_fini(struct sim_device *sdev)
@@ -1317,7 +1499,7 @@ static const struct property_entry a635_props[] = {
 	{ }
 };
 
-#define A6XX_MODEL(_name, _props)					\
+#define A6XX_MODEL(_name, _props, _init)				\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-adreno",				\
@@ -1327,7 +1509,7 @@ static const struct property_entry a635_props[] = {
 		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
 		.irq_names = a6xx_irq_names,				\
 		.props = _props,					\
-		.init = a6xx_init,					\
+		.init = _init,						\
 		.fini = a6xx_fini,					\
 		.reg_read = a6xx_reg_read,				\
 		.reg_write = a6xx_reg_write,				\
@@ -1336,5 +1518,7 @@ static const struct property_entry a635_props[] = {
 		.debugfs_init = a6xx_debugfs_init,			\
 	}
 
-const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props);
-const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props);
+const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,
+						    a618_init);
+const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props,
+						    a635_init);

@@ -58,6 +58,32 @@
 #define   A6XX_CP_INT_UCODE_ERROR	BIT(1)
 #define   A6XX_CP_INT_HW_FAULT		BIT(2)
 #define   A6XX_CP_INT_REGISTER_PROTECTION BIT(4)
+/* The register access that broke protection: register, and a read bit. */
+#define A6XX_CP_PROTECT_STATUS		0x0824
+#define   A6XX_CP_PROTECT_STATUS_REG(v)	((v) & 0x3ffff)
+#define   A6XX_CP_PROTECT_STATUS_READ	BIT(20)
+/* GPU address of the SQE microcode, taken when CP_SQE_CNTL enables it. */
+#define A6XX_CP_SQE_INSTR_BASE		0x0830	/* 64-bit, lo/hi */
+#define A6XX_CP_SQE_INSTR_BASE_HI	0x0831
+
+/*
+ * Register protection. Each CP_PROTECT register names a span of
+ * registers, the first one [17:0] and the count less one [30:18], that
+ * the CP's packets may not write, nor read with NO_READ [31]. With
+ * LAST_SPAN_INF_RANGE the chip's last CP_PROTECT register reaches from
+ * its first register to the end of the register space. The a618 has 32
+ * CP_PROTECT registers, the a635 48.
+ */
+#define A6XX_CP_PROTECT_CNTL		0x084f
+#define   A6XX_CP_PROTECT_CNTL_ACCESS_PROT_EN		BIT(0)
+#define   A6XX_CP_PROTECT_CNTL_ACCESS_FAULT_ON_VIOL_EN	BIT(1)
+#define   A6XX_CP_PROTECT_CNTL_LAST_SPAN_INF_RANGE	BIT(3)
+#define A6XX_CP_PROTECT(n)		(0x0850 + (n))
+#define   A6XX_PROTECT_SPAN(first, count_m1) \
+	(((count_m1) & 0x1fff) << 18 | ((first) & 0x3ffff))
+#define   A6XX_PROTECT_NO_READ		BIT(31)
+#define   A6XX_PROTECT_FIRST(v)		((v) & 0x3ffff)
+#define   A6XX_PROTECT_COUNT_M1(v)	(((v) >> 18) & 0x1fff)
 #define A6XX_CP_SCRATCH(n)		(0x0883 + (n))
 #define A6XX_CP_ALWAYS_ON_COUNTER	0x0980	/* 64-bit, lo/hi, 19.2 MHz */
 #define A6XX_CP_ALWAYS_ON_COUNTER_HI	0x0981
@@ -119,6 +145,8 @@
  */
 #define A6XX_SMMU_WINDOW		A6XX_MMIO(A6XX_NUM_REGS)
 #define A6XX_SMMU_WINDOW_SIZE		0x1000
+/* The register number of an SMMU register, as the CP's packets name it. */
+#define A6XX_SMMU_REG(off)		(A6XX_NUM_REGS + (off) / 4)
 #define SMMU_CB_SCTLR			0x000
 #define   SMMU_SCTLR_M			BIT(0)
 #define   SMMU_SCTLR_CFRE		BIT(5)

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Adreno a6xx firmware: the SQE microcode, without which the CP runs
+ * nothing.
+ *
+ * The file is named by the chip (linux-firmware's qcom/a630_sqe.fw for
+ * the a618, qcom/a660_sqe.fw for the a635). Its first dword is not part
+ * of the microcode; the rest is copied to a GPU buffer mapped, read-only
+ * and privileged, at the same address in every page table, and
+ * CP_SQE_INSTR_BASE points there when the CP is started. The driver does
+ * not look inside the microcode.
+ *
+ * Boards power the a618 and the a635 through their GMU, which needs its
+ * own firmware (a630_gmu.bin, a660_gmu.bin) and is not supported: a
+ * device that names a GMU is refused rather than touched unpowered.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/firmware.h>
+#include <linux/property.h>
+#include <linux/string.h>
+
+#include "adreno.h"
+
+/**
+ * adreno_sqe_load() - read the SQE microcode into a GPU buffer.
+ * @adev: the device, identified, at probe.
+ *
+ * Return: 0, -ENODEV for a device with a GMU, the request_firmware()
+ * error when the file is missing, -EINVAL for a file of a bad size, or
+ * -ENOMEM.
+ */
+int adreno_sqe_load(struct adreno_device *adev)
+{
+	const struct adreno_info *info = adev->info;
+	struct device *dev = adev->udev.dev;
+	const struct firmware *fw;
+	char name[48];
+	size_t size;
+	int ret;
+
+	if (device_property_present(dev, "qcom,gmu"))
+		return dev_err_probe(dev, -ENODEV,
+				     "Adreno %s: powering it through its GMU (%s) is not supported\n",
+				     info->name, info->gmu_fw);
+
+	snprintf(name, sizeof(name), "qcom/%s", info->sqe_fw);
+	ret = request_firmware(&fw, name, dev);
+	if (ret)
+		return dev_err_probe(dev, ret,
+				     "no SQE microcode %s: the CP cannot run without it\n",
+				     name);
+	/* Dword 0 is the file's, not the microcode's. */
+	if (fw->size <= 4 || fw->size % 4 || fw->size - 4 > ADRENO_SQE_MAX_SIZE) {
+		ret = dev_err_probe(dev, -EINVAL,
+				    "SQE microcode %s: bad size %zu\n", name,
+				    fw->size);
+		goto out;
+	}
+	size = fw->size - 4;
+	adev->sqe_size = PAGE_ALIGN(size);
+	adev->sqe_cpu = dmam_alloc_coherent(dev, adev->sqe_size,
+					    &adev->sqe_dma, GFP_KERNEL);
+	if (!adev->sqe_cpu) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* The allocation is zeroed past the microcode. */
+	memcpy(adev->sqe_cpu, fw->data + 4, size);
+	dev_dbg(dev, "SQE microcode %s, %zu bytes\n", name, size);
+out:
+	release_firmware(fw);
+	return ret;
+}
+
+MODULE_FIRMWARE("qcom/a630_sqe.fw");
+MODULE_FIRMWARE("qcom/a660_sqe.fw");
