@@ -755,13 +755,13 @@ static void test_submit_bad_input(struct ugpu_device_info *d)
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, bo->handle, 4, 0, 0);
 	expect_submit_err(fd, &s, EINVAL, "BO_RELEASE offset");
 
-	/* Array limits: 2048 BOs, 256 in- and out-syncs. */
+	/* Array limits: 1024 BOs, 256 in- and out-syncs. */
 	{
-		struct drm_ugpu_submit_bo *bos = calloc(2049, sizeof(*bos));
+		struct drm_ugpu_submit_bo *bos = calloc(1025, sizeof(*bos));
 		struct drm_ugpu_sync *syncs = calloc(257, sizeof(*syncs));
 
 		igt_assert(bos && syncs);
-		for (i = 0; i < 2049; i++) {
+		for (i = 0; i < 1025; i++) {
 			bos[i].handle = bo->handle;
 			bos[i].flags = DRM_UGPU_SUBMIT_BO_READ;
 		}
@@ -770,8 +770,8 @@ static void test_submit_bad_input(struct ugpu_device_info *d)
 		write32_submit(&s, ctx, bo->handle, 0, 1);
 		ugpu_submit_to_uapi(&s, &arg);
 		arg.bos = (uintptr_t)bos;
-		arg.bo_count = 2049;
-		expect_raw_submit_err(fd, &arg, EINVAL, "2049 BOs");
+		arg.bo_count = 1025;
+		expect_raw_submit_err(fd, &arg, EINVAL, "1025 BOs");
 		ugpu_submit_to_uapi(&s, &arg);
 		arg.in_syncs = (uintptr_t)syncs;
 		arg.in_sync_count = 257;

@@ -500,7 +500,7 @@ static void mutate_submit_arg(struct iter *it, struct drm_ugpu_submit *a,
 		a->cmd_count = 0;
 		break;
 	case 2:
-		a->bo_count = 2049;
+		a->bo_count = 1025;
 		break;
 	case 3:
 		a->bo_count = 0xffffffff;

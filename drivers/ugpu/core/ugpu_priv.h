@@ -24,9 +24,9 @@
 /*
  * Largest BO list and sync arrays of one submit. Every BO of the list is
  * one more reservation lock held under a single acquire context, and
- * lockdep counts such nested locks in 12 bits: stay well below 4096.
+ * lockdep counts such nested locks in 11 bits: stay well below 2048.
  */
-#define UGPU_MAX_SUBMIT_BOS	2048
+#define UGPU_MAX_SUBMIT_BOS	1024
 #define UGPU_MAX_SUBMIT_SYNCS	256
 /*
  * Jobs of one context that may exist at once (queued, running, or done
