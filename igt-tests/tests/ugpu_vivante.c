@@ -2967,6 +2967,42 @@ static void test_3d_scratch(int minor)
 	viv_env_close(&e);
 }
 
+/*
+ * MMUv1's draw checks at their most expensive: every draw follows a
+ * change of the scissor and of a sampler, so render targets and all 12
+ * samplers' mip chains are checked again at each.
+ */
+static void test_3d_speed(int minor)
+{
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+	long long b0, n0, b1, n1, draws = 0;
+
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 4096, 4096);
+	scene_init(&sc, se.e.fd);
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	while (s.n + 8 <= VIV_STREAM_WORDS) {
+		viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+			 ((RT - draws % 2) << 16) - 1);
+		viv_ls(&s, VIV_TE_SAMPLER_SIZE(1), draws % 2);
+		draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+		draws++;
+	}
+	b0 = viv_stat(se.e.fd, "validated_bytes");
+	n0 = viv_stat(se.e.fd, "validate_ns");
+	igt_require(b0 >= 0 && n0 >= 0);
+	igt_assert_eq(viv_run(&se.e, &s, se.bo, SC_NUM, 0), 0);
+	b1 = viv_stat(se.e.fd, "validated_bytes");
+	n1 = viv_stat(se.e.fd, "validate_ns");
+	igt_assert_eq(b1 - b0, s.n * 4);
+	igt_assert(n1 > n0);
+	igt_info("%lld draws, each after a scissor and sampler change: %.1f MB/s, %lld ns a draw\n",
+		 draws, (b1 - b0) / ((n1 - n0) / 1e9) / 1e6, (n1 - n0) / draws);
+	scene_close(&se);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -3094,6 +3130,8 @@ igt_main
 		test_3d_query(find_model(0x7000));
 	igt_subtest("validator-3d-scratch-gc2000")
 		test_3d_scratch(find_model(0x2000));
+	igt_subtest("validator-3d-speed-gc2000")
+		test_3d_speed(find_model(0x2000));
 
 	igt_subtest("2d-fill-gc320")
 		test_2d(find_model(0x320));

@@ -153,9 +153,13 @@ static const u32 viv_masked_states[VIV_NUM_MASKED] = {
 	[VIV_MASKED_DEPTH_CONFIG] = VIV_PE_DEPTH_CONFIG,
 };
 
-/* Groups of draw checks a load makes stale (the vertex fetch: each draw). */
-#define VIV_DIRTY_RT		BIT(0)	/* render targets, tile status */
-#define VIV_DIRTY_TEX		BIT(1)	/* textures */
+/*
+ * Draw checks a load makes stale: render targets with their tile status,
+ * and each sampler. The vertex fetch is checked at every draw.
+ */
+#define VIV_DIRTY_RT		BIT(0)
+#define VIV_DIRTY_TEX(s)	BIT(1 + (s))
+#define VIV_DIRTY_ALL		GENMASK(VIV_TE_SAMPLERS, 0)
 
 /* Walk state of one job. */
 struct viv_walk {
@@ -178,7 +182,7 @@ struct viv_walk {
 	u32 *sh;
 	unsigned long *sh_set;		/* shadow words loaded */
 	u32 known[VIV_NUM_MASKED];	/* fields of masked states loaded */
-	u8 dirty;			/* VIV_DIRTY_*: checks to redo */
+	u32 dirty;			/* VIV_DIRTY_*: checks to redo */
 };
 
 /*
@@ -465,28 +469,32 @@ static u8 viv_kind(const struct viv_walk *w, u32 i)
 	return viv_state_map[i];
 }
 
-/* Draw checks a load of state words [@first, @end) makes stale. */
-static u8 viv_sh_dirty(u32 first, u32 end)
+/*
+ * Draw checks a load of state words [@first, @end) makes stale. Texture
+ * states come in banks of 16 words, one per sampler.
+ */
+static u32 viv_sh_dirty(u32 first, u32 end)
 {
 	static const struct {
 		u16 first, end;	/* word indices */
-		u8 dirty;
-	} groups[] = {
-		{ VIV_SE_SCISSOR_LEFT >> 2, (VIV_SE_SCISSOR_BOTTOM >> 2) + 1,
-		  VIV_DIRTY_RT },
-		{ 0x1400 >> 2, 0x1500 >> 2, VIV_DIRTY_RT },
-		{ VIV_TS_MEM_CONFIG >> 2, (VIV_TS_DEPTH_SURFACE_BASE >> 2) + 1,
-		  VIV_DIRTY_RT },
+	} rt[] = {
+		{ VIV_SE_SCISSOR_LEFT >> 2, (VIV_SE_SCISSOR_BOTTOM >> 2) + 1 },
+		{ 0x1400 >> 2, 0x1500 >> 2 },
+		{ VIV_TS_MEM_CONFIG >> 2, (VIV_TS_DEPTH_SURFACE_BASE >> 2) + 1 },
 		{ VIV_GL_MULTI_SAMPLE_CONFIG >> 2,
-		  (VIV_GL_MULTI_SAMPLE_CONFIG >> 2) + 1, VIV_DIRTY_RT },
-		{ 0x2000 >> 2, 0x3000 >> 2, VIV_DIRTY_TEX },
+		  (VIV_GL_MULTI_SAMPLE_CONFIG >> 2) + 1 },
 	};
-	unsigned int i;
-	u8 dirty = 0;
+	u32 i, dirty = 0, tf = max(first, 0x2000U >> 2);
+	u32 te = min(end, 0x3000U >> 2);
 
-	for (i = 0; i < ARRAY_SIZE(groups); i++)
-		if (first < groups[i].end && end > groups[i].first)
-			dirty |= groups[i].dirty;
+	for (i = 0; i < ARRAY_SIZE(rt); i++)
+		if (first < rt[i].end && end > rt[i].first)
+			dirty |= VIV_DIRTY_RT;
+	if (te > tf + 16)
+		te = tf + 16;
+	for (i = tf; i < te; i++)
+		if ((i & 0xf) < VIV_TE_SAMPLERS)
+			dirty |= VIV_DIRTY_TEX(i & 0xf);
 	return dirty;
 }
 
@@ -1145,10 +1153,10 @@ overflow:
 }
 
 /*
- * MMUv1 draw: every sampler, since the shaders are not read: each level
- * of its mip chain must fit from its LOD address. The size must be
- * loaded; type and format count at their largest (a cube map of 32-bit
- * texels) when not.
+ * MMUv1 draw: every sampler, since the shaders are not read (those whose
+ * states changed since the last draw): each level of its mip chain must
+ * fit from its LOD address. The size must be loaded; type and format
+ * count at their largest (a cube map of 32-bit texels) when not.
  */
 static int viv_check_tex(struct viv_walk *w, u32 pos)
 {
@@ -1157,6 +1165,8 @@ static int viv_check_tex(struct viv_walk *w, u32 pos)
 	u64 len;
 
 	for (s = 0; s < VIV_TE_SAMPLERS; s++) {
+		if (!(w->dirty & VIV_DIRTY_TEX(s)))
+			continue;
 		if (!viv_sh_get(w, VIV_TE_SAMPLER_SIZE(s), &size)) {
 			viv_warn(drm, "rejected: draw at %#x without the size of sampler %u loaded in this submit\n",
 				 pos * 4, s);
@@ -1270,11 +1280,11 @@ static int viv_check_draw(struct viv_walk *w, u32 pos)
 			return ret;
 		w->dirty &= ~VIV_DIRTY_RT;
 	}
-	if (w->dirty & VIV_DIRTY_TEX) {
+	if (w->dirty) {
 		ret = viv_check_tex(w, pos);
 		if (ret)
 			return ret;
-		w->dirty &= ~VIV_DIRTY_TEX;
+		w->dirty = 0;
 	}
 	if (!verts)
 		return 0;
@@ -1673,7 +1683,7 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->event = -1;
 	w.vjob = vjob;
 	w.mmuv2 = vdev->mmuv2;
-	w.dirty = VIV_DIRTY_RT | VIV_DIRTY_TEX;
+	w.dirty = VIV_DIRTY_ALL;
 	vjob->pipe = job->udev->queues[job->queue].caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D ?
 		     VIV_PIPE_2D : VIV_PIPE_3D;
 
