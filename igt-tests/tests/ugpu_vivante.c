@@ -93,17 +93,50 @@ static void test_identity(void)
 	}
 }
 
-/* A consistent draw state: one element, one VS input, shaders, scissor. */
+/* LOAD_STATE of @n consecutive states. */
+static void viv_ls_n(struct viv_stream *s, uint32_t state, unsigned int n,
+		     const uint32_t *vals)
+{
+	unsigned int i;
+
+	igt_assert(n && n <= 1023 && s->n + n + 2 <= VIV_STREAM_WORDS);
+	s->w[s->n++] = VIV_CMD_LOAD_STATE(state, n, false);
+	for (i = 0; i < n; i++)
+		s->w[s->n++] = vals[i];
+	if (s->n & 1)
+		s->w[s->n++] = 0;
+}
+
+/*
+ * A consistent draw state: one element, one VS input, shaders, scissor;
+ * and what MMUv1 needs to bound a draw that uses no BO (all addresses
+ * the scratch page): the scissor from 0 (right and bottom loaded raw, so
+ * as the float32 the rasteriser reads they are below one pixel), colour and depth formats
+ * (tiled), strides and no MSAA, fast clear off, every sampler's size
+ * (1 x 1), every vertex stride 0 and 8-bit indices.
+ */
 static void draw_state(struct viv_stream *s)
 {
+	static const uint32_t zero[VIV_TE_SAMPLERS];
+
 	viv_ls(s, VIV_FE_VERTEX_ELEMENT_CONFIG(0), 0x0c000000);
 	viv_ls(s, VIV_VS_INPUT_COUNT, 1);
 	viv_ls(s, VIV_VS_END_PC, 2);
 	viv_ls(s, VIV_PS_END_PC, 2);
+	viv_ls(s, VIV_SE_SCISSOR_LEFT, 0);
+	viv_ls(s, VIV_SE_SCISSOR_TOP, 0);
 	viv_ls(s, VIV_SE_SCISSOR_RIGHT, (64 << 16) - 1);
 	viv_ls(s, VIV_SE_SCISSOR_BOTTOM, (64 << 16) - 1);
-	/* The validator rejects draws whose tile status it cannot bound. */
 	viv_ls(s, VIV_TS_MEM_CONFIG, 0);
+	viv_ls(s, VIV_GL_MULTI_SAMPLE_CONFIG, 0);
+	viv_ls(s, VIV_PE_COLOR_FORMAT, VIV_PE_FORMAT_A8R8G8B8);
+	viv_ls(s, VIV_PE_DEPTH_CONFIG, 0);
+	viv_ls(s, VIV_PE_COLOR_STRIDE, 0);
+	viv_ls(s, VIV_PE_DEPTH_STRIDE, 0);
+	viv_ls_n(s, VIV_TE_SAMPLER_SIZE(0), VIV_TE_SAMPLERS, zero);
+	viv_ls(s, VIV_FE_VERTEX_STREAM_CONTROL, 0);
+	viv_ls_n(s, VIV_FE_VERTEX_STREAMS_CONTROL(0), VIV_FE_VERTEX_STREAMS, zero);
+	viv_ls(s, VIV_FE_INDEX_STREAM_CONTROL, VIV_FE_INDEX_TYPE_U8);
 }
 
 static void test_opcodes(int minor)
@@ -1269,22 +1302,33 @@ static void test_unlisted_states(int minor)
 {
 	static const uint32_t states[] = {
 		VIV_RS_PIPE_SOURCE_ADDR(0), VIV_RS_PIPE_DEST_ADDR(1),
-		VIV_DE_UPLANE_ADDRESS, VIV_VS_INST_ADDR, VIV_PS_INST_ADDR,
-		VIV_TS_SAMPLER_STATUS_BASE(0), VIV_PE_COLOR_ADDR,
-		VIV_PE_PIPE_DEPTH_ADDR(1), VIV_TE_SAMPLER_LOD_ADDR(0, 0),
-		VIV_FE_INDEX_STREAM_BASE_ADDR, VIV_GL_OCCLUSION_QUERY_ADDR,
-		VIV_TS_DEPTH_STATUS_BASE,
+		VIV_DE_UPLANE_ADDRESS, VIV_TS_SAMPLER_STATUS_BASE(0),
+		VIV_PE_HDEPTH_ADDR, VIV_TE_SAMPLER_LOD_ADDR(0, 12),
+		VIV_TE_SAMPLER_LOD_ADDR(13, 15), 0x1500, 0x14800, 0x15c00,
+		0x1c040, 0x10800, 0x14600,
+	};
+	/* Shaders fetched from memory: MMUv2 only. */
+	static const uint32_t v1_states[] = {
+		VIV_VS_INST_ADDR, VIV_PS_INST_ADDR,
 	};
 	static const uint32_t plain[] = {
 		VIV_RS_EXTRA_CONFIG, VIV_RS_KICKER_INPLACE, VIV_DE_ROT_ANGLE,
-		VIV_DE_CONFIG, VIV_DE_SRC_ROTATION_CONFIG, 0x3a00, 0x2000,
+		VIV_DE_CONFIG, VIV_DE_SRC_ROTATION_CONFIG, 0x3a00,
+		VIV_TE_SAMPLER_CONFIG1(0), VIV_TE_SAMPLER_LINEAR_STRIDE(0, 0),
+		0x1454, 0x1720,
+	};
+	static const uint32_t v1_plain[] = {
+		VIV_SH_ICACHE_CONTROL, VIV_VS_ICACHE_PREFETCH,
+		VIV_PS_ICACHE_PREFETCH, VIV_VS_ICACHE_INVALIDATE,
 	};
 	static struct viv_stream s;
+	bool mmuv1;
 	struct ugpu_bo *bo;
 	struct viv_env e;
 	unsigned int i;
 
 	viv_env_open(&e, minor);
+	mmuv1 = param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1;
 	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
 	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
 		viv_reset_stream(&s);
@@ -1292,11 +1336,24 @@ static void test_unlisted_states(int minor)
 		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) == -EINVAL,
 			     "address state %#x\n", states[i]);
 	}
+	for (i = 0; i < sizeof(v1_states) / sizeof(v1_states[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls_reloc(&s, v1_states[i], 1, 0);
+		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) ==
+			     (mmuv1 ? -EINVAL : 0),
+			     "address state %#x\n", v1_states[i]);
+	}
 	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
 		viv_reset_stream(&s);
 		viv_ls(&s, plain[i], 1);
 		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) == -EINVAL,
 			     "state %#x\n", plain[i]);
+	}
+	for (i = 0; i < sizeof(v1_plain) / sizeof(v1_plain[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, v1_plain[i], 0);
+		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) ==
+			     (mmuv1 ? -EINVAL : 0), "state %#x\n", v1_plain[i]);
 	}
 	expect_device_works(&e, bo, 0);
 	ugpu_bo_free(bo);
@@ -1324,7 +1381,22 @@ static void test_readonly(int minor)
 	viv_reset_stream(&s);
 	viv_ls_reloc(&s, VIV_TS_COLOR_STATUS_BASE, 1, 0);
 	expect_reject(&e, &s, bo, 1, 0, "tile status in a read-only BO");
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_PE_PIPE_COLOR_ADDR(1), 1, 0);
+	expect_reject(&e, &s, bo, 1, 0, "render target in a read-only BO");
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_TS_DEPTH_SURFACE_BASE, 1, 0);
+	expect_reject(&e, &s, bo, 1, 0, "depth surface in a read-only BO");
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, 0);
+	expect_reject(&e, &s, bo, 1, 0, "query result in a read-only BO");
 	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 0), 0x77777777);
+
+	/* Textures and vertices may live there. */
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_TE_SAMPLER_LOD_ADDR(3, 2), 1, 0);
+	viv_ls_reloc(&s, VIV_FE_VERTEX_STREAMS_BASE_ADDR(1), 1, 0);
+	igt_assert_eq(viv_run(&e, &s, bo, 1, 0), 0);
 
 	/* Reading it is fine. */
 	memset(bo[1]->map, 0, 64 << 10);
@@ -2208,6 +2280,729 @@ static void test_ring_space(int minor)
 	}
 }
 
+/*
+ * 3D draws and the validator. On MMUv2 every file has its own page
+ * tables: a 3D address only has to lie in a BO of the submit, and a draw
+ * reaching past it is accepted (it faults at worst). On MMUv1 a draw is
+ * checked with everything it reaches, computed here from the hardware
+ * description, not from the driver:
+ *
+ * - render targets are 4x4 tiled (or 64x64 supertiled), the stride is a
+ *   row of tiles; pixels lie in the scissor, whose edges the rasteriser
+ *   reads as float32 (drivers load them from 16.16 with the fixed-point
+ *   flag), an edge at x - 2^-16 giving x pixels; 2x MSAA doubles the
+ *   width, 4x also the height; tile status is 2 bits per 64-byte tile;
+ * - a texture level l of w x h is (w >> l) x (h >> l), at least 1 x 1,
+ *   in 4x4 tiles, six of them for a cube map;
+ * - the FE reads vertex v of a stream at base + v x stride, up to 255 +
+ *   16 bytes on (element START is 8 bits, an element 4 x 32 bits); N
+ *   points use N vertices, N triangles 3N; an indexed draw's vertices are
+ *   its index values plus its offset, bounded by the index width only.
+ *
+ * States a draw depends on that the stream did not load count at their
+ * worst (addresses: the 4 KiB scratch page); the tests check that what
+ * an earlier submit loaded does not count.
+ */
+#define RT		64				/* window, pixels */
+#define RT_STRIDE	(RT / 4 * 16 * 4)		/* tiled, 32 bits */
+#define RT_BYTES	(RT / 4 * RT_STRIDE)		/* 16 KiB */
+#define SCRATCH		4096
+#define VTX_REACH	(255 + 16)
+
+/* Submit BO indices of a scene (relocations count from 1). */
+enum { SC_COLOR = 1, SC_DEPTH, SC_TEX, SC_VTX, SC_IDX, SC_TS, SC_NUM = SC_TS };
+
+/* Everything a test varies in a scene of one draw. */
+struct scene {
+	unsigned int pipes, streams;
+	uint32_t cols, rows;		/* scissor */
+	int32_t left;			/* left edge, 16.16 */
+	int msaa;			/* samples field, -1: not loaded */
+	uint32_t cformat, cstride, dconfig, dstride;
+	uint32_t ts;			/* TS_MEM_CONFIG */
+	uint32_t ts_off;		/* colour tile status in SC_TS */
+	bool ts_surface;		/* TS_COLOR_SURFACE_BASE loaded */
+	uint32_t skip;			/* an address state left out, or 0 */
+	int tex_cfg;			/* sampler 0 CONFIG0, -1: not loaded */
+	uint32_t tex_size;
+	uint32_t lod1_bo, lod1_off;	/* sampler 0 level 1, bo 0: left out */
+	bool no_scissor;
+	int no_size;			/* a sampler whose size is left out */
+	uint32_t vstride;
+	uint32_t skip_ctl;		/* a stream control left out, or 0 */
+	uint32_t itype;
+};
+
+static void scene_init(struct scene *sc, int fd)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->pipes = param(fd, DRM_UGPU_PARAM_VIVANTE_PIXEL_PIPES);
+	sc->streams = param(fd, DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT);
+	sc->pipes = sc->pipes < 1 ? 1 : sc->pipes > 8 ? 8 : sc->pipes;
+	sc->streams = sc->streams < 1 ? 1 : sc->streams > 8 ? 8 : sc->streams;
+	sc->cols = RT;
+	sc->rows = RT;
+	sc->msaa = VIV_MSAA_SAMPLES_NONE;
+	sc->cformat = VIV_PE_FORMAT_A8R8G8B8;
+	sc->cstride = RT_STRIDE;
+	sc->dconfig = VIV_PE_DEPTH_FORMAT_D24S8 | 1;	/* Z test */
+	sc->dstride = RT_STRIDE;
+	sc->tex_cfg = VIV_TE_TYPE_2D | VIV_TEX_A8R8G8B8 << VIV_TE_FORMAT_SHIFT;
+	sc->tex_size = RT | RT << 16;
+	sc->no_size = -1;
+	sc->vstride = 16;
+	sc->itype = VIV_FE_INDEX_TYPE_U8;
+}
+
+static void scene_addr(struct viv_stream *s, const struct scene *sc,
+		       uint32_t state, uint32_t bo, uint64_t off)
+{
+	if (state != sc->skip)
+		viv_ls_reloc(s, state, bo, off);
+}
+
+/* The states of a scene: every target, texture and stream in its BO. */
+static void scene_emit(struct viv_stream *s, const struct scene *sc)
+{
+	uint32_t sizes[VIV_TE_SAMPLERS] = { sc->tex_size };
+	unsigned int i;
+
+	viv_ls(s, VIV_FE_VERTEX_ELEMENT_CONFIG(0), 0x0c000000);
+	viv_ls(s, VIV_VS_INPUT_COUNT, 1);
+	viv_ls(s, VIV_VS_END_PC, 2);
+	viv_ls(s, VIV_PS_END_PC, 2);
+	if (!sc->no_scissor) {
+		viv_emit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_LEFT, 1, true),
+			 (uint32_t)sc->left);
+		viv_emit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_TOP, 1, true), 0);
+		viv_emit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+			 (sc->cols << 16) - 1);
+		viv_emit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_BOTTOM, 1, true),
+			 (sc->rows << 16) - 1);
+	}
+	if (sc->msaa >= 0)
+		viv_ls(s, VIV_GL_MULTI_SAMPLE_CONFIG, sc->msaa | 0xf0);
+	viv_ls(s, VIV_PE_COLOR_FORMAT, sc->cformat);
+	viv_ls(s, VIV_PE_COLOR_STRIDE, sc->cstride);
+	viv_ls(s, VIV_PE_DEPTH_CONFIG, sc->dconfig);
+	viv_ls(s, VIV_PE_DEPTH_STRIDE, sc->dstride);
+	scene_addr(s, sc, VIV_PE_COLOR_ADDR, SC_COLOR, 0);
+	scene_addr(s, sc, VIV_PE_DEPTH_ADDR, SC_DEPTH, 0);
+	for (i = 0; i < sc->pipes; i++) {
+		scene_addr(s, sc, VIV_PE_PIPE_COLOR_ADDR(i), SC_COLOR, 0);
+		scene_addr(s, sc, VIV_PE_PIPE_DEPTH_ADDR(i), SC_DEPTH, 0);
+	}
+	viv_ls(s, VIV_TS_MEM_CONFIG, sc->ts);
+	if (sc->ts) {
+		scene_addr(s, sc, VIV_TS_COLOR_STATUS_BASE, SC_TS, sc->ts_off);
+		if (sc->ts_surface)
+			scene_addr(s, sc, VIV_TS_COLOR_SURFACE_BASE, SC_COLOR, 0);
+	}
+
+	if (sc->tex_cfg >= 0)
+		viv_ls(s, VIV_TE_SAMPLER_CONFIG0(0), sc->tex_cfg);
+	for (i = 0; i < VIV_TE_SAMPLERS; i++)
+		if ((int)i != sc->no_size)
+			viv_ls(s, VIV_TE_SAMPLER_SIZE(i), sizes[i]);
+	scene_addr(s, sc, VIV_TE_SAMPLER_LOD_ADDR(0, 0), SC_TEX, 0);
+	if (sc->lod1_bo)
+		scene_addr(s, sc, VIV_TE_SAMPLER_LOD_ADDR(1, 0), sc->lod1_bo,
+			   sc->lod1_off);
+
+	if (sc->skip_ctl != VIV_FE_VERTEX_STREAM_CONTROL)
+		viv_ls(s, VIV_FE_VERTEX_STREAM_CONTROL, sc->vstride);
+	scene_addr(s, sc, VIV_FE_VERTEX_STREAM_BASE_ADDR, SC_VTX, 0);
+	for (i = 0; i < sc->streams; i++) {
+		if (sc->skip_ctl != VIV_FE_VERTEX_STREAMS_CONTROL(i))
+			viv_ls(s, VIV_FE_VERTEX_STREAMS_CONTROL(i), sc->vstride);
+		scene_addr(s, sc, VIV_FE_VERTEX_STREAMS_BASE_ADDR(i), SC_VTX, 0);
+	}
+	viv_ls(s, VIV_FE_INDEX_STREAM_CONTROL, sc->itype);
+	scene_addr(s, sc, VIV_FE_INDEX_STREAM_BASE_ADDR, SC_IDX, 0);
+}
+
+static void draw(struct viv_stream *s, uint32_t type, uint32_t start,
+		 uint32_t count)
+{
+	viv_emit(s, VIV_CMD_DRAW_PRIMITIVES, type);
+	viv_emit(s, start, count);
+}
+
+static void draw_indexed(struct viv_stream *s, uint32_t type, uint32_t start,
+			 uint32_t count, uint32_t offset)
+{
+	viv_emit(s, VIV_CMD_DRAW_INDEXED, type);
+	viv_emit(s, start, count);
+	viv_emit(s, offset, 0);
+}
+
+/* Draws the simulated core has run. */
+static long long sim_draws(int fd)
+{
+	char path[PATH_MAX], buf[512], *p;
+
+	igt_require(ugpu_sim_debugfs_path(fd, "vivante_stats", path, sizeof(path)));
+	igt_assert(igt_sysfs_read(path, buf, sizeof(buf)) > 0);
+	p = strstr(buf, "draws:");
+	igt_assert(p);
+	return strtoll(p + strlen("draws:"), NULL, 0);
+}
+
+struct scene_env {
+	struct viv_env e;
+	bool mmuv1;
+	struct ugpu_bo *bo[SC_NUM];
+};
+
+/* Colour, depth, texture, vertex, index and tile status BOs. */
+static void scene_open(struct scene_env *se, int minor, uint32_t color,
+		       uint32_t depth, uint32_t tex, uint32_t vtx, uint32_t idx)
+{
+	const uint32_t size[SC_NUM] = { color, depth, tex, vtx, idx, 4096 };
+	unsigned int i;
+
+	viv_env_open(&se->e, minor);
+	igt_require(has_3d(se->e.fd));
+	se->mmuv1 = param(se->e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1;
+	for (i = 0; i < SC_NUM; i++) {
+		se->bo[i] = ugpu_bo_new(se->e.fd, size[i], 0);
+		ugpu_bo_map(se->bo[i]);
+		memset(se->bo[i]->map, 0, size[i]);
+	}
+}
+
+static void scene_close(struct scene_env *se)
+{
+	unsigned int i;
+
+	expect_device_works(&se->e, se->bo[SC_TS - 1], 0);
+	for (i = 0; i < SC_NUM; i++)
+		ugpu_bo_free(se->bo[i]);
+	viv_env_close(&se->e);
+}
+
+/*
+ * Submit @s: a draw that @fits runs on every core (the simulated core
+ * counts it); one that does not is -EINVAL on MMUv1 and accepted on
+ * MMUv2, where it runs or faults.
+ */
+static void expect_draw(struct scene_env *se, struct viv_stream *s, bool fits,
+			const char *what)
+{
+	long long draws = sim_draws(se->e.fd);
+	int status = 0, ret;
+
+	ret = viv_exec(&se->e, s, se->bo, SC_NUM, 0, &status);
+	if (se->mmuv1 && !fits) {
+		igt_assert_f(ret == -EINVAL, "%s: %d\n", what, ret);
+		igt_assert_eq(sim_draws(se->e.fd), draws);
+		return;
+	}
+	igt_assert_f(ret == 0, "%s: submit %d\n", what, ret);
+	if (!fits && status == -EFAULT)
+		return;
+	igt_assert_f(status == 0, "%s: status %d\n", what, status);
+	igt_assert_eq(sim_draws(se->e.fd), draws + 1);
+}
+
+/* One scene, one draw of @count points (vertices 0 .. count - 1). */
+static void expect_scene(struct scene_env *se, const struct scene *sc,
+			 bool fits, const char *what)
+{
+	static struct viv_stream s;
+
+	viv_reset_stream(&s);
+	scene_emit(&s, sc);
+	draw(&s, VIV_PRIM_POINTS, 0, 3);
+	expect_draw(se, &s, fits, what);
+}
+
+/*
+ * Bytes a target of @w x @h pixels reaches, whole tiles: the offset of
+ * the last pixel of its last tile, from the reference tiler.
+ */
+static uint64_t rt_bytes(enum viv_layout l, uint32_t stride, uint32_t w,
+			 uint32_t h, uint32_t cpp)
+{
+	uint32_t a = l == VIV_SUPERTILED ? 64 : 4;
+
+	w = (w + a - 1) / a * a;
+	h = (h + a - 1) / a * a;
+	return viv_ref_offset(l, stride, w - 1, h - 1, cpp) + cpp;
+}
+
+static void test_3d_rt(int minor)
+{
+	struct scene_env se;
+	struct scene sc;
+
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 4096, 4096);
+	igt_assert_eq(rt_bytes(VIV_TILED, RT_STRIDE, RT, RT, 4), RT_BYTES);
+
+	scene_init(&sc, se.e.fd);
+	expect_scene(&se, &sc, true, "64 x 64 target filling its BO");
+
+	/* One more byte of stride, one more row or column of pixels. */
+	sc.cstride = RT_STRIDE + 1;
+	igt_assert_lt(RT_BYTES, rt_bytes(VIV_TILED, sc.cstride, RT, RT, 4));
+	expect_scene(&se, &sc, false, "colour stride");
+	scene_init(&sc, se.e.fd);
+	sc.dstride = RT_STRIDE + 1;
+	expect_scene(&se, &sc, false, "depth stride");
+	scene_init(&sc, se.e.fd);
+	sc.rows = RT + 1;
+	igt_assert_lt(RT_BYTES, rt_bytes(VIV_TILED, RT_STRIDE, RT, RT + 1, 4));
+	expect_scene(&se, &sc, false, "rows");
+	scene_init(&sc, se.e.fd);
+	sc.cols = RT + 1;
+	igt_assert_lt(RT_BYTES, rt_bytes(VIV_TILED, RT_STRIDE, RT + 1, RT, 4));
+	expect_scene(&se, &sc, false, "columns");
+
+	/* 16-bit formats halve it: 65 rows of them fit. */
+	scene_init(&sc, se.e.fd);
+	sc.rows = RT + 1;
+	sc.cformat = VIV_PE_FORMAT_R5G6B5;
+	sc.dconfig = 1;
+	sc.cstride = sc.dstride = RT_STRIDE / 2;
+	igt_assert_lte(rt_bytes(VIV_TILED, RT_STRIDE / 2, RT, RT + 1, 2),
+		       RT_BYTES);
+	expect_scene(&se, &sc, true, "16-bit targets");
+
+	/* Supertiled: one 64 x 64 supertile; 65 columns take two. */
+	scene_init(&sc, se.e.fd);
+	sc.cformat |= VIV_PE_COLOR_SUPER_TILED;
+	igt_assert_eq(rt_bytes(VIV_SUPERTILED, RT_STRIDE, RT, RT, 4), RT_BYTES);
+	expect_scene(&se, &sc, true, "supertiled");
+	sc.cols = RT + 1;
+	expect_scene(&se, &sc, false, "supertiled, 65 columns");
+
+	/* 2x MSAA doubles the width: the 64 x 64 window needs 32 KiB. */
+	scene_init(&sc, se.e.fd);
+	sc.msaa = VIV_MSAA_SAMPLES_2X;
+	sc.cols = sc.rows = RT / 2;
+	igt_assert_eq(rt_bytes(VIV_TILED, RT_STRIDE, RT, RT / 2, 4),
+		      RT_BYTES / 2);
+	expect_scene(&se, &sc, true, "2x MSAA, 32 x 32");
+	sc.msaa = VIV_MSAA_SAMPLES_4X;
+	expect_scene(&se, &sc, true, "4x MSAA, 32 x 32");
+	sc.cols = RT / 2 + 1;
+	expect_scene(&se, &sc, false, "4x MSAA, 33 x 32");
+	/* MSAA not loaded counts as 4x. */
+	sc.cols = RT;
+	sc.msaa = -1;
+	expect_scene(&se, &sc, false, "MSAA not loaded");
+
+	/* Pixels left of the target would be written before it. */
+	scene_init(&sc, se.e.fd);
+	sc.left = -(1 << 16);
+	expect_scene(&se, &sc, false, "scissor from -1");
+
+	/* Every pixel pipe's address: one left out is the scratch page. */
+	scene_init(&sc, se.e.fd);
+	sc.skip = VIV_PE_PIPE_COLOR_ADDR(sc.pipes - 1);
+	expect_scene(&se, &sc, false, "last pipe's colour address left out");
+	sc.skip = VIV_PE_DEPTH_ADDR;
+	expect_scene(&se, &sc, false, "depth address left out");
+
+	/*
+	 * Fast clear: the tile status of 16 KiB is 64 bytes, and the
+	 * surface it describes; the core reads it (zeroed: valid tiles).
+	 */
+	scene_init(&sc, se.e.fd);
+	sc.ts = VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR;
+	sc.ts_off = 4096 - RT_BYTES / 256;
+	sc.ts_surface = true;
+	expect_scene(&se, &sc, true, "fast clear");
+	sc.ts_off++;
+	expect_scene(&se, &sc, false, "tile status past its BO");
+	sc.ts_off--;
+	sc.ts_surface = false;
+	expect_scene(&se, &sc, false, "tile status surface left out");
+	scene_close(&se);
+}
+
+static void test_3d_texture(int minor)
+{
+	struct scene_env se;
+	struct scene sc;
+
+	/* Level 0 fills the texture BO, level 1 (4 KiB) the tile status BO. */
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 4096, 4096);
+	scene_init(&sc, se.e.fd);
+	sc.lod1_bo = SC_TS;
+	expect_scene(&se, &sc, true, "two levels filling their BOs");
+	sc.lod1_off = 64;
+	expect_scene(&se, &sc, false, "level 1 past its BO");
+	/* Left out, level 1 is the scratch page: it fits. */
+	sc.lod1_bo = 0;
+	expect_scene(&se, &sc, true, "level 1 left out");
+
+	sc.lod1_bo = SC_TS;
+	sc.lod1_off = 0;
+	sc.tex_size = RT | (RT + 1) << 16;
+	expect_scene(&se, &sc, false, "one more row");
+	sc.tex_size = (RT + 1) | RT << 16;
+	expect_scene(&se, &sc, false, "one more column");
+	sc.tex_size = RT | RT << 16;
+	sc.tex_cfg = VIV_TE_TYPE_CUBE_MAP | VIV_TEX_A8R8G8B8 << VIV_TE_FORMAT_SHIFT;
+	expect_scene(&se, &sc, false, "cube map: six faces");
+	/* Type and format not loaded: a cube map of 32-bit texels. */
+	sc.tex_cfg = -1;
+	expect_scene(&se, &sc, false, "configuration not loaded");
+	sc.tex_cfg = VIV_TE_TYPE_2D | VIV_TEX_R5G6B5 << VIV_TE_FORMAT_SHIFT;
+	sc.tex_size = RT | (2 * RT) << 16;
+	expect_scene(&se, &sc, true, "16 bits, twice as high");
+	sc.tex_cfg = VIV_TE_TYPE_2D | VIV_TEX_A8R8G8B8 << VIV_TE_FORMAT_SHIFT;
+	expect_scene(&se, &sc, false, "32 bits, twice as high");
+
+	/* Every sampler's size, even unused. */
+	scene_init(&sc, se.e.fd);
+	sc.no_size = VIV_TE_SAMPLERS - 1;
+	expect_scene(&se, &sc, false, "a sampler's size left out");
+	scene_close(&se);
+}
+
+static void test_3d_vertex(int minor)
+{
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+	/* Points of 16-byte vertices an 8 KiB BO holds, with the reach. */
+	uint32_t n = (8192 - VTX_REACH) / 16 + 1;
+
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 8192, 4096);
+	scene_init(&sc, se.e.fd);
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, n);
+	expect_draw(&se, &s, true, "points filling the BO");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 1, n);
+	expect_draw(&se, &s, false, "one vertex later");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, n + 1);
+	expect_draw(&se, &s, false, "one point more");
+	/* N triangles use 3N vertices. */
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_TRIANGLES, n % 3, n / 3);
+	expect_draw(&se, &s, true, "triangles filling the BO");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_TRIANGLES, n % 3 + 1, n / 3);
+	expect_draw(&se, &s, false, "triangles one vertex later");
+	/* One more byte of stride. */
+	sc.vstride = 17;
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, n);
+	expect_draw(&se, &s, false, "stride");
+
+	/* A stride left out counts at 255: fewer vertices fit. */
+	scene_init(&sc, se.e.fd);
+	sc.skip_ctl = VIV_FE_VERTEX_STREAMS_CONTROL(sc.streams - 1);
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, (8192 - VTX_REACH) / 255 + 1);
+	expect_draw(&se, &s, true, "a stride left out, few points");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, (8192 - VTX_REACH) / 255 + 2);
+	expect_draw(&se, &s, false, "a stride left out, one point more");
+
+	/* A stream's base left out: the scratch page. */
+	scene_init(&sc, se.e.fd);
+	sc.skip = VIV_FE_VERTEX_STREAMS_BASE_ADDR(sc.streams - 1);
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, (SCRATCH - VTX_REACH) / 16 + 1);
+	expect_draw(&se, &s, true, "a base left out, a page's worth");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw(&s, VIV_PRIM_POINTS, 0, (SCRATCH - VTX_REACH) / 16 + 2);
+	expect_draw(&se, &s, false, "a base left out, past the page");
+	scene_close(&se);
+}
+
+/*
+ * Indexed draws: the indices the client may rewrite after validation
+ * name the vertices, so only their width bounds the fetch on MMUv1:
+ * 8-bit indices reach vertex offset + 255, 16-bit offset + 65535, 32-bit
+ * ones are rejected.
+ */
+static void test_3d_indexed(int minor)
+{
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+	/* With 16-byte vertices an 8 KiB BO holds offsets up to this one. */
+	uint32_t off = (8192 - VTX_REACH) / 16 - 255;
+
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 8192, 4096);
+	scene_init(&sc, se.e.fd);
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 0, 1, off);
+	expect_draw(&se, &s, true, "8-bit indices");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 0, 1, off + 1);
+	expect_draw(&se, &s, false, "8-bit indices, offset + 1");
+	/* The indices themselves: from the first index, count of them. */
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 4096 - 3, 1, 0);
+	expect_draw(&se, &s, true, "last three indices of the BO");
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 4096 - 2, 1, 0);
+	expect_draw(&se, &s, false, "indices past the BO");
+
+	/* 16 bits: with stride 0 every index reads the same vertex. */
+	sc.itype = VIV_FE_INDEX_TYPE_U16;
+	sc.vstride = 0;
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 0, 1, 0);
+	expect_draw(&se, &s, true, "16-bit indices, stride 0");
+	sc.vstride = 1;
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 0, 1, 0);
+	expect_draw(&se, &s, 65535 + VTX_REACH <= 8192, "16-bit indices");
+
+	/* With restart, how many indices the FE reads is not known. */
+	sc.itype = VIV_FE_INDEX_TYPE_U16 | VIV_FE_INDEX_PRIMITIVE_RESTART;
+	sc.vstride = 0;
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 0, 1, 0);
+	expect_draw(&se, &s, false, "primitive restart");
+	sc.itype = VIV_FE_INDEX_TYPE_U32;
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	draw_indexed(&s, VIV_PRIM_TRIANGLES, 0, 1, 0);
+	expect_draw(&se, &s, false, "32-bit indices");
+	scene_close(&se);
+}
+
+/*
+ * What a draw depends on counts only when its own submit loaded it: the
+ * same states loaded by an earlier submit of the context (so that the
+ * context state holds them) do not.
+ */
+static void test_3d_carryover(int minor)
+{
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+	unsigned int i;
+
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 4096, 4096);
+	for (i = 0; i < 5; i++) {
+		scene_init(&sc, se.e.fd);
+		expect_scene(&se, &sc, true, "all loaded");
+		switch (i) {
+		case 0:
+			sc.no_scissor = true;
+			break;
+		case 1:
+			sc.msaa = -1;
+			break;
+		case 2:
+			sc.no_size = 0;
+			break;
+		case 3:
+			sc.skip_ctl = VIV_FE_VERTEX_STREAM_CONTROL;
+			break;
+		default:
+			/* Addresses are never carried: the scratch page. */
+			sc.skip = VIV_PE_PIPE_DEPTH_ADDR(0);
+			break;
+		}
+		viv_reset_stream(&s);
+		scene_emit(&s, &sc);
+		draw(&s, VIV_PRIM_POINTS, 0, 100);
+		expect_draw(&se, &s, false, "state of an earlier submit");
+	}
+	scene_close(&se);
+}
+
+/*
+ * MMUv1: the settings draws are bounded by take only values with a
+ * known bound (MMUv2: any).
+ */
+static void test_3d_settings(int minor)
+{
+	static const struct {
+		uint32_t state, val;
+	} bad[] = {
+		{ VIV_TS_MEM_CONFIG, VIV_TS_MEM_CONFIG_COLOR_COMPRESSION },
+		{ VIV_PE_COLOR_FORMAT, 0x8 },
+		{ VIV_PE_COLOR_FORMAT, 0x01000000 },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_SUPER_TILED_NEW },
+		{ VIV_GL_MULTI_SAMPLE_CONFIG, 3 },
+		{ VIV_TE_SAMPLER_CONFIG0(3),
+		  VIV_TE_TYPE_3D | VIV_TEX_A8 << VIV_TE_FORMAT_SHIFT },
+		{ VIV_TE_SAMPLER_CONFIG0(3), VIV_TE_TYPE_2D |
+		  VIV_TEX_A8 << VIV_TE_FORMAT_SHIFT | VIV_TE_ADDRESSING_LINEAR << 20 },
+		{ VIV_TE_SAMPLER_CONFIG0(3), VIV_TE_TYPE_2D | 0x12 << VIV_TE_FORMAT_SHIFT },
+		{ VIV_FE_VERTEX_STREAMS_CONTROL(2), 0x100 },
+		{ VIV_FE_INDEX_STREAM_CONTROL, 3 },
+	};
+	static const struct {
+		uint32_t state, val;
+	} good[] = {
+		/* Masked fields left alone are not loaded. */
+		{ VIV_PE_COLOR_FORMAT, 0x8 | VIV_PE_COLOR_FORMAT_FORMAT_MASK },
+		{ VIV_PE_COLOR_FORMAT, 0x01000000 | VIV_PE_COLOR_FORMAT_EXT_MASK },
+		{ VIV_GL_MULTI_SAMPLE_CONFIG, 3 | VIV_MSAA_SAMPLES_MASK },
+		{ VIV_TE_SAMPLER_CONFIG0(3),
+		  VIV_TE_TYPE_CUBE_MAP | VIV_TEX_ETC1 << VIV_TE_FORMAT_SHIFT },
+		{ VIV_TE_SAMPLER_CONFIG0(4), 0 },	/* an unused sampler */
+		{ VIV_FE_VERTEX_STREAMS_CONTROL(2), 0x00ff00ff },
+		{ VIV_FE_INDEX_STREAM_CONTROL, VIV_FE_INDEX_TYPE_U32 |
+		  VIV_FE_INDEX_PRIMITIVE_RESTART },
+	};
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	bool mmuv1;
+	unsigned int i;
+
+	viv_env_open(&e, minor);
+	mmuv1 = param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1;
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, bad[i].state, bad[i].val);
+		igt_assert_f(viv_exec(&e, &s, NULL, 0, 0, NULL) ==
+			     (mmuv1 ? -EINVAL : 0), "%#x = %#x\n",
+			     bad[i].state, bad[i].val);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, good[i].state, good[i].val);
+		igt_assert_f(viv_exec(&e, &s, NULL, 0, 0, NULL) == 0,
+			     "%#x = %#x\n", good[i].state, good[i].val);
+	}
+	expect_device_works(&e, bo, 0);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
+ * The occlusion query writes 64 bits at its address when the control is
+ * written: those 8 bytes must be in the BO on every core.
+ */
+static void test_3d_query(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, 4096 - 8);
+	viv_ls(&s, VIV_GL_OCCLUSION_QUERY_CONTROL, 0x1df5e76);
+	igt_assert_eq(viv_run(&e, &s, &bo, 1, 0), 0);
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, 4096 - 4);
+	expect_reject(&e, &s, &bo, 1, 0, "query past its BO");
+	expect_device_works(&e, bo, 0);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
+ * Before, a draw that loaded no target address rendered through the
+ * scratch page with whatever stride and scissor the stream loaded: a
+ * 64 x 64 target reaches 16 KiB past it, into the BOs that follow in
+ * MMUv1's shared address space. Now each target it may use must fit.
+ */
+static void test_3d_scratch(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	/* Only states streams could always load. */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_FE_VERTEX_ELEMENT_CONFIG(0), 0x0c000000);
+	viv_ls(&s, VIV_VS_INPUT_COUNT, 1);
+	viv_ls(&s, VIV_VS_END_PC, 2);
+	viv_ls(&s, VIV_PS_END_PC, 2);
+	viv_ls(&s, VIV_SE_SCISSOR_LEFT, 0);
+	viv_ls(&s, VIV_SE_SCISSOR_TOP, 0);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+		 (RT << 16) - 1);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_BOTTOM, 1, true),
+		 (RT << 16) - 1);
+	viv_ls(&s, VIV_TS_MEM_CONFIG, 0);
+	viv_ls(&s, VIV_PE_COLOR_STRIDE, RT_STRIDE);
+	viv_ls(&s, VIV_PE_DEPTH_STRIDE, 0);
+	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+	expect_reject(&e, &s, NULL, 0, 0, "target through the scratch page");
+	/* 32 x 32 of 16 bits fits in the page. */
+	viv_reset_stream(&s);
+	draw_state(&s);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+		 (RT / 2 << 16) - 1);
+	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_BOTTOM, 1, true),
+		 (RT / 2 << 16) - 1);
+	viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0);
+	viv_ls(&s, VIV_PE_COLOR_FORMAT, VIV_PE_FORMAT_R5G6B5);
+	viv_ls(&s, VIV_PE_DEPTH_CONFIG, 0);
+	viv_ls(&s, VIV_PE_COLOR_STRIDE, RT / 2 / 4 * 16 * 2);
+	viv_ls(&s, VIV_PE_DEPTH_STRIDE, RT / 2 / 4 * 16 * 2);
+	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+	igt_assert_eq(viv_run(&e, &s, NULL, 0, 0), 0);
+	expect_device_works(&e, bo, 0);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
+ * MMUv1's draw checks at their most expensive: every draw follows a
+ * change of the scissor and of a sampler, so render targets and all 12
+ * samplers' mip chains are checked again at each.
+ */
+static void test_3d_speed(int minor)
+{
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+	long long b0, n0, b1, n1, draws = 0;
+
+	scene_open(&se, minor, RT_BYTES, RT_BYTES, RT_BYTES, 4096, 4096);
+	scene_init(&sc, se.e.fd);
+	viv_reset_stream(&s);
+	scene_emit(&s, &sc);
+	while (s.n + 8 <= VIV_STREAM_WORDS) {
+		viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+			 ((RT - draws % 2) << 16) - 1);
+		viv_ls(&s, VIV_TE_SAMPLER_SIZE(1), draws % 2);
+		draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+		draws++;
+	}
+	b0 = viv_stat(se.e.fd, "validated_bytes");
+	n0 = viv_stat(se.e.fd, "validate_ns");
+	igt_require(b0 >= 0 && n0 >= 0);
+	igt_assert_eq(viv_run(&se.e, &s, se.bo, SC_NUM, 0), 0);
+	b1 = viv_stat(se.e.fd, "validated_bytes");
+	n1 = viv_stat(se.e.fd, "validate_ns");
+	igt_assert_eq(b1 - b0, s.n * 4);
+	igt_assert(n1 > n0);
+	igt_info("%lld draws, each after a scissor and sampler change: %.1f MB/s, %lld ns a draw\n",
+		 draws, (b1 - b0) / ((n1 - n0) / 1e9) / 1e6, (n1 - n0) / draws);
+	scene_close(&se);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -2306,6 +3101,37 @@ igt_main
 		test_2d_extent(find_model(0x320));
 	igt_subtest("validator-many-bos")
 		test_many_bos(find_model(0x7000));
+
+	igt_subtest("validator-3d-render-target-gc2000")
+		test_3d_rt(find_model(0x2000));
+	igt_subtest("validator-3d-render-target-gc7000")
+		test_3d_rt(find_model(0x7000));
+	igt_subtest("validator-3d-texture-gc2000")
+		test_3d_texture(find_model(0x2000));
+	igt_subtest("validator-3d-texture-gc7000")
+		test_3d_texture(find_model(0x7000));
+	igt_subtest("validator-3d-vertex-gc2000")
+		test_3d_vertex(find_model(0x2000));
+	igt_subtest("validator-3d-vertex-gc7000")
+		test_3d_vertex(find_model(0x7000));
+	igt_subtest("validator-3d-indexed-gc2000")
+		test_3d_indexed(find_model(0x2000));
+	igt_subtest("validator-3d-indexed-gc7000")
+		test_3d_indexed(find_model(0x7000));
+	igt_subtest("validator-3d-carryover-gc2000")
+		test_3d_carryover(find_model(0x2000));
+	igt_subtest("validator-3d-settings-gc2000")
+		test_3d_settings(find_model(0x2000));
+	igt_subtest("validator-3d-settings-gc7000")
+		test_3d_settings(find_model(0x7000));
+	igt_subtest("validator-3d-query-gc2000")
+		test_3d_query(find_model(0x2000));
+	igt_subtest("validator-3d-query-gc7000")
+		test_3d_query(find_model(0x7000));
+	igt_subtest("validator-3d-scratch-gc2000")
+		test_3d_scratch(find_model(0x2000));
+	igt_subtest("validator-3d-speed-gc2000")
+		test_3d_speed(find_model(0x2000));
 
 	igt_subtest("2d-fill-gc320")
 		test_2d(find_model(0x320));

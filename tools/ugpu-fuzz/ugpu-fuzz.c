@@ -772,23 +772,57 @@ static void viv_de(struct iter *it, struct vstream *s)
 	}
 }
 
+/*
+ * A 3D draw: targets, a texture, vertex and index streams in the data
+ * BOs, with everything MMUv1's draw checks need loaded and a random
+ * window, stride and count, so that some draws fit their 64 KiB BOs and
+ * some do not.
+ */
 static void viv_draw(struct iter *it, struct vstream *s)
 {
+	uint32_t px = rnd_range(&it->r, 1, 96), i;
+
 	vls(s, VIV_FE_VERTEX_ELEMENT_CONFIG(0), 0x0c000000);
 	vls(s, VIV_VS_INPUT_COUNT, 1);
 	vls(s, VIV_VS_END_PC, 2);
 	vls(s, VIV_PS_END_PC, 2);
-	vls(s, VIV_SE_SCISSOR_RIGHT, (64 << 16) - 1);
-	vls(s, VIV_SE_SCISSOR_BOTTOM, (64 << 16) - 1);
-	vls_addr(s, VIV_FE_VERTEX_STREAM_BASE_ADDR, vdata(it, s), 0);
+	/* The scissor is float32: load it through the fixed-point flag. */
+	vemit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_LEFT, 2, true), 0);
+	vemit(s, 0, 0);
+	vemit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true), (px << 16) - 1);
+	vemit(s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_BOTTOM, 1, true), (px << 16) - 1);
+	vls(s, VIV_GL_MULTI_SAMPLE_CONFIG, rnd(&it->r, 3));
+	vls(s, VIV_PE_COLOR_FORMAT, VIV_PE_FORMAT_A8R8G8B8 |
+	    (chance(&it->r, 20) ? VIV_PE_COLOR_SUPER_TILED : 0));
+	vls(s, VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_FORMAT_D24S8);
+	vls(s, VIV_PE_COLOR_STRIDE, 256 * rnd_range(&it->r, 1, 8));
+	vls(s, VIV_PE_DEPTH_STRIDE, 1024);
+	vls(s, VIV_TS_MEM_CONFIG, 0);
 	vls_addr(s, VIV_PE_COLOR_ADDR, vdata(it, s), 0);
-	vls(s, VIV_PE_COLOR_STRIDE, 256);
+	vls_addr(s, VIV_PE_DEPTH_ADDR, vdata(it, s), 0);
+	/* The pixel pipes and streams of the simulated GC2000. */
+	for (i = 0; i < 2; i++) {
+		vls_addr(s, VIV_PE_PIPE_COLOR_ADDR(i), vdata(it, s), 0);
+		vls_addr(s, VIV_PE_PIPE_DEPTH_ADDR(i), vdata(it, s), 0);
+	}
+	for (i = 0; i < VIV_TE_SAMPLERS; i++)
+		vls(s, VIV_TE_SAMPLER_SIZE(i), i ? 0 : px | px << 16);
+	vls(s, VIV_TE_SAMPLER_CONFIG0(0),
+	    VIV_TE_TYPE_2D | VIV_TEX_A8R8G8B8 << VIV_TE_FORMAT_SHIFT);
+	vls_addr(s, VIV_TE_SAMPLER_LOD_ADDR(0, 0), vdata(it, s), 0);
+	vls(s, VIV_FE_VERTEX_STREAM_CONTROL, 16);
+	vls_addr(s, VIV_FE_VERTEX_STREAM_BASE_ADDR, vdata(it, s), 0);
+	for (i = 0; i < 4; i++) {
+		vls(s, VIV_FE_VERTEX_STREAMS_CONTROL(i), 16);
+		vls_addr(s, VIV_FE_VERTEX_STREAMS_BASE_ADDR(i), vdata(it, s), 0);
+	}
 	if (chance(&it->r, 50)) {
-		vemit(s, VIV_CMD_DRAW_PRIMITIVES, 4);
+		vemit(s, VIV_CMD_DRAW_PRIMITIVES, VIV_PRIM_TRIANGLES);
 		vemit(s, 0, rnd_range(&it->r, 1, 12));
 	} else {
+		vls(s, VIV_FE_INDEX_STREAM_CONTROL, rnd(&it->r, 3));
 		vls_addr(s, VIV_FE_INDEX_STREAM_BASE_ADDR, vdata(it, s), 0);
-		vemit(s, VIV_CMD_DRAW_INDEXED, 4);
+		vemit(s, VIV_CMD_DRAW_INDEXED, VIV_PRIM_TRIANGLES);
 		vemit(s, 0, rnd_range(&it->r, 1, 12));
 		vemit(s, 0, 0);
 	}

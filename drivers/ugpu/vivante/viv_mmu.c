@@ -17,7 +17,10 @@
  * MMUv2 gives every file its own two-level table (1024 MTLB entries of
  * 4 MiB, 1024 STLB entries of 4 KiB pages); the GPU address is the file's
  * address. The kernel region is mapped at the same address in every table
- * and in a kernel-only table the FE uses between jobs.
+ * and in a kernel-only table the FE uses between jobs, read-only but for
+ * the scratch page: the FE only reads the ring and the arena, and the
+ * extents of a job's 3D engines are not checked on MMUv2 -- one that
+ * wraps around the 32-bit address space must not write them.
  *
  * The GPU caches translations. Every table change sets
  * &viv_device.tlb_dirty; the next job flushes the TLB through the FE
@@ -112,7 +115,8 @@ static int viv_v2_map_kregion(struct viv_device *vdev, struct viv_vm *vvm)
 
 	for (off = 0; off < VIV_KREGION_SIZE; off += SZ_4K) {
 		ret = viv_v2_map_page(vdev, vvm, VIV_MMUV2_KERNEL_VA + off,
-				      vdev->kregion_dma + off, true);
+				      vdev->kregion_dma + off,
+				      off == VIV_SCRATCH_OFFSET);
 		if (ret)
 			return ret;
 	}

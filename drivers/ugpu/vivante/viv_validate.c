@@ -21,7 +21,17 @@
  *   be relocations), relocations not used as an address, GPU-read-only
  *   BOs as targets of GPU writes on MMUv1;
  * - resolves and 2D draws that would touch memory outside the BOs their
- *   addresses point into, computed from geometry the same stream loaded.
+ *   addresses point into, computed from geometry the same stream loaded;
+ * - on MMUv1, 3D draws that would touch memory outside those BOs (render
+ *   targets, their tile status, textures, index and vertex streams), and
+ *   settings whose values those checks cannot bound.
+ *
+ * On MMUv2 every file has its own page tables, which keep the engines in
+ * the file's own memory (and the read-only kernel region, see
+ * viv_mmu.c): there a 3D address only has to lie in a BO of the submit.
+ * On MMUv1 the GPU shares one address space with every client and
+ * reaches physical memory below it, so each draw is checked with the full
+ * extent every engine it starts can touch.
  *
  * The same walk records every state the stream loads; the ring applies
  * them to the context's state when the job runs (see viv_ring.c).
@@ -82,7 +92,6 @@ enum viv_slot {
 };
 
 #define VIV_SLOT_ADDR		BIT(0)	/* holds an address */
-#define VIV_SLOT_WRITE		BIT(1)	/* ... the GPU writes through */
 
 static const struct {
 	u32 state;
@@ -91,21 +100,21 @@ static const struct {
 	[VIV_SLOT_RS_CONFIG] = { VIV_RS_CONFIG, 0 },
 	[VIV_SLOT_RS_SRC] = { VIV_RS_SOURCE_ADDR, VIV_SLOT_ADDR },
 	[VIV_SLOT_RS_SRC_STRIDE] = { VIV_RS_SOURCE_STRIDE, 0 },
-	[VIV_SLOT_RS_DST] = { VIV_RS_DEST_ADDR, VIV_SLOT_ADDR | VIV_SLOT_WRITE },
+	[VIV_SLOT_RS_DST] = { VIV_RS_DEST_ADDR, VIV_SLOT_ADDR },
 	[VIV_SLOT_RS_DST_STRIDE] = { VIV_RS_DEST_STRIDE, 0 },
 	[VIV_SLOT_RS_WINDOW] = { VIV_RS_WINDOW_SIZE, 0 },
 	[VIV_SLOT_RS_CLEAR] = { VIV_RS_CLEAR_CONTROL, 0 },
 	[VIV_SLOT_TS_MEM_CONFIG] = { VIV_TS_MEM_CONFIG, 0 },
 	/* The PE updates tile status and surface of a fast-cleared target. */
 	[VIV_SLOT_TS_COLOR_STATUS] = { VIV_TS_COLOR_STATUS_BASE,
-				       VIV_SLOT_ADDR | VIV_SLOT_WRITE },
+				       VIV_SLOT_ADDR },
 	[VIV_SLOT_TS_COLOR_SURFACE] = { VIV_TS_COLOR_SURFACE_BASE,
-					VIV_SLOT_ADDR | VIV_SLOT_WRITE },
+					VIV_SLOT_ADDR },
 	[VIV_SLOT_DE_SRC] = { VIV_DE_SRC_ADDRESS, VIV_SLOT_ADDR },
 	[VIV_SLOT_DE_SRC_STRIDE] = { VIV_DE_SRC_STRIDE, 0 },
 	[VIV_SLOT_DE_SRC_CONFIG] = { VIV_DE_SRC_CONFIG, 0 },
 	[VIV_SLOT_DE_SRC_ORIGIN] = { VIV_DE_SRC_ORIGIN, 0 },
-	[VIV_SLOT_DE_DST] = { VIV_DE_DEST_ADDRESS, VIV_SLOT_ADDR | VIV_SLOT_WRITE },
+	[VIV_SLOT_DE_DST] = { VIV_DE_DEST_ADDRESS, VIV_SLOT_ADDR },
 	[VIV_SLOT_DE_DST_STRIDE] = { VIV_DE_DEST_STRIDE, 0 },
 	[VIV_SLOT_DE_DST_CONFIG] = { VIV_DE_DEST_CONFIG, 0 },
 	[VIV_SLOT_DE_PATTERN] = { VIV_DE_PATTERN_ADDRESS, VIV_SLOT_ADDR },
@@ -121,6 +130,37 @@ struct viv_bo_range {
 	u32 size;
 };
 
+/*
+ * The states 3D draws on MMUv1 depend on lie in [VIV_SH_FIRST,
+ * VIV_SH_END) (word indices): the walk keeps their values as this stream
+ * left them (the shadow). Masked states hold the merged value; which of
+ * their fields the stream wrote is kept apart (enum viv_masked).
+ */
+#define VIV_SH_FIRST		(VIV_FE_VERTEX_ELEMENT_CONFIG(0) >> 2)
+#define VIV_SH_END		(0x4000 >> 2)
+#define VIV_SH_WORDS		(VIV_SH_END - VIV_SH_FIRST)
+
+enum viv_masked {
+	VIV_MASKED_MSAA,
+	VIV_MASKED_COLOR_FORMAT,
+	VIV_MASKED_DEPTH_CONFIG,
+	VIV_NUM_MASKED
+};
+
+static const u32 viv_masked_states[VIV_NUM_MASKED] = {
+	[VIV_MASKED_MSAA] = VIV_GL_MULTI_SAMPLE_CONFIG,
+	[VIV_MASKED_COLOR_FORMAT] = VIV_PE_COLOR_FORMAT,
+	[VIV_MASKED_DEPTH_CONFIG] = VIV_PE_DEPTH_CONFIG,
+};
+
+/*
+ * Draw checks a load makes stale: render targets with their tile status,
+ * and each sampler. The vertex fetch is checked at every draw.
+ */
+#define VIV_DIRTY_RT		BIT(0)
+#define VIV_DIRTY_TEX(s)	BIT(1 + (s))
+#define VIV_DIRTY_ALL		GENMASK(VIV_TE_SAMPLERS, 0)
+
 /* Walk state of one job. */
 struct viv_walk {
 	struct ugpu_job *job;
@@ -131,31 +171,47 @@ struct viv_walk {
 	unsigned long *cmd_starts;	/* stream words starting a command */
 	unsigned long *covered;		/* stream words of a command */
 	unsigned long *addr_seen;	/* address states loaded */
+	bool mmuv2;
 	u32 cap_writes;
 	u32 cmds;			/* commands walked */
 	/* States of enum viv_slot loaded in this stream, and their BOs. */
 	u32 set;
 	u32 val[VIV_NUM_SLOTS];
 	int bo[VIV_NUM_SLOTS];
+	/* MMUv1: the shadow (NULL on MMUv2) and what it knows. */
+	u32 *sh;
+	unsigned long *sh_set;		/* shadow words loaded */
+	u32 known[VIV_NUM_MASKED];	/* fields of masked states loaded */
+	u32 dirty;			/* VIV_DIRTY_*: checks to redo */
 };
 
 /*
  * The state map, one byte per state word. Every state a stream may load
- * is listed; anything else is rejected. Built once, read-only afterwards.
+ * is listed; anything else is rejected. States in viv_v2_only only MMUv2
+ * streams may load (on MMUv1 they are VIV_ST_DENY). Built once, read-only
+ * afterwards.
  */
 enum {
 	VIV_ST_DENY,	/* kernel-only, unknown, or unchecked address */
 	VIV_ST_PLAIN,	/* a setting that holds no address */
 	VIV_ST_TRIGGER,	/* starts an action, holds no setting */
 	VIV_ST_RS_KICK,	/* starts a resolve */
+	VIV_ST_CHECKED,	/* a setting checked when loaded, or masked */
+	VIV_ST_ADDR,	/* an address (not in a slot) */
 	VIV_ST_SLOT,	/* + enum viv_slot: read by a check */
 };
 
 static u8 viv_state_map[VIV_STATE_WORDS];
+static DECLARE_BITMAP(viv_v2_only, VIV_STATE_WORDS);
 /* Every state the hardware reads an address from, listed or not. */
 static DECLARE_BITMAP(viv_addr_states, VIV_STATE_WORDS);
-/* VIV_ST_PLAIN states, for the walk's fast path. */
-static DECLARE_BITMAP(viv_plain, VIV_STATE_WORDS);
+/* Address states the GPU writes through. */
+static DECLARE_BITMAP(viv_write_states, VIV_STATE_WORDS);
+/* States kept in a context's state (viv_state_tracked()). */
+static DECLARE_BITMAP(viv_tracked, VIV_STATE_WORDS);
+/* VIV_ST_PLAIN states on MMUv1 and on MMUv2, for the walk's fast path. */
+static DECLARE_BITMAP(viv_plain_v1, VIV_STATE_WORDS);
+static DECLARE_BITMAP(viv_plain_v2, VIV_STATE_WORDS);
 static DEFINE_MUTEX(viv_map_lock);
 static bool viv_map_ready;
 
@@ -200,13 +256,14 @@ static const struct viv_state_range viv_addr_ranges[] = {
  * cannot make an engine use an address state the validator does not
  * check. Missing on purpose (rejected): everything below the FE's vertex
  * elements (host interface, MMU, power), the FE's own DMA and fence
- * states, shader instruction caches (they fetch from an address), the
- * texture engine (it reads from its LOD addresses), hierarchical depth,
- * occlusion query control (writes to its address), the YUV tiler and
- * in-place resolve (kick-offs using addresses), 2D rotation, mirroring,
- * video rasterizer, multi-source, block walker and YUV conversion
- * (they change the addressing the checks compute), RS_EXTRA_CONFIG,
- * pipe select, events, MMU flushes, the context pointer.
+ * states, shader instruction caches on MMUv1 (they fetch from an
+ * address), texture engine states other than those below (linear
+ * strides, CONFIG1 with its alignments and tile status, 3D textures),
+ * hierarchical depth, the YUV tiler and in-place resolve (kick-offs using
+ * addresses), 2D rotation, mirroring, video rasterizer, multi-source,
+ * block walker and YUV conversion (they change the addressing the checks
+ * compute), RS_EXTRA_CONFIG, pipe select, events, MMU flushes, the
+ * context pointer.
  */
 static const struct viv_state_range viv_plain_ranges[] = {
 	/* FE: vertex elements and stream controls */
@@ -232,11 +289,71 @@ static const struct viv_state_range viv_plain_ranges[] = {
 	R(0x3860, 1),
 	/* Shader instructions and uniforms held in the state space */
 	R(0x4000, 0x1000), R(0xc000, 0x1000),
+	/* TE: sizes and LOD clamps (CONFIG0 is checked) */
+	R(VIV_TE_SAMPLER_SIZE(0), VIV_TE_SAMPLERS),
+	R(VIV_TE_SAMPLER_LOG_SIZE(0), VIV_TE_SAMPLERS),
+	R(VIV_TE_SAMPLER_LOD_CONFIG(0), VIV_TE_SAMPLERS),
+};
+
+/*
+ * Settings the draw checks read whose values are checked when loaded on
+ * MMUv1 (so that any value the hardware can hold has a bound: stream and
+ * index controls, formats, MSAA, texture type, format and addressing),
+ * and the masked states among them. They override viv_plain_ranges.
+ */
+static const struct viv_state_range viv_checked_ranges[] = {
+	R(VIV_FE_INDEX_STREAM_CONTROL, 1), R(VIV_FE_VERTEX_STREAM_CONTROL, 1),
+	R(VIV_FE_VERTEX_STREAMS_CONTROL(0), VIV_FE_VERTEX_STREAMS),
+	R(VIV_PE_DEPTH_CONFIG, 1), R(VIV_PE_COLOR_FORMAT, 1),
+	R(VIV_GL_MULTI_SAMPLE_CONFIG, 1),
+	R(VIV_TE_SAMPLER_CONFIG0(0), VIV_TE_SAMPLERS),
+};
+
+/*
+ * 3D addresses every core's streams may load (and the texture LOD
+ * addresses of the 12 samplers, added by viv_validate_init()): each must
+ * lie in a BO of the submit; on MMUv1 each draw checks what it reaches
+ * through them.
+ */
+static const struct viv_state_range viv_addr3d_ranges[] = {
+	R(VIV_FE_INDEX_STREAM_BASE_ADDR, 1), R(VIV_FE_VERTEX_STREAM_BASE_ADDR, 1),
+	R(VIV_FE_VERTEX_STREAMS_BASE_ADDR(0), VIV_FE_VERTEX_STREAMS),
+	R(VIV_PE_DEPTH_ADDR, 1), R(VIV_PE_COLOR_ADDR, 1),
+	R(VIV_PE_PIPE_COLOR_ADDR(0), VIV_PE_PIPES),
+	R(VIV_PE_PIPE_DEPTH_ADDR(0), VIV_PE_PIPES),
+	R(VIV_TS_DEPTH_STATUS_BASE, 2), R(VIV_GL_OCCLUSION_QUERY_ADDR, 1),
+};
+
+/* Addresses the GPU writes through (MMUv1: not into read-only BOs). */
+static const struct viv_state_range viv_write_ranges[] = {
+	R(VIV_PE_DEPTH_ADDR, 1), R(VIV_PE_COLOR_ADDR, 1),
+	R(VIV_PE_PIPE_COLOR_ADDR(0), VIV_PE_PIPES),
+	R(VIV_PE_PIPE_DEPTH_ADDR(0), VIV_PE_PIPES),
+	R(VIV_RS_DEST_ADDR, 1), R(VIV_TS_COLOR_STATUS_BASE, 2),
+	R(VIV_TS_DEPTH_STATUS_BASE, 2), R(VIV_DE_DEST_ADDRESS, 1),
+	R(VIV_GL_OCCLUSION_QUERY_ADDR, 1),
+};
+
+/*
+ * MMUv2 only: shaders fetched from memory (GC7000) and the instruction
+ * caches that fetch them. The file's page tables bound what they read;
+ * MMUv1 cores in the simulated set fetch no shaders from memory.
+ */
+static const struct viv_state_range viv_v2_addr_ranges[] = {
+	R(VIV_VS_INST_ADDR, 1), R(VIV_PS_INST_ADDR, 1),
+};
+
+static const struct viv_state_range viv_v2_plain_ranges[] = {
+	R(VIV_SH_ICACHE_CONTROL, 1), R(VIV_VS_ICACHE_PREFETCH, 2),
+	R(VIV_PS_ICACHE_PREFETCH, 2), R(VIV_PS_ICACHE_COUNT, 1),
+	R(VIV_VS_ICACHE_COUNT, 1),
 };
 
 static const u16 viv_triggers[] = {
 	VIV_GL_SEMAPHORE_TOKEN >> 2, VIV_GL_FLUSH_CACHE >> 2,
 	VIV_TS_FLUSH_CACHE >> 2, VIV_GL_STALL_TOKEN >> 2,
+	/* Stores the 64-bit count at the (checked) query address. */
+	VIV_GL_OCCLUSION_QUERY_CONTROL >> 2,
 };
 
 #undef R
@@ -262,14 +379,20 @@ bool viv_state_is_address(u32 state)
  */
 bool viv_state_tracked(u32 state)
 {
-	u8 kind;
+	return state < VIV_STATE_WORDS * 4 && test_bit(state >> 2, viv_tracked);
+}
 
-	if (state >= VIV_STATE_WORDS * 4)
-		return false;
-	kind = viv_state_map[state >> 2];
-	return kind == VIV_ST_PLAIN ||
-	       (kind >= VIV_ST_SLOT &&
-		!(viv_slots[kind - VIV_ST_SLOT].flags & VIV_SLOT_ADDR));
+static void viv_map_set(const struct viv_state_range *r, unsigned int n,
+			u8 kind, bool v2_only)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < r[i].count; j++)
+			viv_state_map[r[i].state + j] = kind;
+		if (v2_only)
+			bitmap_set(viv_v2_only, r[i].state, r[i].count);
+	}
 }
 
 /**
@@ -277,7 +400,9 @@ bool viv_state_tracked(u32 state)
  */
 void viv_validate_init(void)
 {
-	unsigned int i, j;
+	bool setting, addr;
+	unsigned int i;
+	u8 kind;
 
 	mutex_lock(&viv_map_lock);
 	if (viv_map_ready)
@@ -285,25 +410,147 @@ void viv_validate_init(void)
 	for (i = 0; i < ARRAY_SIZE(viv_addr_ranges); i++)
 		bitmap_set(viv_addr_states, viv_addr_ranges[i].state,
 			   viv_addr_ranges[i].count);
-	for (i = 0; i < ARRAY_SIZE(viv_plain_ranges); i++)
-		for (j = 0; j < viv_plain_ranges[i].count; j++)
-			viv_state_map[viv_plain_ranges[i].state + j] = VIV_ST_PLAIN;
+	for (i = 0; i < ARRAY_SIZE(viv_write_ranges); i++)
+		bitmap_set(viv_write_states, viv_write_ranges[i].state,
+			   viv_write_ranges[i].count);
+	viv_map_set(viv_plain_ranges, ARRAY_SIZE(viv_plain_ranges),
+		    VIV_ST_PLAIN, false);
+	viv_map_set(viv_v2_plain_ranges, ARRAY_SIZE(viv_v2_plain_ranges),
+		    VIV_ST_PLAIN, true);
+	viv_map_set(viv_checked_ranges, ARRAY_SIZE(viv_checked_ranges),
+		    VIV_ST_CHECKED, false);
+	viv_map_set(viv_addr3d_ranges, ARRAY_SIZE(viv_addr3d_ranges),
+		    VIV_ST_ADDR, false);
+	for (i = 0; i < VIV_TE_LODS; i++) {
+		struct viv_state_range r = {
+			VIV_TE_SAMPLER_LOD_ADDR(i, 0) >> 2, VIV_TE_SAMPLERS
+		};
+
+		viv_map_set(&r, 1, VIV_ST_ADDR, false);
+	}
+	viv_map_set(viv_v2_addr_ranges, ARRAY_SIZE(viv_v2_addr_ranges),
+		    VIV_ST_ADDR, true);
 	for (i = 0; i < ARRAY_SIZE(viv_triggers); i++)
 		viv_state_map[viv_triggers[i]] = VIV_ST_TRIGGER;
+	viv_state_map[VIV_VS_ICACHE_INVALIDATE >> 2] = VIV_ST_TRIGGER;
+	__set_bit(VIV_VS_ICACHE_INVALIDATE >> 2, viv_v2_only);
 	viv_state_map[VIV_RS_KICKER >> 2] = VIV_ST_RS_KICK;
 	for (i = 0; i < VIV_NUM_SLOTS; i++)
 		viv_state_map[viv_slots[i].state >> 2] = VIV_ST_SLOT + i;
 	for (i = 0; i < VIV_STATE_WORDS; i++) {
-		/* A listed setting is never an address. */
-		if (WARN_ON(viv_state_map[i] == VIV_ST_PLAIN &&
-			    test_bit(i, viv_addr_states)))
-			viv_state_map[i] = VIV_ST_DENY;
-		if (viv_state_map[i] == VIV_ST_PLAIN)
-			__set_bit(i, viv_plain);
+		kind = viv_state_map[i];
+		setting = kind == VIV_ST_PLAIN || kind == VIV_ST_CHECKED;
+		addr = test_bit(i, viv_addr_states);
+		/* A listed setting is never an address, and the reverse. */
+		if (WARN_ON((setting && addr) || (kind == VIV_ST_ADDR && !addr))) {
+			kind = VIV_ST_DENY;
+			viv_state_map[i] = kind;
+		}
+		if (kind == VIV_ST_PLAIN) {
+			__set_bit(i, viv_plain_v2);
+			if (!test_bit(i, viv_v2_only))
+				__set_bit(i, viv_plain_v1);
+		}
+		if (kind == VIV_ST_PLAIN || kind == VIV_ST_CHECKED ||
+		    (kind >= VIV_ST_SLOT &&
+		     !(viv_slots[kind - VIV_ST_SLOT].flags & VIV_SLOT_ADDR)))
+			__set_bit(i, viv_tracked);
 	}
 	viv_map_ready = true;
 out:
 	mutex_unlock(&viv_map_lock);
+}
+
+/* Kind of state word @i for this walk's MMU. */
+static u8 viv_kind(const struct viv_walk *w, u32 i)
+{
+	if (!w->mmuv2 && test_bit(i, viv_v2_only))
+		return VIV_ST_DENY;
+	return viv_state_map[i];
+}
+
+/*
+ * Draw checks a load of state words [@first, @end) makes stale. Texture
+ * states come in banks of 16 words, one per sampler.
+ */
+static u32 viv_sh_dirty(u32 first, u32 end)
+{
+	static const struct {
+		u16 first, end;	/* word indices */
+	} rt[] = {
+		{ VIV_SE_SCISSOR_LEFT >> 2, (VIV_SE_SCISSOR_BOTTOM >> 2) + 1 },
+		{ 0x1400 >> 2, 0x1500 >> 2 },
+		{ VIV_TS_MEM_CONFIG >> 2, (VIV_TS_DEPTH_SURFACE_BASE >> 2) + 1 },
+		{ VIV_GL_MULTI_SAMPLE_CONFIG >> 2,
+		  (VIV_GL_MULTI_SAMPLE_CONFIG >> 2) + 1 },
+	};
+	u32 i, dirty = 0, tf = max(first, 0x2000U >> 2);
+	u32 te = min(end, 0x3000U >> 2);
+
+	for (i = 0; i < ARRAY_SIZE(rt); i++)
+		if (first < rt[i].end && end > rt[i].first)
+			dirty |= VIV_DIRTY_RT;
+	if (te > tf + 16)
+		te = tf + 16;
+	for (i = tf; i < te; i++)
+		if ((i & 0xf) < VIV_TE_SAMPLERS)
+			dirty |= VIV_DIRTY_TEX(i & 0xf);
+	return dirty;
+}
+
+/* Record @count loads of consecutive plain states in the shadow. */
+static void viv_sh_store(struct viv_walk *w, u32 state, const u32 *vals,
+			 u32 count)
+{
+	u32 first = max(state >> 2, VIV_SH_FIRST);
+	u32 end = min((state >> 2) + count, VIV_SH_END);
+
+	if (!w->sh || first >= end)
+		return;
+	memcpy(&w->sh[first - VIV_SH_FIRST], &vals[first - (state >> 2)],
+	       (end - first) * sizeof(u32));
+	bitmap_set(w->sh_set, first - VIV_SH_FIRST, end - first);
+	w->dirty |= viv_sh_dirty(first, end);
+}
+
+/* Record one load in the shadow, merging masked states. */
+static void viv_sh_load(struct viv_walk *w, u32 state, u32 val)
+{
+	u32 i = (state >> 2) - VIV_SH_FIRST, written, m;
+	int masked;
+
+	if (!w->sh || state >> 2 < VIV_SH_FIRST || state >> 2 >= VIV_SH_END)
+		return;
+	written = viv_masked_written(state, val, &masked);
+	if (masked) {
+		for (m = 0; m < VIV_NUM_MASKED; m++)
+			if (viv_masked_states[m] == state)
+				w->known[m] |= written;
+		if (!test_bit(i, w->sh_set))
+			w->sh[i] = 0;
+		val = (w->sh[i] & ~written) | (val & written);
+	}
+	w->sh[i] = val;
+	__set_bit(i, w->sh_set);
+	w->dirty |= viv_sh_dirty(state >> 2, (state >> 2) + 1);
+}
+
+/* The value this stream left in a 3D state, if it loaded it. */
+static bool viv_sh_get(const struct viv_walk *w, u32 state, u32 *val)
+{
+	u32 i = (state >> 2) - VIV_SH_FIRST;
+
+	if (!test_bit(i, w->sh_set))
+		return false;
+	*val = w->sh[i];
+	return true;
+}
+
+/* Whether this stream wrote all of @field of masked state @m. */
+static bool viv_sh_known(const struct viv_walk *w, enum viv_masked m,
+			 u32 field)
+{
+	return (w->known[m] & field) == field;
 }
 
 /* Record @count loads of consecutive states for the context state. */
@@ -368,12 +615,18 @@ static int viv_find_bo(struct viv_walk *w, u32 addr)
 	return w->by_addr[lo - 1];
 }
 
+/* @len bytes from @addr stay inside BO @bo. */
+static bool viv_bo_fits(const struct viv_walk *w, int bo, u32 addr, u64 len)
+{
+	const struct viv_bo_range *b = &w->bos[bo];
+
+	return (u64)addr + len <= (u64)b->start + b->size;
+}
+
 /* @len bytes from the address in @slot stay inside its BO. */
 static bool viv_slot_fits(struct viv_walk *w, enum viv_slot slot, u64 len)
 {
-	const struct viv_bo_range *b = &w->bos[w->bo[slot]];
-
-	return (u64)w->val[slot] + len <= (u64)b->start + b->size;
+	return viv_bo_fits(w, w->bo[slot], w->val[slot], len);
 }
 
 enum viv_layout { VIV_LINEAR, VIV_TILED, VIV_SUPERTILED };
@@ -643,34 +896,433 @@ overflow:
 	return -EINVAL;
 }
 
-/*
- * A 3D draw: with fast clear (possibly) on, the pixel engine reads and
- * writes the tile status of a render target whose size the validator
- * does not know. Streams that draw load TS_MEM_CONFIG with fast clear off.
- */
-static int viv_check_draw(struct viv_walk *w, u32 pos)
+/* Bytes per pixel of a PE colour format (FORMAT field, MMUv1 range). */
+static u32 viv_pe_cpp(u32 format)
 {
-	if ((w->set & VIV_SET(TS_MEM_CONFIG)) &&
-	    !(w->val[VIV_SLOT_TS_MEM_CONFIG] &
-	      (VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR |
-	       VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR)))
+	return format == VIV_PE_FORMAT_X8R8G8B8 ||
+	       format == VIV_PE_FORMAT_A8R8G8B8 ? 4 : 2;
+}
+
+/*
+ * Bytes per texel of a texture format, 0 for a format not bounded here.
+ * Compressed formats store a 4x4 block in at most 16 bytes: one byte a
+ * texel over the 4x4-aligned level bounds them.
+ */
+static u32 viv_tex_cpp(u32 format)
+{
+	switch (format) {
+	case 0:		/* none (unused samplers): counts as the largest */
+		return 4;
+	case VIV_TEX_A8:
+	case VIV_TEX_L8:
+	case VIV_TEX_I8:
+	case VIV_TEX_DXT1:
+	case VIV_TEX_DXT2_DXT3:
+	case VIV_TEX_DXT4_DXT5:
+	case VIV_TEX_ETC1:
+		return 1;
+	case VIV_TEX_A8L8:
+	case VIV_TEX_A4R4G4B4:
+	case VIV_TEX_X4R4G4B4:
+	case VIV_TEX_R5G6B5:
+	case VIV_TEX_A1R5G5B5:
+	case VIV_TEX_X1R5G5B5:
+	case VIV_TEX_YUY2:
+	case VIV_TEX_UYVY:
+	case VIV_TEX_D16:
+		return 2;
+	case VIV_TEX_A8R8G8B8:
+	case VIV_TEX_X8R8G8B8:
+	case VIV_TEX_A8B8G8R8:
+	case VIV_TEX_X8B8G8R8:
+	case VIV_TEX_D24X8:
+	case VIV_TEX_E5B9G9R9:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+#define VIV_TS_MEM_CONFIG_KNOWN						\
+	(VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR | VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR | \
+	 VIV_TS_MEM_CONFIG_DEPTH_16BPP | VIV_TS_MEM_CONFIG_DEPTH_AUTO_DISABLE |	\
+	 VIV_TS_MEM_CONFIG_COLOR_AUTO_DISABLE)
+
+/*
+ * MMUv1: a setting a draw check reads must hold a value the check can
+ * bound, also when a later stream relies on it without loading it (the
+ * check then assumes the largest such value): every value a stream
+ * loads is checked here, so every value the hardware can hold is one of
+ * them (or the reset value).
+ */
+static int viv_check_setting(struct viv_walk *w, u32 pos, u32 state, u32 val)
+{
+	u32 written;
+	int masked;
+	bool ok;
+
+	if (w->mmuv2)
+		return 0;
+	written = viv_masked_written(state, val, &masked);
+	switch (state) {
+	case VIV_FE_INDEX_STREAM_CONTROL:
+		ok = !(val & ~(0x3 | VIV_FE_INDEX_PRIMITIVE_RESTART)) &&
+		     VIV_FE_INDEX_TYPE(val) <= VIV_FE_INDEX_TYPE_U32;
+		break;
+	case VIV_FE_VERTEX_STREAM_CONTROL:
+	case VIV_FE_VERTEX_STREAMS_CONTROL(0) ...
+	     VIV_FE_VERTEX_STREAMS_CONTROL(VIV_FE_VERTEX_STREAMS - 1):
+		ok = !(val & ~(0xff | VIV_FE_STREAM_DIVISOR_MASK));
+		break;
+	case VIV_PE_COLOR_FORMAT:
+		/* 16 and 32-bit formats; no extended formats or layouts. */
+		ok = !((written & VIV_PE_COLOR_FORMAT_FIELD) &&
+		       (val & VIV_PE_COLOR_FORMAT_FIELD) > VIV_PE_FORMAT_YUY2) &&
+		     !(written & val & (VIV_PE_COLOR_FORMAT_EXT_FIELD |
+					VIV_PE_COLOR_SUPER_TILED_NEW));
+		break;
+	case VIV_GL_MULTI_SAMPLE_CONFIG:
+		ok = !(written & VIV_MSAA_SAMPLES_FIELD) ||
+		     (val & VIV_MSAA_SAMPLES_FIELD) <= VIV_MSAA_SAMPLES_4X;
+		break;
+	case VIV_TS_MEM_CONFIG:
+		/* Compression changes the tile status size. */
+		ok = !(val & ~VIV_TS_MEM_CONFIG_KNOWN);
+		break;
+	case VIV_TE_SAMPLER_CONFIG0(0) ...
+	     VIV_TE_SAMPLER_CONFIG0(VIV_TE_SAMPLERS - 1):
+		/* 1D, 2D and cube maps, tiled, of a known format. */
+		ok = (VIV_TE_TYPE(val) <= VIV_TE_TYPE_2D ||
+		      VIV_TE_TYPE(val) == VIV_TE_TYPE_CUBE_MAP) &&
+		     VIV_TE_ADDRESSING(val) == VIV_TE_ADDRESSING_TILED &&
+		     viv_tex_cpp(VIV_TE_FORMAT(val));
+		break;
+	default:
+		ok = true;
+		break;
+	}
+	if (ok)
 		return 0;
 	viv_warn(&w->job->udev->drm,
-		 "rejected: draw at %#x with fast clear possibly on\n", pos * 4);
+		 "rejected: LOAD_STATE at %#x of %#x to state %#x, a value the draw checks of this core do not bound\n",
+		 pos * 4, val, state);
 	return -EINVAL;
 }
 
-/* An address loaded into @slot: it must point into a BO of the submit. */
-static int viv_load_addr(struct viv_walk *w, u32 pos, enum viv_slot slot,
-			 u32 idx, u32 val, bool fixp)
+/*
+ * @len bytes from the address this stream loaded into 3D address state
+ * @state stay inside its BO; a state it did not load holds the scratch
+ * page.
+ */
+static bool viv_sh_fits(struct viv_walk *w, u32 state, u64 len)
+{
+	u32 addr;
+	int bo;
+
+	if (!viv_sh_get(w, state, &addr))
+		return len <= VIV_SCRATCH_SIZE;
+	/* Found when it was loaded. */
+	bo = viv_find_bo(w, addr);
+	return bo >= 0 && viv_bo_fits(w, bo, addr, len);
+}
+
+/*
+ * Pixels from 0 a scissor edge (a float32) lets through: 1 for an edge
+ * below 1 (or negative), 0 for one not bounded here (65536 or more,
+ * infinite, NaN). An edge at x lets pixel x through at most.
+ */
+static u32 viv_scissor_span(u32 f)
+{
+	u32 exp = (f >> 23) & 0xff;
+
+	if (exp >= 127 + 16)
+		return 0;
+	if ((f & BIT(31)) || exp < 127)
+		return 1;
+	return (((f & 0x7fffff) | BIT(23)) >> (23 - (exp - 127))) + 1;
+}
+
+/* Bytes a tiled or (-1: either) supertiled target of w x h reaches. */
+static u64 viv_rt_extent(int layout, u32 stride, u32 w, u32 h, u32 cpp)
+{
+	if (layout >= 0)
+		return viv_extent(layout, stride, w, h, cpp);
+	return max(viv_extent(VIV_TILED, stride, w, h, cpp),
+		   viv_extent(VIV_SUPERTILED, stride, w, h, cpp));
+}
+
+/*
+ * MMUv1 draw: the colour and depth targets and their tile status. Pixels
+ * lie in the scissor (the rasteriser's clip), a window the stream must
+ * load, with its left and top edges at 0 or more (pixels left of or
+ * above the target would be written before it), and the colour and
+ * depth strides; multi-sampling (4x when not loaded) widens it. Formats
+ * and layouts the stream did not load count at their largest. Each
+ * address the pixel engine may use (the single one and those of the
+ * core's pixel pipes, whose split of the window is not documented: each
+ * is bounded with the whole window) is checked.
+ */
+static int viv_check_rt(struct viv_walk *w, u32 pos)
+{
+	struct drm_device *drm = &w->job->udev->drm;
+	u32 pipes = VIV_SPECS_PIXEL_PIPES(to_viv(w->job->udev)->specs[0]);
+	u32 left, top, right, bottom, cstride, dstride, val, cols, rows, i;
+	u32 samples = VIV_MSAA_SAMPLES_4X, ts, ccpp = 4, dcpp = 4;
+	int clayout = -1, dlayout = -1;
+	u64 cext, dext;
+
+	if (!viv_sh_get(w, VIV_SE_SCISSOR_LEFT, &left) ||
+	    !viv_sh_get(w, VIV_SE_SCISSOR_TOP, &top) ||
+	    !viv_sh_get(w, VIV_SE_SCISSOR_RIGHT, &right) ||
+	    !viv_sh_get(w, VIV_SE_SCISSOR_BOTTOM, &bottom) ||
+	    !viv_sh_get(w, VIV_PE_COLOR_STRIDE, &cstride) ||
+	    !viv_sh_get(w, VIV_PE_DEPTH_STRIDE, &dstride)) {
+		viv_warn(drm, "rejected: draw at %#x without scissor, colour and depth strides loaded in this submit\n",
+			 pos * 4);
+		return -EINVAL;
+	}
+	cols = viv_scissor_span(right);
+	rows = viv_scissor_span(bottom);
+	/* Negative or NaN left and top edges: sign or exponent all ones. */
+	if (!cols || !rows || (left & BIT(31)) || (top & BIT(31)) ||
+	    !viv_scissor_span(left) || !viv_scissor_span(top)) {
+		viv_warn(drm, "rejected: draw at %#x with a scissor edge negative, NaN or past 65535\n",
+			 pos * 4);
+		return -EINVAL;
+	}
+	if (viv_sh_known(w, VIV_MASKED_MSAA, VIV_MSAA_SAMPLES_FIELD) &&
+	    viv_sh_get(w, VIV_GL_MULTI_SAMPLE_CONFIG, &val))
+		samples = val & VIV_MSAA_SAMPLES_FIELD;
+	if (samples >= VIV_MSAA_SAMPLES_2X)
+		cols *= 2;
+	if (samples >= VIV_MSAA_SAMPLES_4X)
+		rows *= 2;
+
+	if (viv_sh_get(w, VIV_PE_COLOR_FORMAT, &val)) {
+		if (viv_sh_known(w, VIV_MASKED_COLOR_FORMAT,
+				 VIV_PE_COLOR_FORMAT_FIELD))
+			ccpp = viv_pe_cpp(val & VIV_PE_COLOR_FORMAT_FIELD);
+		if (viv_sh_known(w, VIV_MASKED_COLOR_FORMAT,
+				 VIV_PE_COLOR_SUPER_TILED))
+			clayout = val & VIV_PE_COLOR_SUPER_TILED ?
+				  VIV_SUPERTILED : VIV_TILED;
+	}
+	if (viv_sh_get(w, VIV_PE_DEPTH_CONFIG, &val)) {
+		if (viv_sh_known(w, VIV_MASKED_DEPTH_CONFIG,
+				 VIV_PE_DEPTH_FORMAT_D24S8))
+			dcpp = val & VIV_PE_DEPTH_FORMAT_D24S8 ? 4 : 2;
+		if (viv_sh_known(w, VIV_MASKED_DEPTH_CONFIG,
+				 VIV_PE_DEPTH_SUPER_TILED))
+			dlayout = val & VIV_PE_DEPTH_SUPER_TILED ?
+				  VIV_SUPERTILED : VIV_TILED;
+	}
+	cext = viv_rt_extent(clayout, cstride, cols, rows, ccpp);
+	dext = viv_rt_extent(dlayout, dstride, cols, rows, dcpp);
+	if (!viv_sh_fits(w, VIV_PE_COLOR_ADDR, cext) ||
+	    !viv_sh_fits(w, VIV_PE_DEPTH_ADDR, dext))
+		goto overflow;
+	for (i = 0; i < clamp(pipes, 1U, (u32)VIV_PE_PIPES); i++)
+		if (!viv_sh_fits(w, VIV_PE_PIPE_COLOR_ADDR(i), cext) ||
+		    !viv_sh_fits(w, VIV_PE_PIPE_DEPTH_ADDR(i), dext))
+			goto overflow;
+
+	/*
+	 * Fast clear (possibly) on: the PE reads and writes the tile status
+	 * (extent / 256 bytes, see viv_check_rs()) and the surface it
+	 * describes.
+	 */
+	if (!viv_sh_get(w, VIV_TS_MEM_CONFIG, &ts))
+		ts = VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR |
+		     VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR;
+	if ((ts & VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR) &&
+	    (!viv_sh_fits(w, VIV_TS_COLOR_STATUS_BASE,
+			  DIV_ROUND_UP_ULL(cext, 4 * VIV_TS_TILE_BYTES)) ||
+	     !viv_sh_fits(w, VIV_TS_COLOR_SURFACE_BASE, cext)))
+		goto overflow;
+	if ((ts & VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR) &&
+	    (!viv_sh_fits(w, VIV_TS_DEPTH_STATUS_BASE,
+			  DIV_ROUND_UP_ULL(dext, 4 * VIV_TS_TILE_BYTES)) ||
+	     !viv_sh_fits(w, VIV_TS_DEPTH_SURFACE_BASE, dext)))
+		goto overflow;
+	return 0;
+
+overflow:
+	viv_warn(drm, "rejected: draw at %#x: a render target or its tile status leaves its BO\n",
+		 pos * 4);
+	return -EINVAL;
+}
+
+/*
+ * MMUv1 draw: every sampler, since the shaders are not read (those whose
+ * states changed since the last draw): each level of its mip chain must
+ * fit from its LOD address. The size must be loaded; type and format
+ * count at their largest (a cube map of 32-bit texels) when not.
+ */
+static int viv_check_tex(struct viv_walk *w, u32 pos)
+{
+	struct drm_device *drm = &w->job->udev->drm;
+	u32 s, l, size, cfg, width, height, cpp, faces;
+	u64 len;
+
+	for (s = 0; s < VIV_TE_SAMPLERS; s++) {
+		if (!(w->dirty & VIV_DIRTY_TEX(s)))
+			continue;
+		if (!viv_sh_get(w, VIV_TE_SAMPLER_SIZE(s), &size)) {
+			viv_warn(drm, "rejected: draw at %#x without the size of sampler %u loaded in this submit\n",
+				 pos * 4, s);
+			return -EINVAL;
+		}
+		cpp = 4;
+		faces = 6;
+		if (viv_sh_get(w, VIV_TE_SAMPLER_CONFIG0(s), &cfg)) {
+			cpp = viv_tex_cpp(VIV_TE_FORMAT(cfg));
+			faces = VIV_TE_TYPE(cfg) == VIV_TE_TYPE_CUBE_MAP ? 6 : 1;
+		}
+		width = max(VIV_TE_SIZE_WIDTH(size), 1U);
+		height = max(VIV_TE_SIZE_HEIGHT(size), 1U);
+		for (l = 0; l < VIV_TE_LODS; l++) {
+			len = (u64)ALIGN(max(width >> l, 1U), 4) *
+			      ALIGN(max(height >> l, 1U), 4) * cpp * faces;
+			if (!viv_sh_fits(w, VIV_TE_SAMPLER_LOD_ADDR(l, s), len)) {
+				viv_warn(drm, "rejected: draw at %#x: level %u of sampler %u leaves its BO\n",
+					 pos * 4, l, s);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Vertices @count primitives of @type use, or U64_MAX for an unknown type. */
+static u64 viv_prim_verts(u32 type, u32 count)
+{
+	u64 n = count;
+
+	switch (type) {
+	case VIV_PRIM_POINTS:
+		return n;
+	case VIV_PRIM_LINES:
+		return 2 * n;
+	case VIV_PRIM_LINE_STRIP:
+	case VIV_PRIM_LINE_LOOP:
+		return n ? n + 1 : 0;
+	case VIV_PRIM_TRIANGLES:
+		return 3 * n;
+	case VIV_PRIM_TRIANGLE_STRIP:
+	case VIV_PRIM_TRIANGLE_FAN:
+		return n ? n + 2 : 0;
+	case VIV_PRIM_QUADS:
+		return 4 * n;
+	default:
+		return U64_MAX;
+	}
+}
+
+/*
+ * MMUv1 draw: vertex fetch up to vertex @last from every stream the core
+ * has (the single stream's state and the per-stream ones), since the
+ * elements need not be loaded: base + last x stride + the farthest
+ * element. A stride not loaded counts at its largest.
+ */
+static int viv_check_streams(struct viv_walk *w, u32 pos, u64 last)
+{
+	u32 streams = VIV_SPECS_STREAM_COUNT(to_viv(w->job->udev)->specs[0]);
+	u32 i, ctl, base = VIV_FE_VERTEX_STREAM_BASE_ADDR;
+	u32 ctl_state = VIV_FE_VERTEX_STREAM_CONTROL;
+
+	streams = clamp(streams, 1U, (u32)VIV_FE_VERTEX_STREAMS);
+	for (i = 0; i <= streams; i++) {
+		if (!viv_sh_get(w, ctl_state, &ctl))
+			ctl = 0xff;
+		if (!viv_sh_fits(w, base, last * VIV_FE_STREAM_STRIDE(ctl) +
+					   VIV_FE_VERTEX_REACH)) {
+			viv_warn(&w->job->udev->drm, "rejected: draw at %#x fetches vertices past the BO of stream state %#x\n",
+				 pos * 4, base);
+			return -EINVAL;
+		}
+		base = VIV_FE_VERTEX_STREAMS_BASE_ADDR(i);
+		ctl_state = VIV_FE_VERTEX_STREAMS_CONTROL(i);
+	}
+	return 0;
+}
+
+/*
+ * A 3D draw (DRAW_PRIMITIVES or DRAW_INDEXED_PRIMITIVES). On MMUv2 the
+ * file's page tables keep the engines it starts in the file's memory. On
+ * MMUv1 everything the draw can reach is checked: render targets and
+ * textures when a state they depend on changed since the last draw, the
+ * vertex fetch at every draw. An indexed draw fetches the vertices its
+ * index values name, which the client may change after validation: only
+ * the width of the indices bounds them (255 or 65535, plus the draw's
+ * offset); 32-bit indices are rejected, and so is primitive restart (how
+ * many indices the FE then reads for the draw's primitives is not known).
+ */
+static int viv_check_draw(struct viv_walk *w, u32 pos)
+{
+	struct drm_device *drm = &w->job->udev->drm;
+	const u32 *cmd = &w->vjob->stream[pos];
+	bool indexed = VIV_FE_OPCODE(cmd[0]) == VIV_FE_OP_DRAW_INDEXED;
+	u32 ctl, isize;
+	u64 verts, last;
+	int ret;
+
+	if (w->mmuv2)
+		return 0;
+	verts = viv_prim_verts(VIV_DRAW_TYPE(cmd[1]), cmd[3]);
+	if (cmd[1] & ~0xff || verts == U64_MAX) {
+		viv_warn(drm, "rejected: draw at %#x of a primitive type not checked here\n",
+			 pos * 4);
+		return -EINVAL;
+	}
+	if (w->dirty & VIV_DIRTY_RT) {
+		ret = viv_check_rt(w, pos);
+		if (ret)
+			return ret;
+		w->dirty &= ~VIV_DIRTY_RT;
+	}
+	if (w->dirty) {
+		ret = viv_check_tex(w, pos);
+		if (ret)
+			return ret;
+		w->dirty = 0;
+	}
+	if (!verts)
+		return 0;
+	if (!indexed)
+		return viv_check_streams(w, pos, cmd[2] + verts - 1);
+
+	if (!viv_sh_get(w, VIV_FE_INDEX_STREAM_CONTROL, &ctl) ||
+	    VIV_FE_INDEX_TYPE(ctl) > VIV_FE_INDEX_TYPE_U16 ||
+	    (ctl & VIV_FE_INDEX_PRIMITIVE_RESTART)) {
+		viv_warn(drm, "rejected: indexed draw at %#x without 8/16-bit indices (no restart) loaded\n",
+			 pos * 4);
+		return -EINVAL;
+	}
+	isize = VIV_FE_INDEX_TYPE(ctl) == VIV_FE_INDEX_TYPE_U8 ? 1 : 2;
+	last = (u64)cmd[4] + (isize == 1 ? U8_MAX : U16_MAX);
+	if (!viv_sh_fits(w, VIV_FE_INDEX_STREAM_BASE_ADDR,
+			 (cmd[2] + verts) * isize)) {
+		viv_warn(drm, "rejected: indexed draw at %#x reads indices past their BO\n",
+			 pos * 4);
+		return -EINVAL;
+	}
+	return viv_check_streams(w, pos, last);
+}
+
+/*
+ * An address loaded into @state: it must point into a BO of the submit.
+ * Returns the BO's index or -EINVAL.
+ */
+static int viv_load_addr(struct viv_walk *w, u32 pos, u32 state, u32 idx,
+			 u32 val, bool fixp)
 {
 	struct ugpu_job *job = w->job;
 	struct drm_device *drm = &job->udev->drm;
 	bool reloc = __test_and_clear_bit(idx, w->reloc_words);
-	u32 state = viv_slots[slot].state;
+	u64 len = 0;
 	int bo;
 
-	if (!to_viv(job->udev)->mmuv2 && !reloc) {
+	if (!w->mmuv2 && !reloc) {
 		viv_warn(drm, "rejected: address state %#x at %#x without relocation\n",
 			 state, pos * 4);
 		return -EINVAL;
@@ -686,24 +1338,23 @@ static int viv_load_addr(struct viv_walk *w, u32 pos, enum viv_slot slot,
 	 * read must not become the target of a state the GPU writes
 	 * through. (MMUv2 maps it read-only; a write faults.)
 	 */
-	if ((viv_slots[slot].flags & VIV_SLOT_WRITE) &&
-	    !to_viv(job->udev)->mmuv2 &&
+	if (test_bit(state >> 2, viv_write_states) && !w->mmuv2 &&
 	    !(ugpu_job_bo_prot(job, bo) & UGPU_PROT_WRITE)) {
 		viv_warn(drm, "rejected: read-only BO as the target of state %#x\n",
 			 state);
 		return -EINVAL;
 	}
-	if (slot == VIV_SLOT_DE_PATTERN) {
-		w->bo[slot] = bo;
-		w->val[slot] = val;
-		if (!viv_slot_fits(w, slot, VIV_DE_PATTERN_BYTES)) {
-			viv_warn(drm, "rejected: 2D pattern at %#x leaves its BO\n",
-				 val);
-			return -EINVAL;
-		}
+	/* Addresses an engine reads or writes a fixed size at. */
+	if (state == VIV_DE_PATTERN_ADDRESS)
+		len = VIV_DE_PATTERN_BYTES;
+	else if (state == VIV_GL_OCCLUSION_QUERY_ADDR)
+		len = VIV_OCCLUSION_QUERY_BYTES;
+	if (!viv_bo_fits(w, bo, val, len)) {
+		viv_warn(drm, "rejected: %llu bytes at %#x for state %#x leave their BO\n",
+			 len, val, state);
+		return -EINVAL;
 	}
-	w->bo[slot] = bo;
-	return 0;
+	return bo;
 }
 
 static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
@@ -712,7 +1363,8 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 	struct ugpu_device *udev = w->job->udev;
 	struct viv_job *vjob = w->vjob;
 	u32 idx = word - vjob->stream;
-	u8 kind = viv_state_map[state >> 2];
+	u8 kind = viv_kind(w, state >> 2);
+	int slot = kind >= VIV_ST_SLOT ? kind - VIV_ST_SLOT : -1;
 	u32 val = *word;
 	int ret;
 
@@ -722,22 +1374,30 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 			 pos * 4, state);
 		return -EINVAL;
 	}
-	if (kind >= VIV_ST_SLOT &&
-	    (viv_slots[kind - VIV_ST_SLOT].flags & VIV_SLOT_ADDR)) {
-		ret = viv_load_addr(w, pos, kind - VIV_ST_SLOT, idx, val, fixp);
-		if (ret)
+	if (kind == VIV_ST_ADDR ||
+	    (slot >= 0 && (viv_slots[slot].flags & VIV_SLOT_ADDR))) {
+		ret = viv_load_addr(w, pos, state, idx, val, fixp);
+		if (ret < 0)
 			return ret;
+		if (slot >= 0)
+			w->bo[slot] = ret;
 	}
 	if (fixp)
 		val = viv_fixp_to_float(val);
-	if (kind >= VIV_ST_SLOT) {
-		w->val[kind - VIV_ST_SLOT] = val;
-		w->set |= BIT(kind - VIV_ST_SLOT);
+	if (kind == VIV_ST_CHECKED || slot == VIV_SLOT_TS_MEM_CONFIG) {
+		ret = viv_check_setting(w, pos, state, val);
+		if (ret)
+			return ret;
+	}
+	if (slot >= 0) {
+		w->val[slot] = val;
+		w->set |= BIT(slot);
 	} else if (kind == VIV_ST_RS_KICK && (val & VIV_RS_KICKER_START)) {
 		ret = viv_check_rs(w, pos);
 		if (ret)
 			return ret;
 	}
+	viv_sh_load(w, state, val);
 
 	if (vjob->num_writes < w->cap_writes) {
 		vjob->writes[vjob->num_writes].state = state;
@@ -833,9 +1493,11 @@ static int viv_walk_load_state(struct viv_walk *w, u32 pos)
 	}
 	/* Fast path: a run of plain states is only recorded. */
 	if (!(hdr & VIV_FE_LOAD_STATE_FIXP) &&
-	    find_next_zero_bit(viv_plain, (state >> 2) + count, state >> 2) >=
+	    find_next_zero_bit(w->mmuv2 ? viv_plain_v2 : viv_plain_v1,
+			       (state >> 2) + count, state >> 2) >=
 	    (state >> 2) + count) {
 		viv_record(w, state, &s[pos + 1], count);
+		viv_sh_store(w, state, &s[pos + 1], count);
 		return 0;
 	}
 	for (i = 0; i < count; i++) {
@@ -1020,6 +1682,8 @@ int viv_job_prepare(struct ugpu_job *job)
 	}
 	vjob->event = -1;
 	w.vjob = vjob;
+	w.mmuv2 = vdev->mmuv2;
+	w.dirty = VIV_DIRTY_ALL;
 	vjob->pipe = job->udev->queues[job->queue].caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D ?
 		     VIV_PIPE_2D : VIV_PIPE_3D;
 
@@ -1061,9 +1725,13 @@ int viv_job_prepare(struct ugpu_job *job)
 	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.addr_seen = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
 	vjob->addr_states = kvmalloc_array(words, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	if (!vdev->mmuv2) {
+		w.sh = kvmalloc_array(VIV_SH_WORDS, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		w.sh_set = bitmap_zalloc(VIV_SH_WORDS, GFP_KERNEL_ACCOUNT);
+	}
 	if (!vjob->stream || !vjob->links || !vjob->writes || !w.covered ||
 	    !w.reloc_words || !w.cmd_starts || !w.addr_seen ||
-	    !vjob->addr_states) {
+	    !vjob->addr_states || (!vdev->mmuv2 && (!w.sh || !w.sh_set))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -1097,6 +1765,8 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob = NULL;
 	ret = 0;
 out:
+	bitmap_free(w.sh_set);
+	kvfree(w.sh);
 	bitmap_free(w.addr_seen);
 	bitmap_free(w.cmd_starts);
 	bitmap_free(w.reloc_words);

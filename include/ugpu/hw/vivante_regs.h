@@ -110,10 +110,29 @@
 
 /* Front end */
 #define VIV_FE_VERTEX_ELEMENT_CONFIG(i)	(0x0600 + 4 * (i))
+#define   VIV_FE_VERTEX_ELEMENT_STREAM(x)	(((x) >> 8) & 0x7)
+#define   VIV_FE_VERTEX_ELEMENT_START(x)	(((x) >> 16) & 0xff)
+#define   VIV_FE_VERTEX_ELEMENT_END(x)		((x) >> 24)
 #define VIV_FE_VERTEX_ELEMENTS		16
+/*
+ * The farthest byte of a vertex an element reads, plus one: an element
+ * starts at most 255 bytes into its vertex (START is 8 bits) and has at
+ * most four 32-bit components; END, also 8 bits, is at most 255.
+ */
+#define VIV_FE_VERTEX_REACH		(0xff + 16)
 #define VIV_FE_CMD_STREAM_BASE_ADDR	0x0640
 #define VIV_FE_INDEX_STREAM_BASE_ADDR	0x0644
+#define VIV_FE_INDEX_STREAM_CONTROL	0x0648
+#define   VIV_FE_INDEX_TYPE(x)			((x) & 0x3)
+#define   VIV_FE_INDEX_TYPE_U8			0
+#define   VIV_FE_INDEX_TYPE_U16			1
+#define   VIV_FE_INDEX_TYPE_U32			2
+#define   VIV_FE_INDEX_PRIMITIVE_RESTART	BIT(8)
 #define VIV_FE_VERTEX_STREAM_BASE_ADDR	0x064c
+#define VIV_FE_VERTEX_STREAM_CONTROL	0x0650
+/* Stream control: the stride of one vertex in bytes, instance divisor. */
+#define   VIV_FE_STREAM_STRIDE(x)		((x) & 0xff)
+#define   VIV_FE_STREAM_DIVISOR_MASK		0x00ff0000
 #define VIV_FE_COMMAND_ADDRESS		0x0654
 #define VIV_FE_COMMAND_CONTROL		0x0658
 #define   VIV_FE_COMMAND_CONTROL_PREFETCH(x)	((x) & 0xffff)
@@ -127,7 +146,23 @@
 #define VIV_FE_DMA_LOW			0x0668
 #define VIV_FE_DMA_HIGH			0x066c
 #define VIV_FE_VERTEX_STREAMS_BASE_ADDR(i) (0x0680 + 4 * (i))
+#define VIV_FE_VERTEX_STREAMS_CONTROL(i) (0x06a0 + 4 * (i))
 #define VIV_FE_VERTEX_STREAMS		8
+
+/*
+ * DRAW_PRIMITIVES: header, primitive type, first vertex, primitive count.
+ * DRAW_INDEXED_PRIMITIVES: header, type, first index, primitive count,
+ * and an offset added to every index (padded to 64 bits).
+ */
+#define VIV_DRAW_TYPE(x)		((x) & 0xff)
+#define VIV_PRIM_POINTS			1
+#define VIV_PRIM_LINES			2
+#define VIV_PRIM_LINE_STRIP		3
+#define VIV_PRIM_TRIANGLES		4
+#define VIV_PRIM_TRIANGLE_STRIP		5
+#define VIV_PRIM_TRIANGLE_FAN		6
+#define VIV_PRIM_LINE_LOOP		7
+#define VIV_PRIM_QUADS			8
 
 /* Highest AHB register of the window. */
 #define VIV_MAX_REGISTER		0x0ffc
@@ -136,13 +171,25 @@
 #define VIV_VS_END_PC			0x0800
 #define VIV_VS_INPUT_COUNT		0x0808
 #define   VIV_VS_INPUT_COUNT_COUNT(x)		((x) & 0xf)
+/*
+ * The scissor: the rasteriser's only clip (it has no enable bit). Its
+ * states hold float32 pixel coordinates: drivers load them from 16.16
+ * values with LOAD_STATE's fixed-point flag, which converts to float.
+ */
 #define VIV_SE_SCISSOR_LEFT		0x0c00
 #define VIV_SE_SCISSOR_TOP		0x0c04
 #define VIV_SE_SCISSOR_RIGHT		0x0c08
 #define VIV_SE_SCISSOR_BOTTOM		0x0c0c
+#define VIV_SH_ICACHE_CONTROL		0x0868
+/* Cores with an instruction cache fetch shaders from these addresses. */
 #define VIV_VS_INST_ADDR		0x086c
+#define VIV_VS_ICACHE_PREFETCH		0x088c
+#define VIV_VS_ICACHE_INVALIDATE	0x08b0
+#define VIV_VS_ICACHE_COUNT		0x15604
 #define VIV_PS_END_PC			0x1000
 #define VIV_PS_INST_ADDR		0x1028
+#define VIV_PS_ICACHE_PREFETCH		0x1048
+#define VIV_PS_ICACHE_COUNT		0x1094
 
 /* 2D drawing engine */
 #define VIV_DE_SRC_ADDRESS		0x1200
@@ -192,15 +239,57 @@
 #define VIV_DE_RECT_Y(x)		((x) >> 16)
 #define VIV_DE_CLEAR_PIXEL_VALUE32	0x12c0
 
-/* Pixel engine */
+/*
+ * Pixel engine. It renders to 4x4 tiled or 64x64 supertiled surfaces
+ * only; the stride is that of a row of tiles. Multi-sampled targets are
+ * twice as wide (2x) or twice as wide and high (4x) as the window.
+ * PE_DEPTH_CONFIG and PE_COLOR_FORMAT are masked states.
+ */
+#define VIV_PE_DEPTH_CONFIG		0x1400
+#define   VIV_PE_DEPTH_MODE_FIELD		0x00000003
+#define   VIV_PE_DEPTH_MODE_MASK		BIT(3)
+#define   VIV_PE_DEPTH_FORMAT_D24S8		BIT(4)	/* else D16 */
+#define   VIV_PE_DEPTH_FORMAT_MASK		BIT(5)
+#define   VIV_PE_DEPTH_FUNC_FIELD		0x00000700
+#define   VIV_PE_DEPTH_FUNC_MASK		BIT(11)
+#define   VIV_PE_DEPTH_WRITE_ENABLE		BIT(12)
+#define   VIV_PE_DEPTH_WRITE_ENABLE_MASK	BIT(13)
+#define   VIV_PE_DEPTH_EARLY_Z			BIT(16)
+#define   VIV_PE_DEPTH_EARLY_Z_MASK		BIT(17)
+#define   VIV_PE_DEPTH_UNK18			BIT(18)
+#define   VIV_PE_DEPTH_UNK18_MASK		BIT(19)
+#define   VIV_PE_DEPTH_ONLY_DEPTH		BIT(20)
+#define   VIV_PE_DEPTH_ONLY_DEPTH_MASK		BIT(21)
+#define   VIV_PE_DEPTH_DISABLE_ZS		BIT(24)
+#define   VIV_PE_DEPTH_DISABLE_ZS_MASK		BIT(25)
+#define   VIV_PE_DEPTH_SUPER_TILED		BIT(26)
+#define   VIV_PE_DEPTH_SUPER_TILED_MASK		BIT(27)
 #define VIV_PE_DEPTH_ADDR		0x1410
 #define VIV_PE_DEPTH_STRIDE		0x1414
 #define VIV_PE_COLOR_FORMAT		0x142c
+#define   VIV_PE_COLOR_FORMAT_FIELD		0x0000000f
+#define   VIV_PE_COLOR_FORMAT_FORMAT_MASK	BIT(4)
+#define   VIV_PE_COLOR_COMPONENTS_FIELD		0x00000f00
+#define   VIV_PE_COLOR_COMPONENTS_MASK		BIT(12)
+#define   VIV_PE_COLOR_SUPER_TILED_NEW		BIT(13)	/* not masked */
+#define   VIV_PE_COLOR_OVERWRITE		BIT(16)
+#define   VIV_PE_COLOR_OVERWRITE_MASK		BIT(17)
+#define   VIV_PE_COLOR_SUPER_TILED		BIT(20)
+#define   VIV_PE_COLOR_SUPER_TILED_MASK		BIT(21)
+#define   VIV_PE_COLOR_FORMAT_EXT_FIELD		0x7f000000
+#define   VIV_PE_COLOR_FORMAT_EXT_MASK		BIT(31)
 #define VIV_PE_COLOR_ADDR		0x1430
 #define VIV_PE_COLOR_STRIDE		0x1434
+#define VIV_PE_HDEPTH_ADDR		0x1458
 #define VIV_PE_PIPE_COLOR_ADDR(i)	(0x1460 + 4 * (i))
 #define VIV_PE_PIPE_DEPTH_ADDR(i)	(0x1480 + 4 * (i))
 #define VIV_PE_PIPES			8
+/* PE_COLOR_FORMAT FORMAT values (16 bits per pixel unless noted). */
+#define VIV_PE_FORMAT_X4R4G4B4		0x0
+#define VIV_PE_FORMAT_R5G6B5		0x4
+#define VIV_PE_FORMAT_X8R8G8B8		0x5	/* 32 bits */
+#define VIV_PE_FORMAT_A8R8G8B8		0x6	/* 32 bits */
+#define VIV_PE_FORMAT_YUY2		0x7
 
 /* Resolve engine */
 #define VIV_RS_KICKER			0x1600
@@ -235,6 +324,11 @@
 #define VIV_TS_MEM_CONFIG		0x1654
 #define   VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR	BIT(0)
 #define   VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR	BIT(1)
+#define   VIV_TS_MEM_CONFIG_DEPTH_16BPP		BIT(3)
+#define   VIV_TS_MEM_CONFIG_DEPTH_AUTO_DISABLE	BIT(4)
+#define   VIV_TS_MEM_CONFIG_COLOR_AUTO_DISABLE	BIT(5)
+#define   VIV_TS_MEM_CONFIG_DEPTH_COMPRESSION	BIT(6)
+#define   VIV_TS_MEM_CONFIG_COLOR_COMPRESSION	BIT(7)
 #define VIV_TS_COLOR_STATUS_BASE	0x1658
 #define VIV_TS_COLOR_SURFACE_BASE	0x165c
 #define VIV_TS_COLOR_CLEAR_VALUE	0x1660
@@ -263,10 +357,58 @@
 #define VIV_TS_STATE_CLEARED		0x1
 #define VIV_TS_CLEAR_PATTERN		0x55555555u
 
-/* Texture sampler LOD addresses: 14 levels of 12 samplers. */
+/*
+ * Texture engine: 12 samplers (8 fragment, 4 vertex), each with a level
+ * of detail address per mipmap level (14). A level of a w x h texture is
+ * (w >> lod) x (h >> lod), at least 1 x 1, stored in 4x4 tiles (with
+ * ADDRESSING_MODE tiled and the reset CONFIG1, whose alignment is four
+ * pixels); a cube map keeps its six faces one after the other.
+ */
+#define VIV_TE_SAMPLER_CONFIG0(s)	(0x2000 + 4 * (s))
+#define   VIV_TE_TYPE(x)			((x) & 0x7)
+#define   VIV_TE_TYPE_NONE			0
+#define   VIV_TE_TYPE_1D			1
+#define   VIV_TE_TYPE_2D			2
+#define   VIV_TE_TYPE_3D			3
+#define   VIV_TE_TYPE_CUBE_MAP			5
+#define   VIV_TE_FORMAT(x)			(((x) >> 13) & 0x1f)
+#define   VIV_TE_FORMAT_SHIFT			13
+#define   VIV_TE_ADDRESSING(x)			(((x) >> 20) & 0x3)
+#define   VIV_TE_ADDRESSING_TILED		0
+#define   VIV_TE_ADDRESSING_LINEAR		3
+#define VIV_TE_SAMPLER_SIZE(s)		(0x2040 + 4 * (s))
+#define   VIV_TE_SIZE_WIDTH(x)			((x) & 0xffff)
+#define   VIV_TE_SIZE_HEIGHT(x)			((x) >> 16)
+#define VIV_TE_SAMPLER_LOG_SIZE(s)	(0x2080 + 4 * (s))
+#define VIV_TE_SAMPLER_LOD_CONFIG(s)	(0x20c0 + 4 * (s))
+#define VIV_TE_SAMPLER_CONFIG1(s)	(0x21c0 + 4 * (s))
 #define VIV_TE_SAMPLER_LOD_ADDR(lod, s)	(0x2400 + 0x40 * (lod) + 4 * (s))
+#define VIV_TE_SAMPLER_LINEAR_STRIDE(lod, s) (0x2c00 + 0x40 * (lod) + 4 * (s))
 #define VIV_TE_SAMPLERS			12
 #define VIV_TE_LODS			14
+/* Texture formats (CONFIG0 FORMAT). */
+#define VIV_TEX_A8			0x01
+#define VIV_TEX_L8			0x02
+#define VIV_TEX_I8			0x03
+#define VIV_TEX_A8L8			0x04
+#define VIV_TEX_A4R4G4B4		0x05
+#define VIV_TEX_X4R4G4B4		0x06
+#define VIV_TEX_A8R8G8B8		0x07
+#define VIV_TEX_X8R8G8B8		0x08
+#define VIV_TEX_A8B8G8R8		0x09
+#define VIV_TEX_X8B8G8R8		0x0a
+#define VIV_TEX_R5G6B5			0x0b
+#define VIV_TEX_A1R5G5B5		0x0c
+#define VIV_TEX_X1R5G5B5		0x0d
+#define VIV_TEX_YUY2			0x0e
+#define VIV_TEX_UYVY			0x0f
+#define VIV_TEX_D16			0x10
+#define VIV_TEX_D24X8			0x11
+#define VIV_TEX_DXT1			0x13	/* 8 bytes per 4x4 block */
+#define VIV_TEX_DXT2_DXT3		0x14	/* 16 bytes per 4x4 block */
+#define VIV_TEX_DXT4_DXT5		0x15	/* 16 bytes per 4x4 block */
+#define VIV_TEX_E5B9G9R9		0x1d
+#define VIV_TEX_ETC1			0x1e	/* 8 bytes per 4x4 block */
 
 /* Global states */
 #define VIV_GL_PIPE_SELECT		0x3800
@@ -294,7 +436,13 @@
 #define   VIV_MSAA_UNK12_MASK			BIT(15)
 #define   VIV_MSAA_UNK16_FIELD			0x00070000
 #define   VIV_MSAA_UNK16_MASK			BIT(19)
+#define   VIV_MSAA_SAMPLES_NONE			0
+#define   VIV_MSAA_SAMPLES_2X			1
+#define   VIV_MSAA_SAMPLES_4X			2
+/* A write of any value to the control stores the 64-bit sample count. */
 #define VIV_GL_OCCLUSION_QUERY_ADDR	0x3824
+#define VIV_GL_OCCLUSION_QUERY_CONTROL	0x3830
+#define VIV_OCCLUSION_QUERY_BYTES	8
 #define VIV_GL_CONTEXT_POINTER		0x3850
 #define VIV_GL_FENCE_OUT_ADDRESS	0x3868
 #define VIV_GL_STALL_TOKEN		0x3c00
@@ -401,43 +549,82 @@ static inline unsigned int viv_fixp_to_float(unsigned int fixp)
 }
 
 /**
- * viv_masked_merge() - value a state holds after a load.
+ * viv_masked_written() - bits a load writes into a state.
  * @state: byte address of the state.
- * @old: value before the load.
  * @val: value loaded.
+ * @masked: set to whether @state is a masked state.
  *
  * A masked state takes from a load only the fields whose mask bit the
- * loaded value leaves clear; its other bits keep their value.
+ * loaded value leaves clear (fields without a mask bit: every load); its
+ * other bits, mask bits included, keep their value.
  *
- * Return: @val, or for a masked state @old with those fields of @val.
+ * Return: for a masked state, the bits the load writes; else all bits.
  */
-static inline unsigned int viv_masked_merge(unsigned int state,
-					    unsigned int old, unsigned int val)
+static inline unsigned int viv_masked_written(unsigned int state,
+					      unsigned int val, int *masked)
 {
 	/* Fields of masked states, each with the bit that protects it. */
 	static const struct {
 		unsigned int state;
 		unsigned int field;
 		unsigned int mask;
-	} masked[] = {
+	} fields[] = {
 		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_SAMPLES_FIELD, VIV_MSAA_SAMPLES_MASK },
 		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_ENABLES_FIELD, VIV_MSAA_ENABLES_MASK },
 		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK12_FIELD, VIV_MSAA_UNK12_MASK },
 		{ VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_UNK16_FIELD, VIV_MSAA_UNK16_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_MODE_FIELD, VIV_PE_DEPTH_MODE_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_FORMAT_D24S8, VIV_PE_DEPTH_FORMAT_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_FUNC_FIELD, VIV_PE_DEPTH_FUNC_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_WRITE_ENABLE,
+		  VIV_PE_DEPTH_WRITE_ENABLE_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_EARLY_Z, VIV_PE_DEPTH_EARLY_Z_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_UNK18, VIV_PE_DEPTH_UNK18_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_ONLY_DEPTH, VIV_PE_DEPTH_ONLY_DEPTH_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_DISABLE_ZS, VIV_PE_DEPTH_DISABLE_ZS_MASK },
+		{ VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_SUPER_TILED,
+		  VIV_PE_DEPTH_SUPER_TILED_MASK },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_FORMAT_FIELD,
+		  VIV_PE_COLOR_FORMAT_FORMAT_MASK },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_COMPONENTS_FIELD,
+		  VIV_PE_COLOR_COMPONENTS_MASK },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_SUPER_TILED_NEW, 0 },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_OVERWRITE, VIV_PE_COLOR_OVERWRITE_MASK },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_SUPER_TILED,
+		  VIV_PE_COLOR_SUPER_TILED_MASK },
+		{ VIV_PE_COLOR_FORMAT, VIV_PE_COLOR_FORMAT_EXT_FIELD,
+		  VIV_PE_COLOR_FORMAT_EXT_MASK },
 		{ 0 }
 	};
-	int is_masked = 0;
-	unsigned int i;
+	unsigned int i, written = 0;
 
-	for (i = 0; masked[i].mask; i++) {
-		if (masked[i].state != state)
+	*masked = 0;
+	for (i = 0; fields[i].state; i++) {
+		if (fields[i].state != state)
 			continue;
-		is_masked = 1;
-		if (!(val & masked[i].mask))
-			old = (old & ~masked[i].field) |
-			      (val & masked[i].field);
+		*masked = 1;
+		if (!(val & fields[i].mask))
+			written |= fields[i].field;
 	}
-	return is_masked ? old : val;
+	return *masked ? written : ~0u;
+}
+
+/**
+ * viv_masked_merge() - value a state holds after a load.
+ * @state: byte address of the state.
+ * @old: value before the load.
+ * @val: value loaded.
+ *
+ * Return: @val, or for a masked state @old with the fields the load
+ * writes (viv_masked_written()) taken from @val.
+ */
+static inline unsigned int viv_masked_merge(unsigned int state,
+					    unsigned int old, unsigned int val)
+{
+	int masked;
+	unsigned int written = viv_masked_written(state, val, &masked);
+
+	return (old & ~written) | (val & written);
 }
 
 #endif /* _UGPU_HW_VIVANTE_REGS_H_ */
