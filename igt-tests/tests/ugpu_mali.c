@@ -2,8 +2,8 @@
 /*
  * ugpu_mali: Mali job-manager GPUs behind the ugpu uapi. Job chains of
  * every job type the simulated GPU executes, chaining and dependencies,
- * job slots, faults and their confinement, hangs and recovery, context
- * banning, and device unbind. Every subtest runs on every Mali device as
+ * job slots, results through the GPU's write-back L2, faults and their
+ * confinement, hangs and recovery, context banning, and device unbind. Every subtest runs on every Mali device as
  * a dynamic subtest named after the device.
  */
 #include <dirent.h>
@@ -1596,6 +1596,99 @@ static unsigned int kmsg_count(char (*recs)[1024], unsigned int n,
  * by default), and they name the client, command name and process id, as
  * it was when it submitted.
  */
+/*
+ * What a chain wrote is in memory when its fence signals. The GPU writes
+ * through a write-back L2 (set-value targets, job headers, framebuffers);
+ * only a clean puts the lines in memory, and the driver asks for one at
+ * the end of every chain.
+ */
+static void test_cache_clean(struct ugpu_device_info *d)
+{
+	struct mali_vt_desc v;
+	struct mali_chain c;
+	unsigned int js, i, n = 24;
+	struct env e;
+
+	env_open(&e, d);
+	igt_require_f(va_32bit(&e), "compute jobs need VAs below 4 GiB\n");
+	write_scene(&e);
+
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		/* Values 4 bytes apart: six lines, some written in part. */
+		memset((char *)e.data->map + TARGETS, 0x5a, 0x200);
+		mali_chain_init(&c, e.jobs, true);
+		for (i = 0; i < n; i++) {
+			mali_set_value_job(e.jobs, JOB(i), i + 1,
+					   e.data->va + TARGETS + 16 * i,
+					   MALI_SET_VALUE_IMM32,
+					   0xc0de0000 + 0x100 * js + i);
+			mali_chain_append(&c, JOB(i));
+		}
+		if (js) {
+			/* A compute job writes nothing but its header. */
+			vt_desc(&e, &v, MALI_JOB_TYPE_COMPUTE);
+			mali_vertex_tiler_job(e.jobs, JOB(n), n + 1, 0, &v);
+			mali_chain_append(&c, JOB(n));
+		}
+		igt_assert_eq(run_chain(&e, c.head, slot_reqs[js]), 1);
+
+		for (i = 0; i < n; i++) {
+			check_done(&e, i);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data,
+							 TARGETS + 16 * i),
+					  0xc0de0000 + 0x100 * js + i);
+			/* The rest of each line is what the CPU left. */
+			igt_assert_eq_u32(ugpu_bo_read32(e.data,
+							 TARGETS + 16 * i + 4),
+					  0x5a5a5a5a);
+		}
+		if (js)
+			check_done(&e, n);
+	}
+
+	/* A framebuffer: 15 KiB of lines, all dirty at the chain's end. */
+	fill_fb(&e);
+	mali_chain_init(&c, e.jobs, true);
+	mali_fragment_job(e.jobs, JOB(0), 1, MALI_TILE_COORD(0, 0),
+			  MALI_TILE_COORD(3, 2), e.jobs->va + FBD);
+	mali_chain_append(&c, JOB(0));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_FRAGMENT), 1);
+	check_done(&e, 0);
+	check_fb(&e, FB_W, FB_H, 0, 0, 3, 2, CLEAR);
+	env_close(&e);
+}
+
+/*
+ * Within the GPU the L2 is coherent: a job reads what an earlier job of
+ * the chain wrote, before any clean. Here a set-value job changes the
+ * clear colour in the framebuffer descriptor the next job reads.
+ */
+static void test_cache_coherent(struct ugpu_device_info *d)
+{
+	struct mali_chain c;
+	struct env e;
+
+	env_open(&e, d);
+	fill_fb(&e);
+	mali_fbd(e.jobs, FBD, MALI_FBD_FORMAT_BGRA8888, FB_W, FB_H, CLEAR,
+		 e.data->va + FB, FB_STRIDE);
+	mali_chain_init(&c, e.jobs, true);
+	mali_set_value_job(e.jobs, JOB(0), 1,
+			   e.jobs->va + FBD + MALI_FBD_CLEAR_COLOR,
+			   MALI_SET_VALUE_IMM32, CLEAR ^ 0x00ffff00);
+	mali_chain_append(&c, JOB(0));
+	mali_fragment_job(e.jobs, JOB(1), 2, MALI_TILE_COORD(0, 0),
+			  MALI_TILE_COORD(3, 2), e.jobs->va + FBD);
+	mali_chain_append(&c, JOB(1));
+	igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_FRAGMENT), 1);
+	check_done(&e, 0);
+	check_done(&e, 1);
+	check_fb(&e, FB_W, FB_H, 0, 0, 3, 2, CLEAR ^ 0x00ffff00);
+	igt_assert_eq_u32(ugpu_bo_read32(e.jobs, FBD + MALI_FBD_CLEAR_COLOR),
+			  CLEAR ^ 0x00ffff00);
+	env_close(&e);
+}
+
 static void test_fault_log(struct ugpu_device_info *d)
 {
 	static char recs[KMSG_MAX][1024];
@@ -1674,6 +1767,16 @@ igt_main
 	igt_subtest_with_dynamic("job-cache-flush")
 		for_each_mali(d)
 			test_job_cache_flush(d);
+
+	igt_describe("Results are in memory when the fence signals.");
+	igt_subtest_with_dynamic("cache-clean")
+		for_each_mali(d)
+			test_cache_clean(d);
+
+	igt_describe("A job reads what an earlier job of its chain wrote.");
+	igt_subtest_with_dynamic("cache-coherent")
+		for_each_mali(d)
+			test_cache_coherent(d);
 
 	igt_describe("Fragment jobs clear exactly their tile range.");
 	igt_subtest_with_dynamic("job-fragment")
