@@ -42,6 +42,12 @@
 #define MALI_L2_SETS		64
 #define MALI_L2_WAYS		8
 
+/*
+ * Not an exception code: the access waits for its stalled address space
+ * and the job is executed again once the stall ends.
+ */
+#define MALI_STALLED		0x200
+
 /* JS_COMMAND values of GPUs with job chain disambiguation. */
 #define MALI_JS_COMMAND_SOFT_STOP_0	0x04
 #define MALI_JS_COMMAND_HARD_STOP_0	0x05
@@ -227,6 +233,9 @@ struct mali_l2 {
  * @lock_size: size of the locked region.
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
+ * @stalled: a fault stalls the address space: no translation completes.
+ * @resume: a command that ends a stall was issued since the fault; the
+ *	stall ends once the MMU_INT bits of the address space are clear too.
  * @tlb: cached translations; only UPDATE and FLUSH_* invalidate them.
  * @tlb_next: replacement cursor.
  */
@@ -242,6 +251,8 @@ struct mali_as {
 	u64 lock_size;
 	u32 faultstatus;
 	u64 faultaddress;
+	bool stalled;
+	bool resume;
 	struct mali_tlb_entry tlb[MALI_TLB_ENTRIES];
 	unsigned int tlb_next;
 };
@@ -259,6 +270,8 @@ struct mali_as {
  * @flush_id_next: JS_FLUSH_ID_NEXT (stored, no effect).
  * @next_pending: JS_COMMAND_NEXT was set to START and the job waits.
  * @active: a chain is running.
+ * @stalled: the job at @head waits for its stalled address space; until
+ *	the stall ends it neither progresses nor obeys a stop.
  * @fresh: the device thread has not looked at the running chain yet.
  * @stop_req: pending JS_COMMAND stop (SOFT_STOP or HARD_STOP), or 0.
  * @hang: the running chain hangs: 1 obeys hard-stop, 2 only reset.
@@ -282,6 +295,7 @@ struct mali_slot {
 	u32 flush_id_next;
 	bool next_pending;
 	bool active;
+	bool stalled;
 	bool fresh;
 	u32 stop_req;
 	u32 hang;
@@ -581,6 +595,22 @@ static void mali_tlb_flush(struct mali_as *as, u64 base, u64 size)
 	}
 }
 
+/*
+ * End the stall of address space @asn once the driver has both cleared
+ * its interrupt and issued a command after the fault.
+ */
+static void mali_as_try_resume(struct mali_gpu *m, unsigned int asn)
+{
+	struct mali_as *as = &m->as[asn];
+
+	if (!as->stalled || !as->resume ||
+	    m->mmu_irq_raw & (MALI_MMU_INT_PAGE_FAULT(asn) |
+			      MALI_MMU_INT_BUS_ERROR(asn)))
+		return;
+	as->stalled = false;
+	sim_kick(m->sdev);
+}
+
 static void mali_as_command(struct mali_gpu *m, unsigned int asn, u32 cmd)
 {
 	struct mali_as *as = &m->as[asn];
@@ -592,6 +622,7 @@ static void mali_as_command(struct mali_gpu *m, unsigned int asn, u32 cmd)
 		as->act_transcfg = m->id->has_transcfg ? as->transcfg : 0;
 		as->locked = false;
 		mali_tlb_flush(as, 0, 0);
+		as->resume = true;
 		break;
 	case MALI_AS_COMMAND_LOCK:
 		/* LOCKADDR[5:0] + 1 is log2 of the region size. */
@@ -603,6 +634,7 @@ static void mali_as_command(struct mali_gpu *m, unsigned int asn, u32 cmd)
 		break;
 	case MALI_AS_COMMAND_UNLOCK:
 		as->locked = false;
+		as->resume = true;
 		break;
 	case MALI_AS_COMMAND_FLUSH_PT:
 	case MALI_AS_COMMAND_FLUSH_MEM:
@@ -617,10 +649,12 @@ static void mali_as_command(struct mali_gpu *m, unsigned int asn, u32 cmd)
 			mali_tlb_flush(as, 0, 0);
 		as->locked = false;
 		mali_l2_flush(m, MALI_FLUSH_CLEAN_INV);
+		as->resume = true;
 		break;
 	default:
-		break;
+		return;
 	}
+	mali_as_try_resume(m, asn);
 }
 
 enum mali_pt_fmt {
@@ -814,22 +848,34 @@ static void mali_mmu_fault(struct mali_gpu *m, unsigned int asn, u64 va,
 
 /*
  * Translate an access of a job, with the lock held. Returns 0 and the
- * bus address, or an exception code that ends the job. A fault is
- * reported at once (AS_FAULTSTATUS/ADDRESS and MMU_INT). Real hardware
- * stalls the address space until the driver resolves the fault; the
- * simulator instead ends the job with the same exception code in
- * JS_STATUS.
+ * bus address, %MALI_STALLED while the address space is stalled, or an
+ * exception code that ends the job.
+ *
+ * A fault is reported at once (AS_FAULTSTATUS/ADDRESS and MMU_INT) and
+ * stalls the address space, as on silicon: the access waits, and with it
+ * every other access of the address space, until the driver has cleared
+ * the interrupt and issued an AS command (mali_as_try_resume()); then it
+ * is tried again. An unmapped address space has no tables to fix: its
+ * faults abort the job instead of stalling.
  */
 static u32 mali_translate_job(struct mali_gpu *m, unsigned int asn, u64 va,
 			      enum sim_access access, dma_addr_t *addr)
 {
+	struct mali_as *as = &m->as[asn];
 	bool bus = false;
 	u32 code;
 
+	if (as->stalled)
+		return MALI_STALLED;
 	code = mali_translate_locked(m, asn, va, access, addr, &bus);
-	if (code)
-		mali_mmu_fault(m, asn, va, access, code, bus);
-	return code;
+	if (!code)
+		return 0;
+	mali_mmu_fault(m, asn, va, access, code, bus);
+	if (mali_as_format(m, as) == MALI_PT_NONE)
+		return code;
+	as->stalled = true;
+	as->resume = false;
+	return MALI_STALLED;
 }
 
 /*
@@ -871,6 +917,7 @@ static void mali_start_next(struct mali_gpu *m, unsigned int js, ktime_t now)
 	s->fresh = true;
 	s->stop_req = 0;
 	s->final = 0;
+	s->stalled = false;
 	s->hang = atomic_xchg(&m->hang_next, 0);
 	s->inject = atomic_xchg(&m->fault_next, 0);
 	s->ready_at = ktime_add_ns(now, MALI_START_DELAY_NS);
@@ -897,6 +944,7 @@ static void mali_finish(struct mali_gpu *m, unsigned int js, u32 code,
 	s->hang = 0;
 	s->final = 0;
 	s->stop_req = 0;
+	s->stalled = false;
 	s->gen++;
 	if (code == MALI_EXC_DONE) {
 		s->head = 0;
@@ -955,9 +1003,9 @@ static bool mali_step_stopped(struct mali_gpu *m, struct mali_step *st)
 
 /*
  * Access GPU memory for the job of @st: through the address space's
- * translation, then the L2. Returns 0 or an exception code (a data page
- * outside RAM is a JOB_BUS_FAULT). Pages before the one that faulted have
- * been accessed.
+ * translation, then the L2. Returns 0, an exception code (a data page
+ * outside RAM is a JOB_BUS_FAULT) or %MALI_STALLED. Pages before the one
+ * that faulted or stalled have been accessed.
  */
 static u32 mali_mem(struct mali_gpu *m, struct mali_step *st, u64 va,
 		    void *buf, u32 pattern, size_t len, enum sim_access access,
@@ -1258,7 +1306,7 @@ static u32 mali_run_job(struct mali_gpu *m, struct mali_slot *s,
 	bool shader, tiler;
 
 	st->cost_ns = MALI_JOB_NS;
-	if (++s->njobs > MALI_MAX_CHAIN_JOBS)
+	if (s->njobs >= MALI_MAX_CHAIN_JOBS)
 		return MALI_EXC_JOB_CONFIG_FAULT;
 
 	code = mali_read(m, st, st->job, hdr, sizeof(hdr), SIM_ACCESS_READ);
@@ -1327,18 +1375,20 @@ static u32 mali_run_job(struct mali_gpu *m, struct mali_slot *s,
 		st->hdr_ok = false;
 		return code;
 	}
+	/* Executed: a stall no longer runs it again. */
+	s->njobs++;
 	set_bit(idx, s->done_idx);
 	return MALI_EXC_DONE;
 }
 
 /* Record a failure in the job header, as the job manager does. */
-static void mali_write_status(struct mali_gpu *m, struct mali_step *st,
-			      u32 code)
+static u32 mali_write_status(struct mali_gpu *m, struct mali_step *st,
+			     u32 code)
 {
 	__le32 val = cpu_to_le32(code);
 
-	mali_write(m, st, st->job + MALI_JOB_HDR_EXCEPTION_STATUS, &val,
-		   sizeof(val));
+	return mali_write(m, st, st->job + MALI_JOB_HDR_EXCEPTION_STATUS,
+			  &val, sizeof(val));
 }
 
 /* One step of slot @js on the device thread; returns its next event. */
@@ -1355,6 +1405,12 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	spin_lock_irqsave(&sdev->lock, flags);
 	if (!s->active)
 		goto idle;
+	if (s->stalled) {
+		/* The stalled access is outstanding: not even a stop ends it. */
+		if (m->as[MALI_JS_CONFIG_AS(s->config)].stalled)
+			goto idle;
+		s->stalled = false;
+	}
 	if (s->stop_req && !s->final) {
 		bool hard = s->stop_req == MALI_JS_COMMAND_HARD_STOP;
 
@@ -1403,11 +1459,13 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	} else if (inject) {
 		code = inject;
 		st.cost_ns = MALI_JOB_NS;
-		mali_write_status(m, &st, code);
+		if (mali_write_status(m, &st, code) == MALI_STALLED)
+			code = MALI_STALLED;
 	} else {
 		code = mali_run_job(m, s, &st);
-		if (code != MALI_EXC_DONE && st.hdr_ok)
-			mali_write_status(m, &st, code);
+		if (code != MALI_EXC_DONE && code != MALI_STALLED && st.hdr_ok &&
+		    mali_write_status(m, &st, code) == MALI_STALLED)
+			code = MALI_STALLED;
 	}
 
 	spin_lock_irqsave(&sdev->lock, flags);
@@ -1417,6 +1475,13 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 		return ktime_get();
 	}
 	now = ktime_get();
+	if (code == MALI_STALLED) {
+		/* JS_HEAD stays: the job runs again once the stall ends. */
+		s->stalled = true;
+		s->inject = inject;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return now;
+	}
 	s->tail = st.job;
 	s->ready_at = ktime_add_ns(now, st.cost_ns);
 	if (code != MALI_EXC_DONE)
@@ -1429,8 +1494,11 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	return s->ready_at;
 
 idle:
-	/* A finished chain may have started the next one. */
-	now = s->active && !s->hang ? s->ready_at : KTIME_MAX;
+	/*
+	 * A finished chain may have started the next one. A stalled slot
+	 * waits for the kick that ends the stall.
+	 */
+	now = s->active && !s->hang && !s->stalled ? s->ready_at : KTIME_MAX;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	return now;
 }
@@ -1534,6 +1602,7 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 		s->flush_id_next = 0;
 		s->next_pending = false;
 		s->active = false;
+		s->stalled = false;
 		s->fresh = false;
 		s->stop_req = 0;
 		s->hang = 0;
@@ -2009,6 +2078,8 @@ static void mali_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		break;
 	case MALI_MMU_INT_CLEAR:
 		m->mmu_irq_raw &= ~val;
+		for (n = 0; n < MALI_MAX_AS; n++)
+			mali_as_try_resume(m, n);
 		break;
 	case MALI_MMU_INT_MASK:
 		m->mmu_irq_mask = val;
@@ -2108,11 +2179,11 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 		struct mali_slot *s = &snap->js[i];
 
 		seq_printf(sf,
-			   "js%u %s head 0x%llx tail 0x%llx config 0x%08x status 0x%02x next %s 0x%llx%s\n",
+			   "js%u %s head 0x%llx tail 0x%llx config 0x%08x status 0x%02x next %s 0x%llx%s%s\n",
 			   i, s->active ? "active" : "idle", s->head, s->tail,
 			   s->config, s->status,
 			   s->next_pending ? "pending" : "none", s->head_next,
-			   s->hang ? " hung" : "");
+			   s->hang ? " hung" : "", s->stalled ? " stalled" : "");
 	}
 	for (i = 0; i < MALI_MAX_AS; i++) {
 		struct mali_as *as = &snap->as[i];
@@ -2120,9 +2191,10 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 		if (!(snap->id->as_present & BIT(i)))
 			continue;
 		seq_printf(sf,
-			   "as%u transtab 0x%llx transcfg 0x%llx faultstatus 0x%08x faultaddress 0x%llx\n",
+			   "as%u transtab 0x%llx transcfg 0x%llx faultstatus 0x%08x faultaddress 0x%llx%s\n",
 			   i, as->act_transtab, as->act_transcfg,
-			   as->faultstatus, as->faultaddress);
+			   as->faultstatus, as->faultaddress,
+			   as->stalled ? " stalled" : "");
 	}
 	kfree(snap);
 	return 0;

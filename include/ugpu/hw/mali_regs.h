@@ -207,7 +207,12 @@
 
 /*
  * AS_COMMAND. FLUSH_PT and FLUSH_MEM also clean and invalidate the L2
- * (FLUSH_MEM after the outstanding accesses).
+ * (FLUSH_MEM after the outstanding accesses). A fault stalls its address
+ * space: no translation of it completes until its MMU_INT bits are
+ * cleared and an UPDATE, UNLOCK, FLUSH_PT or FLUSH_MEM has been issued
+ * after the fault; the faulting access is then retried. An access to an
+ * unmapped address space (no tables latched) does not stall: it aborts
+ * its job.
  */
 #define MALI_AS_COMMAND_NOP		0x00
 #define MALI_AS_COMMAND_UPDATE		0x01
