@@ -1074,7 +1074,7 @@ static void test_mmu_fault_resume(struct ugpu_device_info *d)
 	uint32_t bad_sync, next_sync, other_sync;
 	uint64_t hole;
 	struct env a, b;
-	unsigned int js;
+	unsigned int i, js;
 
 	env_open(&a, d);
 	env_open(&b, d);
@@ -1084,27 +1084,29 @@ static void test_mmu_fault_resume(struct ugpu_device_info *d)
 	next_sync = ugpu_syncobj_create(a.fd, false);
 	other_sync = ugpu_syncobj_create(b.fd, false);
 
-	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
-		ugpu_bo_write32(a.data, TARGETS + 4 * js, 0);
-		ugpu_bo_write32(b.data, TARGETS + 4 * js, 0);
+	/* Several rounds: the other jobs arrive at varying moments. */
+	for (i = 0; i < 4 * MALI_NUM_JOB_SLOTS; i++) {
+		js = i % MALI_NUM_JOB_SLOTS;
+		ugpu_bo_write32(a.data, TARGETS + 4 * i, 0);
+		ugpu_bo_write32(b.data, TARGETS + 4 * i, 0);
 		mali_set_value_job(a.jobs, JOB(0), 1, hole,
 				   MALI_SET_VALUE_IMM32, 0xbad);
 		submit_chain_async(&a, a.ctx, a.jobs->va + JOB(0),
 				   slot_reqs[js], bad_sync);
 		submit_chain_async(&b, b.ctx,
-				   write_chain(&b, 0, TARGETS + 4 * js, 0xb0 + js),
+				   write_chain(&b, 0, TARGETS + 4 * i, 0xb0 + i),
 				   slot_reqs[js], other_sync);
 		submit_chain_async(&a, a.ctx,
-				   write_chain(&a, 1, TARGETS + 4 * js, 0xa0 + js),
+				   write_chain(&a, 1, TARGETS + 4 * i, 0xa0 + i),
 				   slot_reqs[js], next_sync);
 
 		igt_assert_eq(ugpu_syncobj_wait_status(a.fd, bad_sync), -EIO);
 		igt_assert_eq(ugpu_syncobj_wait_status(a.fd, next_sync), 1);
 		igt_assert_eq(ugpu_syncobj_wait_status(b.fd, other_sync), 1);
-		igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 4 * js),
-				  0xa0 + js);
-		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 4 * js),
-				  0xb0 + js);
+		igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS + 4 * i),
+				  0xa0 + i);
+		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 4 * i),
+				  0xb0 + i);
 		check_done(&a, 1);
 		check_done(&b, 0);
 		igt_assert_neq_u32(mali_job_status(a.jobs, JOB(0)) & 0xff,

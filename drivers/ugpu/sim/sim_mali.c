@@ -1872,6 +1872,17 @@ static u32 mali_read_slot(struct mali_gpu *m, unsigned int js,
 	}
 }
 
+/*
+ * Whether slot @js can start a queued chain: it is idle, no reset is under
+ * way, and no failure of it waits for its interrupt to be cleared (a
+ * failed slot stays blocked until then).
+ */
+static bool mali_slot_free(struct mali_gpu *m, unsigned int js)
+{
+	return !m->js[js].active && !m->resetting &&
+	       !(m->job_irq_raw & MALI_JOB_INT_FAILED(js));
+}
+
 static void mali_write_slot(struct mali_gpu *m, unsigned int js,
 			    unsigned int reg, u32 val)
 {
@@ -1899,7 +1910,7 @@ static void mali_write_slot(struct mali_gpu *m, unsigned int js,
 	case MALI_JS_COMMAND_NEXT:
 		if (val == MALI_JS_COMMAND_START) {
 			s->next_pending = true;
-			if (!s->active && !m->resetting)
+			if (mali_slot_free(m, js))
 				mali_start_next(m, js, ktime_get());
 		} else if (val == MALI_JS_COMMAND_NOP) {
 			s->next_pending = false;
@@ -2069,6 +2080,10 @@ static void mali_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		break;
 	case MALI_JOB_INT_CLEAR:
 		m->job_irq_raw &= ~val;
+		/* A chain queued while a failure was pending starts now. */
+		for (n = 0; n < MALI_NUM_JOB_SLOTS; n++)
+			if (m->js[n].next_pending && mali_slot_free(m, n))
+				mali_start_next(m, n, ktime_get());
 		break;
 	case MALI_JOB_INT_MASK:
 		m->job_irq_mask = val;

@@ -126,7 +126,9 @@
  * completes successfully), then NOP; writing NOP cancels a queued job.
  * When the running job fails or is stopped, the queued job does not
  * start: it is dropped (JS_COMMAND_NEXT reads NOP) with the _NEXT
- * registers unchanged, and writing START again re-queues it.
+ * registers unchanged, and writing START again re-queues it. Until the
+ * slot's FAILED bit is cleared the slot starts nothing: a START written
+ * meanwhile waits for the clear.
  * JS_COMMAND SOFT_STOP stops the job in JS_HEAD at a job boundary
  * (JS_STATUS STOPPED, JS_TAIL the next job of the chain), HARD_STOP at
  * once (TERMINATED); both raise FAILED.
