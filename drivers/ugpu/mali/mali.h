@@ -74,8 +74,12 @@ struct mali_vm {
  *	@jobs[0] runs from JS_HEAD (or is about to), @jobs[1] waits in the
  *	_NEXT registers. Each holds a job reference, a runtime PM reference
  *	and an AS reference.
+ * @as: the address space slot of each of @jobs.
  * @stopping: the job job_timedout() asked the hardware to stop; its
  *	STOPPED or TERMINATED status then means -ETIMEDOUT.
+ * @mmu_stop: the job hard-stopped because its address space faulted;
+ *	its STOPPED or TERMINATED status then means the fault, -EIO.
+ * @mmu_status: AS_FAULTSTATUS of that fault.
  * @flush_cancelled: @jobs[0] was cancelled from _NEXT after a failure and
  *	must be started again once the failure is handled.
  *
@@ -83,7 +87,10 @@ struct mali_vm {
  */
 struct mali_slot {
 	struct ugpu_job *jobs[MALI_SLOT_DEPTH];
+	int as[MALI_SLOT_DEPTH];
 	struct ugpu_job *stopping;
+	struct ugpu_job *mmu_stop;
+	u32 mmu_status;
 	bool flush_cancelled;
 };
 
@@ -225,6 +232,8 @@ enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job);
 void mali_job_cleanup(struct ugpu_job *job);
 void mali_job_reset(struct mali_device *mdev);
 void mali_job_kill_all(struct mali_device *mdev, int error);
+void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
+			u64 addr, const char *kind);
 irqreturn_t mali_job_irq(int irq, void *data);
 
 /* mali_drv.c */

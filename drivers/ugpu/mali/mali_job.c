@@ -8,6 +8,11 @@
  * one completes. A failing job stalls the slot until its interrupt is
  * cleared, so the waiting job is cancelled (JS_COMMAND_NEXT = NOP) before
  * the clear and started again once the failure is handled.
+ *
+ * JS_CONFIG asks for an L2 clean and invalidate before and after every
+ * chain: the end flush puts what the jobs wrote in memory before the
+ * interrupt, however the chain ended, and the start flush drops lines
+ * the CPU may have changed since.
  */
 
 #include <linux/device.h>
@@ -25,11 +30,14 @@
 #define MALI_STOP_TIMEOUT_MS	100
 #define MALI_NEXT_TIMEOUT_US	1000
 
-/* A job that left the hardware, finished outside &mali_device.js_lock. */
+/*
+ * A job that left the hardware, finished outside &mali_device.js_lock;
+ * @fault names the fault that is dumped and charged, or is NULL.
+ */
 struct mali_done {
 	struct ugpu_job *job;
 	int error;
-	bool fault;
+	const char *fault;
 };
 
 #define MALI_MAX_DONE	(MALI_NUM_JOB_SLOTS * MALI_SLOT_DEPTH)
@@ -108,6 +116,7 @@ int mali_job_run(struct ugpu_job *job)
 	struct device *dev = mdev->udev.dev;
 	unsigned int js = job->queue;
 	struct mali_slot *slot = &mdev->slots[js];
+	unsigned int i;
 	u32 cfg, next;
 	int as, ret;
 
@@ -126,7 +135,10 @@ int mali_job_run(struct ugpu_job *job)
 		goto err_pm_put;
 	}
 
-	/* Cache flushes around the job keep the CPU's view coherent. */
+	/*
+	 * L2 clean and invalidate around the chain: its results reach memory
+	 * before the interrupt, and it reads what the CPU wrote.
+	 */
 	cfg = MALI_JS_CONFIG_AS(as) | MALI_JS_CONFIG_THREAD_PRI(8) |
 	      MALI_JS_CONFIG_START_FLUSH_CLEAN_INV |
 	      MALI_JS_CONFIG_END_FLUSH_CLEAN_INV;
@@ -153,7 +165,9 @@ int mali_job_run(struct ugpu_job *job)
 		     mdev->shader_present);
 	mali_write(mdev, MALI_JS(js, MALI_JS_CONFIG_NEXT), cfg);
 	mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND_NEXT), MALI_JS_COMMAND_START);
-	slot->jobs[slot->jobs[0] ? 1 : 0] = job;
+	i = slot->jobs[0] ? 1 : 0;
+	slot->jobs[i] = job;
+	slot->as[i] = as;
 
 	spin_unlock(&mdev->js_lock);
 
@@ -182,7 +196,7 @@ static void mali_job_release(struct mali_device *mdev, struct ugpu_job *job)
 static void mali_job_finish(struct mali_device *mdev, struct mali_done *d)
 {
 	if (d->fault) {
-		mali_dump_coredump(mdev, d->job, d->job->queue, "job fault");
+		mali_dump_coredump(mdev, d->job, d->job->queue, d->fault);
 		ugpu_job_guilty(d->job);
 	}
 	ugpu_job_done(d->job, d->error);
@@ -190,15 +204,19 @@ static void mali_job_finish(struct mali_device *mdev, struct mali_done *d)
 }
 
 /* Remove the oldest job of @slot and record how it ended. */
-static void mali_slot_pop(struct mali_slot *slot, int error, bool fault,
-			  struct mali_done *done, unsigned int *n)
+static void mali_slot_pop(struct mali_slot *slot, int error,
+			  const char *fault, struct mali_done *done,
+			  unsigned int *n)
 {
 	struct ugpu_job *job = slot->jobs[0];
 
 	slot->jobs[0] = slot->jobs[1];
+	slot->as[0] = slot->as[1];
 	slot->jobs[1] = NULL;
 	if (slot->stopping == job)
 		slot->stopping = NULL;
+	if (slot->mmu_stop == job)
+		slot->mmu_stop = NULL;
 	if (WARN_ON(*n >= MALI_MAX_DONE))
 		return;
 	done[(*n)++] = (struct mali_done){ .job = job, .error = error,
@@ -222,6 +240,18 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 		return;
 	}
 
+	/* Stopped in an address space that faulted: the fault is its end. */
+	if (job == slot->mmu_stop &&
+	    (code == MALI_EXC_STOPPED || code == MALI_EXC_TERMINATED)) {
+		dev_err_ratelimited(mdev->udev.dev,
+				    "js%u: job fault 0x%x (%s) at 0x%llx, %s[%d]\n",
+				    js, slot->mmu_status,
+				    mali_exception_name(slot->mmu_status), head,
+				    job->comm, job->pid);
+		mali_slot_pop(slot, -EIO, "MMU fault", done, n);
+		return;
+	}
+
 	if (job == slot->stopping &&
 	    (code == MALI_EXC_STOPPED || code == MALI_EXC_TERMINATED)) {
 		dev_warn_ratelimited(mdev->udev.dev,
@@ -229,7 +259,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 				     js, job->cmd.address, job->comm, job->pid,
 				     code == MALI_EXC_STOPPED ? "soft-stopped" :
 				     "hard-stopped", head);
-		mali_slot_pop(slot, -ETIMEDOUT, false, done, n);
+		mali_slot_pop(slot, -ETIMEDOUT, NULL, done, n);
 		return;
 	}
 
@@ -254,7 +284,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 		dev_warn_ratelimited(mdev->udev.dev,
 				     "js%u: job 0x%llx of %s[%d] stopped by mistake\n",
 				     js, job->cmd.address, job->comm, job->pid);
-		mali_slot_pop(slot, -ECANCELED, false, done, n);
+		mali_slot_pop(slot, -ECANCELED, NULL, done, n);
 		return;
 	}
 
@@ -266,7 +296,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 		.valid = true, .kind = "job fault", .slot = js, .as = -1,
 		.status = status, .address = head,
 	};
-	mali_slot_pop(slot, -EIO, true, done, n);
+	mali_slot_pop(slot, -EIO, "job fault", done, n);
 }
 
 /*
@@ -290,9 +320,9 @@ static void mali_slot_events(struct mali_device *mdev, unsigned int js,
 		 * a slot never moves past a failed job by itself.
 		 */
 		if (slot->jobs[0])
-			mali_slot_pop(slot, 0, false, done, n);
+			mali_slot_pop(slot, 0, NULL, done, n);
 		if (slot->jobs[0] && !busy && !failed)
-			mali_slot_pop(slot, 0, false, done, n);
+			mali_slot_pop(slot, 0, NULL, done, n);
 	}
 
 	if (!failed)
@@ -452,6 +482,50 @@ out:
 }
 
 /**
+ * mali_job_mmu_fault() - hard-stop the jobs of a faulting address space.
+ * @mdev: the device.
+ * @as: the address space; it is stalled until the caller resumes it.
+ * @status: its AS_FAULTSTATUS.
+ * @addr: its AS_FAULTADDRESS.
+ * @kind: what kind of fault it is, for debugfs.
+ *
+ * The faulting access cannot complete, and the hardware cannot tell which
+ * job made it: every job running in @as (one VM's) is hard-stopped and
+ * fails with -EIO once its STOPPED or TERMINATED status arrives, which
+ * the stall holds back until the address space resumes. A slot with an
+ * event pending is left alone: its job in JS_HEAD may already be the one
+ * behind. If that one made the access, it faults again after the resume
+ * and is stopped then.
+ *
+ * Context: the MMU interrupt thread; takes &mali_device.js_lock.
+ */
+void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
+			u64 addr, const char *kind)
+{
+	unsigned int js;
+	u32 pending;
+
+	spin_lock(&mdev->js_lock);
+	pending = mali_read(mdev, MALI_JOB_INT_RAWSTAT);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		struct mali_slot *slot = &mdev->slots[js];
+
+		if (!slot->jobs[0] || slot->as[0] != as ||
+		    pending & (MALI_JOB_INT_DONE(js) | MALI_JOB_INT_FAILED(js)))
+			continue;
+		slot->mmu_stop = slot->jobs[0];
+		slot->mmu_status = status;
+		mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND),
+			   MALI_JS_COMMAND_HARD_STOP);
+	}
+	mdev->last_fault = (struct mali_fault) {
+		.valid = true, .kind = kind, .slot = -1, .as = as,
+		.status = status, .address = addr,
+	};
+	spin_unlock(&mdev->js_lock);
+}
+
+/**
  * mali_job_reset() - before a GPU reset: complete what the hardware
  * finished and forget the other jobs.
  * @mdev: the device, job interrupt masked.
@@ -480,6 +554,7 @@ void mali_job_reset(struct mali_device *mdev)
 			slot->jobs[i] = NULL;
 		}
 		slot->stopping = NULL;
+		slot->mmu_stop = NULL;
 	}
 	spin_unlock(&mdev->js_lock);
 
@@ -505,7 +580,7 @@ void mali_job_kill_all(struct mali_device *mdev, int error)
 	spin_lock(&mdev->js_lock);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		while (mdev->slots[js].jobs[0])
-			mali_slot_pop(&mdev->slots[js], error, false, done, &n);
+			mali_slot_pop(&mdev->slots[js], error, NULL, done, &n);
 	spin_unlock(&mdev->js_lock);
 
 	for (i = 0; i < n; i++)

@@ -429,6 +429,17 @@ static const char *mali_fault_kind(u32 status, bool bus_error)
 	return "MMU fault";
 }
 
+/*
+ * A fault stalls address space @as: none of its translations completes,
+ * so its jobs and the jobs queued behind them on their slots wait. The
+ * fault is not resolvable (no memory grows on demand): stop the jobs of
+ * the address space, then resume it with a flush of all of it (which also
+ * drops what the faulting walk left in the TLB) and by clearing its
+ * interrupt. The stopped jobs leave through the job interrupt; the tables
+ * stay as they are, so the VM's next job runs. If the flush does not
+ * complete, the address space stays stalled, its jobs time out and the
+ * timeout resets the GPU.
+ */
 static void mali_mmu_handle_fault(struct mali_device *mdev, int as,
 				  bool bus_error)
 {
@@ -445,14 +456,6 @@ static void mali_mmu_handle_fault(struct mali_device *mdev, int as,
 		strscpy(comm, mvm->comm);
 		pid = mvm->pid;
 	}
-	/*
-	 * The job that faulted fails through the job interrupt. Point the
-	 * slot at the tables again (which also drops what the faulting walk
-	 * left in the TLB) so the context's next job runs; other slots were
-	 * never affected. The caller clears the interrupt.
-	 */
-	if (mvm)
-		mali_as_program(mdev, as, mvm);
 	spin_unlock(&mdev->as_lock);
 
 	/* Any client can fault at will: never flood the log. */
@@ -462,12 +465,13 @@ static void mali_mmu_handle_fault(struct mali_device *mdev, int as,
 			    mali_access_names[MALI_AS_FAULT_ACCESS(status)],
 			    comm, pid, status, mali_exception_name(status));
 
-	spin_lock(&mdev->js_lock);
-	mdev->last_fault = (struct mali_fault) {
-		.valid = true, .kind = kind, .slot = -1, .as = as,
-		.status = status, .address = addr,
-	};
-	spin_unlock(&mdev->js_lock);
+	mali_job_mmu_fault(mdev, as, status, addr, kind);
+
+	spin_lock(&mdev->as_lock);
+	mali_as_flush(mdev, as, 0, ~0ULL, MALI_AS_COMMAND_FLUSH_MEM);
+	spin_unlock(&mdev->as_lock);
+	mali_write(mdev, MALI_MMU_INT_CLEAR,
+		   MALI_MMU_INT_PAGE_FAULT(as) | MALI_MMU_INT_BUS_ERROR(as));
 }
 
 /**
@@ -492,7 +496,9 @@ irqreturn_t mali_mmu_irq(int irq, void *data)
 		mali_mmu_handle_fault(mdev, as,
 				      stat & MALI_MMU_INT_BUS_ERROR(as));
 	/* Sources of slots we do not drive: just acknowledge them. */
-	mali_write(mdev, MALI_MMU_INT_CLEAR, stat);
+	pending |= pending << 16;
+	if (stat & ~pending)
+		mali_write(mdev, MALI_MMU_INT_CLEAR, stat & ~pending);
 
 	return IRQ_HANDLED;
 }

@@ -10,14 +10,17 @@
 
 #include <linux/bitmap.h>
 #include <linux/debugfs.h>
+#include <linux/highmem.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 
 #include <ugpu/hw/mali_regs.h>
 
@@ -29,6 +32,21 @@
 #define MALI_MAX_ATTRIBUTES	64
 #define MALI_NUM_JOB_INDICES	65536
 #define MALI_VA_BITS		48
+#define MALI_PAGE_SIZE		SZ_4K
+
+/*
+ * The L2: 32 KiB, 64 sets of 8 lines of 64 bytes, physically tagged,
+ * write-back, allocating on reads and writes.
+ */
+#define MALI_L2_LINE		64
+#define MALI_L2_SETS		64
+#define MALI_L2_WAYS		8
+
+/*
+ * Not an exception code: the access waits for its stalled address space
+ * and the job is executed again once the stall ends.
+ */
+#define MALI_STALLED		0x200
 
 /* JS_COMMAND values of GPUs with job chain disambiguation. */
 #define MALI_JS_COMMAND_SOFT_STOP_0	0x04
@@ -179,6 +197,30 @@ struct mali_tlb_entry {
 };
 
 /**
+ * struct mali_l2_line - one line of the L2.
+ * @data: the bytes.
+ * @pa: physical address of the line, aligned to %MALI_L2_LINE.
+ * @valid: the line holds @pa.
+ * @dirty: @data differs from memory; written back on eviction or clean.
+ */
+struct mali_l2_line {
+	u8 data[MALI_L2_LINE] __aligned(8);
+	phys_addr_t pa;
+	bool valid;
+	bool dirty;
+};
+
+/**
+ * struct mali_l2 - the L2 cache.
+ * @line: the lines, by set and way.
+ * @victim: per set, the way replaced next when no way is free.
+ */
+struct mali_l2 {
+	struct mali_l2_line line[MALI_L2_SETS][MALI_L2_WAYS];
+	u8 victim[MALI_L2_SETS];
+};
+
+/**
  * struct mali_as - one address space.
  * @transtab: AS_TRANSTAB as written.
  * @memattr: AS_MEMATTR as written (stored, no effect).
@@ -191,6 +233,9 @@ struct mali_tlb_entry {
  * @lock_size: size of the locked region.
  * @faultstatus: AS_FAULTSTATUS.
  * @faultaddress: AS_FAULTADDRESS.
+ * @stalled: a fault stalls the address space: no translation completes.
+ * @resume: a command that ends a stall was issued since the fault; the
+ *	stall ends once the MMU_INT bits of the address space are clear too.
  * @tlb: cached translations; only UPDATE and FLUSH_* invalidate them.
  * @tlb_next: replacement cursor.
  */
@@ -206,6 +251,8 @@ struct mali_as {
 	u64 lock_size;
 	u32 faultstatus;
 	u64 faultaddress;
+	bool stalled;
+	bool resume;
 	struct mali_tlb_entry tlb[MALI_TLB_ENTRIES];
 	unsigned int tlb_next;
 };
@@ -223,6 +270,8 @@ struct mali_as {
  * @flush_id_next: JS_FLUSH_ID_NEXT (stored, no effect).
  * @next_pending: JS_COMMAND_NEXT was set to START and the job waits.
  * @active: a chain is running.
+ * @stalled: the job at @head waits for its stalled address space; until
+ *	the stall ends it neither progresses nor obeys a stop.
  * @fresh: the device thread has not looked at the running chain yet.
  * @stop_req: pending JS_COMMAND stop (SOFT_STOP or HARD_STOP), or 0.
  * @hang: the running chain hangs: 1 obeys hard-stop, 2 only reset.
@@ -246,6 +295,7 @@ struct mali_slot {
 	u32 flush_id_next;
 	bool next_pending;
 	bool active;
+	bool stalled;
 	bool fresh;
 	u32 stop_req;
 	u32 hang;
@@ -287,7 +337,13 @@ struct mali_pwr {
  * @reset_at: see @resetting.
  * @cleaning: a cache clean completes at @clean_at.
  * @clean_at: see @cleaning.
- * @latest_flush: LATEST_FLUSH, counts cache cleans.
+ * @clean_inv: the clean under way also invalidates.
+ * @latest_flush: LATEST_FLUSH, counts L2 cleans.
+ * @l2: the L2 cache.
+ * @l2_hits: accesses that found their line in @l2.
+ * @l2_misses: accesses that loaded their line from memory.
+ * @l2_writebacks: dirty lines written to memory.
+ * @l2_lost: dirty lines a reset discarded.
  * @cc_running: the cycle counter runs (CYCLE_COUNT_START).
  * @cc_base: cycle count when it last stopped or started.
  * @cc_start: time it last started.
@@ -313,7 +369,13 @@ struct mali_gpu {
 	ktime_t reset_at;
 	bool cleaning;
 	ktime_t clean_at;
+	bool clean_inv;
 	u32 latest_flush;
+	struct mali_l2 *l2;
+	u64 l2_hits;
+	u64 l2_misses;
+	u64 l2_writebacks;
+	u64 l2_lost;
 	bool cc_running;
 	u64 cc_base;
 	ktime_t cc_start;
@@ -368,6 +430,157 @@ static u64 mali_cycle_count(struct mali_gpu *m)
 					    NSEC_PER_SEC);
 }
 
+/* L2 cache: called with the lock held. */
+
+/* An L2 flush that discards dirty lines, as a reset does. */
+#define MALI_L2_DROP	4
+
+/* Copy between @buf and RAM at @pa, within one page; false if not RAM. */
+static bool mali_phys_copy(phys_addr_t pa, void *buf, size_t len, bool write)
+{
+	unsigned long pfn = PHYS_PFN(pa);
+	struct page *page;
+	void *vaddr;
+
+	if (!pfn_valid(pfn))
+		return false;
+	page = pfn_to_page(pfn);
+	vaddr = kmap_local_page(page);
+	if (write) {
+		memcpy(vaddr + offset_in_page(pa), buf, len);
+		flush_dcache_page(page);
+	} else {
+		memcpy(buf, vaddr + offset_in_page(pa), len);
+	}
+	kunmap_local(vaddr);
+	return true;
+}
+
+static void mali_l2_writeback(struct mali_gpu *m, struct mali_l2_line *l)
+{
+	if (l->valid && l->dirty) {
+		mali_phys_copy(l->pa, l->data, MALI_L2_LINE, true);
+		m->l2_writebacks++;
+	}
+	l->dirty = false;
+}
+
+/* The line of @pa (line-aligned, RAM), loaded from memory on a miss. */
+static struct mali_l2_line *mali_l2_line(struct mali_gpu *m, phys_addr_t pa)
+{
+	unsigned int set = (pa >> ilog2(MALI_L2_LINE)) & (MALI_L2_SETS - 1);
+	struct mali_l2_line *ways = m->l2->line[set], *l;
+	unsigned int way;
+
+	for (way = 0; way < MALI_L2_WAYS; way++) {
+		if (ways[way].valid && ways[way].pa == pa) {
+			m->l2_hits++;
+			return &ways[way];
+		}
+	}
+	m->l2_misses++;
+	for (way = 0; way < MALI_L2_WAYS; way++)
+		if (!ways[way].valid)
+			break;
+	if (way == MALI_L2_WAYS) {
+		way = m->l2->victim[set];
+		m->l2->victim[set] = (way + 1) % MALI_L2_WAYS;
+	}
+	l = &ways[way];
+	/* Eviction: the one way dirty data reaches memory unasked. */
+	mali_l2_writeback(m, l);
+	l->pa = pa;
+	l->valid = true;
+	mali_phys_copy(pa, l->data, MALI_L2_LINE, false);
+	return l;
+}
+
+/* Fill @len bytes with the little-endian @pattern from its byte @phase. */
+static void mali_fill32(u8 *p, size_t len, u32 pattern, size_t phase)
+{
+	size_t i;
+
+	if (!(phase & 3) && !(len & 3) && IS_ALIGNED((unsigned long)p, 4)) {
+		memset32((u32 *)p, (__force u32)cpu_to_le32(pattern), len / 4);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		p[i] = pattern >> (8 * ((phase + i) & 3));
+}
+
+enum mali_mem_op {
+	MALI_MEM_READ,
+	MALI_MEM_WRITE,
+	MALI_MEM_FILL,
+};
+
+/*
+ * Access [@pa, @pa + @len), within one RAM page, through the L2. A fill
+ * writes @pattern starting at its byte @phase; @buf is then unused.
+ */
+static void mali_l2_access(struct mali_gpu *m, phys_addr_t pa, u8 *buf,
+			   u32 pattern, size_t phase, size_t len,
+			   enum mali_mem_op op)
+{
+	while (len) {
+		phys_addr_t base = pa & ~(phys_addr_t)(MALI_L2_LINE - 1);
+		size_t off = pa - base;
+		size_t n = min_t(size_t, len, MALI_L2_LINE - off);
+		struct mali_l2_line *l = mali_l2_line(m, base);
+
+		switch (op) {
+		case MALI_MEM_READ:
+			memcpy(buf, l->data + off, n);
+			break;
+		case MALI_MEM_WRITE:
+			memcpy(l->data + off, buf, n);
+			l->dirty = true;
+			break;
+		case MALI_MEM_FILL:
+			mali_fill32(l->data + off, n, pattern, phase);
+			l->dirty = true;
+			break;
+		}
+		pa += n;
+		phase += n;
+		len -= n;
+		if (buf)
+			buf += n;
+	}
+}
+
+/*
+ * Flush the L2: @mode is a 2-bit flush field (bit 0 or 1 cleans, bit 1
+ * also invalidates; the L2 has no invalidate without clean) or
+ * %MALI_L2_DROP, which forgets every line, dirty ones included.
+ */
+static void mali_l2_flush(struct mali_gpu *m, unsigned int mode)
+{
+	unsigned int set, way;
+
+	if (mode == MALI_FLUSH_NONE)
+		return;
+	for (set = 0; set < MALI_L2_SETS; set++) {
+		for (way = 0; way < MALI_L2_WAYS; way++) {
+			struct mali_l2_line *l = &m->l2->line[set][way];
+
+			if (!l->valid)
+				continue;
+			if (mode == MALI_L2_DROP) {
+				if (l->dirty)
+					m->l2_lost++;
+				l->dirty = false;
+			} else {
+				mali_l2_writeback(m, l);
+			}
+			if (mode & (MALI_L2_DROP | BIT(1)))
+				l->valid = false;
+		}
+	}
+	if (mode != MALI_L2_DROP)
+		m->latest_flush++;
+}
+
 /* MMU */
 
 static void mali_tlb_flush(struct mali_as *as, u64 base, u64 size)
@@ -382,8 +595,25 @@ static void mali_tlb_flush(struct mali_as *as, u64 base, u64 size)
 	}
 }
 
-static void mali_as_command(struct mali_gpu *m, struct mali_as *as, u32 cmd)
+/*
+ * End the stall of address space @asn once the driver has both cleared
+ * its interrupt and issued a command after the fault.
+ */
+static void mali_as_try_resume(struct mali_gpu *m, unsigned int asn)
 {
+	struct mali_as *as = &m->as[asn];
+
+	if (!as->stalled || !as->resume ||
+	    m->mmu_irq_raw & (MALI_MMU_INT_PAGE_FAULT(asn) |
+			      MALI_MMU_INT_BUS_ERROR(asn)))
+		return;
+	as->stalled = false;
+	sim_kick(m->sdev);
+}
+
+static void mali_as_command(struct mali_gpu *m, unsigned int asn, u32 cmd)
+{
+	struct mali_as *as = &m->as[asn];
 	unsigned int width;
 
 	switch (cmd) {
@@ -392,6 +622,7 @@ static void mali_as_command(struct mali_gpu *m, struct mali_as *as, u32 cmd)
 		as->act_transcfg = m->id->has_transcfg ? as->transcfg : 0;
 		as->locked = false;
 		mali_tlb_flush(as, 0, 0);
+		as->resume = true;
 		break;
 	case MALI_AS_COMMAND_LOCK:
 		/* LOCKADDR[5:0] + 1 is log2 of the region size. */
@@ -403,19 +634,27 @@ static void mali_as_command(struct mali_gpu *m, struct mali_as *as, u32 cmd)
 		break;
 	case MALI_AS_COMMAND_UNLOCK:
 		as->locked = false;
+		as->resume = true;
 		break;
 	case MALI_AS_COMMAND_FLUSH_PT:
 	case MALI_AS_COMMAND_FLUSH_MEM:
-		/* A flush acts on the locked region and ends the lock. */
+		/*
+		 * A flush acts on the locked region and ends the lock. Both
+		 * clean and invalidate the whole L2, which also caches table
+		 * walks on silicon.
+		 */
 		if (as->locked)
 			mali_tlb_flush(as, as->lock_base, as->lock_size);
 		else
 			mali_tlb_flush(as, 0, 0);
 		as->locked = false;
+		mali_l2_flush(m, MALI_FLUSH_CLEAN_INV);
+		as->resume = true;
 		break;
 	default:
-		break;
+		return;
 	}
+	mali_as_try_resume(m, asn);
 }
 
 enum mali_pt_fmt {
@@ -590,38 +829,69 @@ static u32 mali_translate_locked(struct mali_gpu *m, unsigned int asn, u64 va,
 	return 0;
 }
 
+/* Record a fault of address space @asn and raise its interrupt. */
+static void mali_mmu_fault(struct mali_gpu *m, unsigned int asn, u64 va,
+			   enum sim_access access, u32 code, bool bus)
+{
+	struct mali_as *as = &m->as[asn];
+
+	/* The registers keep the first fault until the driver clears it. */
+	if (!(m->mmu_irq_raw & (MALI_MMU_INT_PAGE_FAULT(asn) |
+				MALI_MMU_INT_BUS_ERROR(asn)))) {
+		as->faultstatus = code | (mali_access_type(access) << 8);
+		as->faultaddress = va;
+	}
+	m->mmu_irq_raw |= bus ? MALI_MMU_INT_BUS_ERROR(asn) :
+				MALI_MMU_INT_PAGE_FAULT(asn);
+	mali_update_irqs(m);
+}
+
 /*
- * Translation hook. A fault is reported at once: AS_FAULTSTATUS/ADDRESS
- * (kept from the first fault until the driver clears the interrupt) and
- * MMU_INT. Real hardware stalls the address space until the driver
- * resolves the fault; the simulator instead ends the job with the same
- * exception code in JS_STATUS.
+ * Translate an access of a job, with the lock held. Returns 0 and the
+ * bus address, %MALI_STALLED while the address space is stalled, or an
+ * exception code that ends the job.
+ *
+ * A fault is reported at once (AS_FAULTSTATUS/ADDRESS and MMU_INT) and
+ * stalls the address space, as on silicon: the access waits, and with it
+ * every other access of the address space, until the driver has cleared
+ * the interrupt and issued an AS command (mali_as_try_resume()); then it
+ * is tried again. An unmapped address space has no tables to fix: its
+ * faults abort the job instead of stalling.
+ */
+static u32 mali_translate_job(struct mali_gpu *m, unsigned int asn, u64 va,
+			      enum sim_access access, dma_addr_t *addr)
+{
+	struct mali_as *as = &m->as[asn];
+	bool bus = false;
+	u32 code;
+
+	if (as->stalled)
+		return MALI_STALLED;
+	code = mali_translate_locked(m, asn, va, access, addr, &bus);
+	if (!code)
+		return 0;
+	mali_mmu_fault(m, asn, va, access, code, bus);
+	if (mali_as_format(m, as) == MALI_PT_NONE)
+		return code;
+	as->stalled = true;
+	as->resume = false;
+	return MALI_STALLED;
+}
+
+/*
+ * Translation hook of the framework's memory helpers, which reach memory
+ * without the L2; the model's own accesses go through mali_mem().
  */
 static int mali_translate(struct sim_device *sdev, unsigned int asn, u64 va,
 			  enum sim_access access, phys_addr_t *pa)
 {
 	struct mali_gpu *m = to_mali(sdev);
 	unsigned long flags;
-	bool bus = false;
 	dma_addr_t addr;
-	u32 code, bit;
+	u32 code;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	code = mali_translate_locked(m, asn, va, access, &addr, &bus);
-	if (code) {
-		struct mali_as *as = &m->as[asn];
-
-		bit = bus ? MALI_MMU_INT_BUS_ERROR(asn) :
-			    MALI_MMU_INT_PAGE_FAULT(asn);
-		if (!(m->mmu_irq_raw & (MALI_MMU_INT_PAGE_FAULT(asn) |
-					MALI_MMU_INT_BUS_ERROR(asn)))) {
-			as->faultstatus = code |
-					  (mali_access_type(access) << 8);
-			as->faultaddress = va;
-		}
-		m->mmu_irq_raw |= bit;
-		mali_update_irqs(m);
-	}
+	code = mali_translate_job(m, asn, va, access, &addr);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (code)
@@ -631,11 +901,6 @@ static int mali_translate(struct sim_device *sdev, unsigned int asn, u64 va,
 }
 
 /* Job slots */
-
-static u32 mali_mem_code(int ret)
-{
-	return ret == SIM_FAULT_BUS ? MALI_EXC_JOB_BUS_FAULT : ret;
-}
 
 /* Called with the lock held; the slot is idle. */
 static void mali_start_next(struct mali_gpu *m, unsigned int js, ktime_t now)
@@ -652,16 +917,20 @@ static void mali_start_next(struct mali_gpu *m, unsigned int js, ktime_t now)
 	s->fresh = true;
 	s->stop_req = 0;
 	s->final = 0;
+	s->stalled = false;
 	s->hang = atomic_xchg(&m->hang_next, 0);
 	s->inject = atomic_xchg(&m->fault_next, 0);
 	s->ready_at = ktime_add_ns(now, MALI_START_DELAY_NS);
 	s->gen++;
+	/* Flush reduction (JS_FLUSH_ID_NEXT) is not implemented: always. */
+	mali_l2_flush(m, MALI_JS_CONFIG_START_FLUSH(s->config));
 	sim_kick(m->sdev);
 }
 
 /*
- * End the running chain with @code. Called with the lock held. On success
- * the latched next job starts at once; on any failure it is discarded
+ * End the running chain with @code. Called with the lock held. The end
+ * flush of JS_CONFIG runs first, however the chain ended. On success the
+ * latched next job starts at once; on any failure it is discarded
  * (JS_COMMAND_NEXT reads 0) and the driver resubmits it.
  */
 static void mali_finish(struct mali_gpu *m, unsigned int js, u32 code,
@@ -669,11 +938,13 @@ static void mali_finish(struct mali_gpu *m, unsigned int js, u32 code,
 {
 	struct mali_slot *s = &m->js[js];
 
+	mali_l2_flush(m, MALI_JS_CONFIG_END_FLUSH(s->config));
 	s->active = false;
 	s->status = code;
 	s->hang = 0;
 	s->final = 0;
 	s->stop_req = 0;
+	s->stalled = false;
 	s->gen++;
 	if (code == MALI_EXC_DONE) {
 		s->head = 0;
@@ -730,22 +1001,56 @@ static bool mali_step_stopped(struct mali_gpu *m, struct mali_step *st)
 	       READ_ONCE(s->gen) != st->gen;
 }
 
+/*
+ * Access GPU memory for the job of @st: through the address space's
+ * translation, then the L2. Returns 0, an exception code (a data page
+ * outside RAM is a JOB_BUS_FAULT) or %MALI_STALLED. Pages before the one
+ * that faulted or stalled have been accessed.
+ */
+static u32 mali_mem(struct mali_gpu *m, struct mali_step *st, u64 va,
+		    void *buf, u32 pattern, size_t len, enum sim_access access,
+		    enum mali_mem_op op)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		u64 cur = va + done;
+		size_t chunk = min_t(size_t, len - done,
+				     MALI_PAGE_SIZE - (cur & (MALI_PAGE_SIZE - 1)));
+		unsigned long flags;
+		dma_addr_t addr;
+		phys_addr_t pa;
+		u32 code;
+
+		spin_lock_irqsave(&m->sdev->lock, flags);
+		code = mali_translate_job(m, st->as, cur, access, &addr);
+		if (!code) {
+			pa = sim_dma_to_phys(m->sdev, addr);
+			if (pfn_valid(PHYS_PFN(pa)))
+				mali_l2_access(m, pa, buf ? buf + done : NULL,
+					       pattern, done, chunk, op);
+			else
+				code = MALI_EXC_JOB_BUS_FAULT;
+		}
+		spin_unlock_irqrestore(&m->sdev->lock, flags);
+		if (code)
+			return code;
+		done += chunk;
+	}
+	return 0;
+}
+
 static u32 mali_read(struct mali_gpu *m, struct mali_step *st, u64 va,
 		     void *buf, size_t len, enum sim_access access)
 {
-	u64 fva;
-
-	return mali_mem_code(sim_mem_read(m->sdev, st->as, va, buf, len,
-					  access, &fva));
+	return mali_mem(m, st, va, buf, 0, len, access, MALI_MEM_READ);
 }
 
 static u32 mali_write(struct mali_gpu *m, struct mali_step *st, u64 va,
 		      const void *buf, size_t len)
 {
-	u64 fva;
-
-	return mali_mem_code(sim_mem_write(m->sdev, st->as, va, buf, len,
-					   &fva));
+	return mali_mem(m, st, va, (void *)buf, 0, len, SIM_ACCESS_WRITE,
+			MALI_MEM_WRITE);
 }
 
 static u32 mali_job_set_value(struct mali_gpu *m, struct mali_step *st)
@@ -805,9 +1110,8 @@ static u32 mali_job_fragment(struct mali_gpu *m, struct mali_step *st)
 	u32 minc, maxc, width, height, size, color, stride;
 	u32 x0, x1, y0, y1, y, ntiles;
 	u8 fbd[MALI_FBD_SIZE_BYTES];
-	u64 fbd_va, rt, fva;
+	u64 fbd_va, rt;
 	u32 code;
-	int ret;
 
 	code = mali_read(m, st, st->job + MALI_JOB_PAYLOAD, p, sizeof(p),
 			 SIM_ACCESS_READ);
@@ -843,11 +1147,11 @@ static u32 mali_job_fragment(struct mali_gpu *m, struct mali_step *st)
 	y0 = MALI_TILE_Y(minc) * MALI_TILE_SIZE;
 	y1 = min(height, (MALI_TILE_Y(maxc) + 1) * MALI_TILE_SIZE);
 	for (y = y0; y < y1; y++) {
-		ret = sim_mem_fill32(m->sdev, st->as,
-				     rt + (u64)y * stride + x0 * 4, color,
-				     (x1 - x0) * 4, &fva);
-		if (ret)
-			return mali_mem_code(ret);
+		code = mali_mem(m, st, rt + (u64)y * stride + x0 * 4, NULL,
+				color, (x1 - x0) * 4, SIM_ACCESS_WRITE,
+				MALI_MEM_FILL);
+		if (code)
+			return code;
 		if (mali_step_stopped(m, st))
 			return MALI_EXC_TERMINATED;
 	}
@@ -855,6 +1159,27 @@ static u32 mali_job_fragment(struct mali_gpu *m, struct mali_step *st)
 	ntiles = (MALI_TILE_X(maxc) - MALI_TILE_X(minc) + 1) *
 		 (MALI_TILE_Y(maxc) - MALI_TILE_Y(minc) + 1);
 	st->cost_ns += (u64)ntiles * MALI_TILE_NS;
+	return 0;
+}
+
+static u32 mali_job_cache_flush(struct mali_gpu *m, struct mali_step *st)
+{
+	unsigned long flags;
+	__le32 p[2];
+	u32 l2, code;
+
+	code = mali_read(m, st, st->job + MALI_CACHE_FLUSH_CORES, p, sizeof(p),
+			 SIM_ACCESS_READ);
+	if (code)
+		return code;
+	/* The shader core, job manager and tiler caches are not modelled. */
+	l2 = le32_to_cpu(p[1]);
+	spin_lock_irqsave(&m->sdev->lock, flags);
+	mali_l2_flush(m, (l2 & MALI_CACHE_FLUSH_L2_INVALIDATE) ?
+			 MALI_FLUSH_CLEAN_INV :
+			 (l2 & MALI_CACHE_FLUSH_L2_CLEAN) ? MALI_FLUSH_CLEAN :
+			 MALI_FLUSH_NONE);
+	spin_unlock_irqrestore(&m->sdev->lock, flags);
 	return 0;
 }
 
@@ -981,7 +1306,7 @@ static u32 mali_run_job(struct mali_gpu *m, struct mali_slot *s,
 	bool shader, tiler;
 
 	st->cost_ns = MALI_JOB_NS;
-	if (++s->njobs > MALI_MAX_CHAIN_JOBS)
+	if (s->njobs >= MALI_MAX_CHAIN_JOBS)
 		return MALI_EXC_JOB_CONFIG_FAULT;
 
 	code = mali_read(m, st, st->job, hdr, sizeof(hdr), SIM_ACCESS_READ);
@@ -1028,13 +1353,16 @@ static u32 mali_run_job(struct mali_gpu *m, struct mali_slot *s,
 	case MALI_JOB_TYPE_FRAGMENT:
 		code = mali_job_fragment(m, st);
 		break;
+	case MALI_JOB_TYPE_CACHE_FLUSH:
+		code = mali_job_cache_flush(m, st);
+		break;
 	case MALI_JOB_TYPE_COMPUTE:
 	case MALI_JOB_TYPE_VERTEX:
 	case MALI_JOB_TYPE_TILER:
 	case MALI_JOB_TYPE_FUSED:
 		code = mali_job_vertex_tiler(m, st, type);
 		break;
-	default:	/* NULL, CACHE_FLUSH: nothing to do, no caches */
+	default:	/* NULL: nothing to do */
 		code = 0;
 		break;
 	}
@@ -1047,18 +1375,20 @@ static u32 mali_run_job(struct mali_gpu *m, struct mali_slot *s,
 		st->hdr_ok = false;
 		return code;
 	}
+	/* Executed: a stall no longer runs it again. */
+	s->njobs++;
 	set_bit(idx, s->done_idx);
 	return MALI_EXC_DONE;
 }
 
 /* Record a failure in the job header, as the job manager does. */
-static void mali_write_status(struct mali_gpu *m, struct mali_step *st,
-			      u32 code)
+static u32 mali_write_status(struct mali_gpu *m, struct mali_step *st,
+			     u32 code)
 {
 	__le32 val = cpu_to_le32(code);
 
-	mali_write(m, st, st->job + MALI_JOB_HDR_EXCEPTION_STATUS, &val,
-		   sizeof(val));
+	return mali_write(m, st, st->job + MALI_JOB_HDR_EXCEPTION_STATUS,
+			  &val, sizeof(val));
 }
 
 /* One step of slot @js on the device thread; returns its next event. */
@@ -1075,6 +1405,12 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	spin_lock_irqsave(&sdev->lock, flags);
 	if (!s->active)
 		goto idle;
+	if (s->stalled) {
+		/* The stalled access is outstanding: not even a stop ends it. */
+		if (m->as[MALI_JS_CONFIG_AS(s->config)].stalled)
+			goto idle;
+		s->stalled = false;
+	}
 	if (s->stop_req && !s->final) {
 		bool hard = s->stop_req == MALI_JS_COMMAND_HARD_STOP;
 
@@ -1123,11 +1459,13 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	} else if (inject) {
 		code = inject;
 		st.cost_ns = MALI_JOB_NS;
-		mali_write_status(m, &st, code);
+		if (mali_write_status(m, &st, code) == MALI_STALLED)
+			code = MALI_STALLED;
 	} else {
 		code = mali_run_job(m, s, &st);
-		if (code != MALI_EXC_DONE && st.hdr_ok)
-			mali_write_status(m, &st, code);
+		if (code != MALI_EXC_DONE && code != MALI_STALLED && st.hdr_ok &&
+		    mali_write_status(m, &st, code) == MALI_STALLED)
+			code = MALI_STALLED;
 	}
 
 	spin_lock_irqsave(&sdev->lock, flags);
@@ -1137,6 +1475,13 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 		return ktime_get();
 	}
 	now = ktime_get();
+	if (code == MALI_STALLED) {
+		/* JS_HEAD stays: the job runs again once the stall ends. */
+		s->stalled = true;
+		s->inject = inject;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return now;
+	}
 	s->tail = st.job;
 	s->ready_at = ktime_add_ns(now, st.cost_ns);
 	if (code != MALI_EXC_DONE)
@@ -1149,8 +1494,11 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	return s->ready_at;
 
 idle:
-	/* A finished chain may have started the next one. */
-	now = s->active && !s->hang ? s->ready_at : KTIME_MAX;
+	/*
+	 * A finished chain may have started the next one. A stalled slot
+	 * waits for the kick that ends the stall.
+	 */
+	now = s->active && !s->hang && !s->stalled ? s->ready_at : KTIME_MAX;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	return now;
 }
@@ -1172,6 +1520,9 @@ static ktime_t mali_process_gpu(struct mali_gpu *m, ktime_t now)
 			busy = true;
 			continue;
 		}
+		/* Powering the L2 down writes its dirty lines back. */
+		if (i == MALI_PWR_L2 && p->ready & p->off)
+			mali_l2_flush(m, MALI_FLUSH_CLEAN_INV);
 		p->ready = (p->ready | p->on) & ~p->off;
 		p->on = 0;
 		p->off = 0;
@@ -1202,7 +1553,9 @@ static ktime_t mali_process_gpu(struct mali_gpu *m, ktime_t now)
 			next = min(next, m->clean_at);
 		} else {
 			m->cleaning = false;
-			m->latest_flush++;
+			mali_l2_flush(m, m->clean_inv ? MALI_FLUSH_CLEAN_INV :
+					 MALI_FLUSH_CLEAN);
+			m->clean_inv = false;
 			m->gpu_irq_raw |= MALI_GPU_IRQ_CLEAN_CACHES_COMPLETED;
 			changed = true;
 		}
@@ -1249,6 +1602,7 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 		s->flush_id_next = 0;
 		s->next_pending = false;
 		s->active = false;
+		s->stalled = false;
 		s->fresh = false;
 		s->stop_req = 0;
 		s->hang = 0;
@@ -1258,6 +1612,8 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 	}
 	memset(m->as, 0, sizeof(m->as));
 	memset(m->pwr, 0, sizeof(m->pwr));
+	/* The L2 loses its contents, dirty lines included. */
+	mali_l2_flush(m, MALI_L2_DROP);
 	m->job_irq_raw = 0;
 	m->job_irq_mask = 0;
 	m->mmu_irq_raw = 0;
@@ -1265,6 +1621,7 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 	/* GPU_IRQ_MASK survives so that RESET_COMPLETED can interrupt. */
 	m->gpu_irq_raw = 0;
 	m->cleaning = false;
+	m->clean_inv = false;
 	m->cc_running = false;
 	m->cc_base = 0;
 	m->resetting = true;
@@ -1294,6 +1651,9 @@ static void mali_gpu_command(struct mali_gpu *m, u32 cmd)
 		break;
 	case MALI_GPU_CMD_CLEAN_CACHES:
 	case MALI_GPU_CMD_CLEAN_INV_CACHES:
+		/* A clean covers whatever is dirty when it completes. */
+		if (cmd == MALI_GPU_CMD_CLEAN_INV_CACHES)
+			m->clean_inv = true;
 		m->cleaning = true;
 		m->clean_at = ktime_add_ns(now, MALI_CLEAN_DELAY_NS);
 		sim_kick(m->sdev);
@@ -1512,6 +1872,17 @@ static u32 mali_read_slot(struct mali_gpu *m, unsigned int js,
 	}
 }
 
+/*
+ * Whether slot @js can start a queued chain: it is idle, no reset is under
+ * way, and no failure of it waits for its interrupt to be cleared (a
+ * failed slot stays blocked until then).
+ */
+static bool mali_slot_free(struct mali_gpu *m, unsigned int js)
+{
+	return !m->js[js].active && !m->resetting &&
+	       !(m->job_irq_raw & MALI_JOB_INT_FAILED(js));
+}
+
 static void mali_write_slot(struct mali_gpu *m, unsigned int js,
 			    unsigned int reg, u32 val)
 {
@@ -1539,7 +1910,7 @@ static void mali_write_slot(struct mali_gpu *m, unsigned int js,
 	case MALI_JS_COMMAND_NEXT:
 		if (val == MALI_JS_COMMAND_START) {
 			s->next_pending = true;
-			if (!s->active && !m->resetting)
+			if (mali_slot_free(m, js))
 				mali_start_next(m, js, ktime_get());
 		} else if (val == MALI_JS_COMMAND_NOP) {
 			s->next_pending = false;
@@ -1630,7 +2001,7 @@ static void mali_write_as(struct mali_gpu *m, unsigned int asn,
 		as->lockaddr = set_hi(as->lockaddr, val);
 		break;
 	case MALI_AS_COMMAND:
-		mali_as_command(m, as, val);
+		mali_as_command(m, asn, val);
 		break;
 	case MALI_AS_TRANSCFG_LO:
 		if (m->id->has_transcfg)
@@ -1709,6 +2080,10 @@ static void mali_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		break;
 	case MALI_JOB_INT_CLEAR:
 		m->job_irq_raw &= ~val;
+		/* A chain queued while a failure was pending starts now. */
+		for (n = 0; n < MALI_NUM_JOB_SLOTS; n++)
+			if (m->js[n].next_pending && mali_slot_free(m, n))
+				mali_start_next(m, n, ktime_get());
 		break;
 	case MALI_JOB_INT_MASK:
 		m->job_irq_mask = val;
@@ -1718,6 +2093,8 @@ static void mali_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		break;
 	case MALI_MMU_INT_CLEAR:
 		m->mmu_irq_raw &= ~val;
+		for (n = 0; n < MALI_MAX_AS; n++)
+			mali_as_try_resume(m, n);
 		break;
 	case MALI_MMU_INT_MASK:
 		m->mmu_irq_mask = val;
@@ -1780,15 +2157,21 @@ DEFINE_DEBUGFS_ATTRIBUTE(mali_fault_next_fops, mali_fault_next_get,
 static int mali_state_show(struct seq_file *sf, void *unused)
 {
 	struct mali_gpu *m = sf->private;
+	unsigned int i, way, valid = 0, dirty = 0;
 	struct mali_gpu *snap;
 	unsigned long flags;
-	unsigned int i;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
 	spin_lock_irqsave(&m->sdev->lock, flags);
 	memcpy(snap, m, sizeof(*snap));
+	for (i = 0; i < MALI_L2_SETS; i++) {
+		for (way = 0; way < MALI_L2_WAYS; way++) {
+			valid += m->l2->line[i][way].valid;
+			dirty += m->l2->line[i][way].dirty;
+		}
+	}
 	spin_unlock_irqrestore(&m->sdev->lock, flags);
 
 	seq_printf(sf, "model %s gpu_id 0x%08x\n", m->sdev->model->name,
@@ -1803,15 +2186,19 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 		   snap->pwr[MALI_PWR_SHADER].ready,
 		   snap->pwr[MALI_PWR_TILER].ready,
 		   snap->pwr[MALI_PWR_L2].ready);
+	seq_printf(sf,
+		   "l2 lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu latest_flush %u\n",
+		   valid, dirty, snap->l2_hits, snap->l2_misses,
+		   snap->l2_writebacks, snap->l2_lost, snap->latest_flush);
 	for (i = 0; i < MALI_NUM_JOB_SLOTS; i++) {
 		struct mali_slot *s = &snap->js[i];
 
 		seq_printf(sf,
-			   "js%u %s head 0x%llx tail 0x%llx config 0x%08x status 0x%02x next %s 0x%llx%s\n",
+			   "js%u %s head 0x%llx tail 0x%llx config 0x%08x status 0x%02x next %s 0x%llx%s%s\n",
 			   i, s->active ? "active" : "idle", s->head, s->tail,
 			   s->config, s->status,
 			   s->next_pending ? "pending" : "none", s->head_next,
-			   s->hang ? " hung" : "");
+			   s->hang ? " hung" : "", s->stalled ? " stalled" : "");
 	}
 	for (i = 0; i < MALI_MAX_AS; i++) {
 		struct mali_as *as = &snap->as[i];
@@ -1819,9 +2206,10 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 		if (!(snap->id->as_present & BIT(i)))
 			continue;
 		seq_printf(sf,
-			   "as%u transtab 0x%llx transcfg 0x%llx faultstatus 0x%08x faultaddress 0x%llx\n",
+			   "as%u transtab 0x%llx transcfg 0x%llx faultstatus 0x%08x faultaddress 0x%llx%s\n",
 			   i, as->act_transtab, as->act_transcfg,
-			   as->faultstatus, as->faultaddress);
+			   as->faultstatus, as->faultaddress,
+			   as->stalled ? " stalled" : "");
 	}
 	kfree(snap);
 	return 0;
@@ -1852,6 +2240,9 @@ static int mali_init(struct sim_device *sdev,
 		return -ENOMEM;
 	m->sdev = sdev;
 	m->id = id;
+	m->l2 = kvzalloc(sizeof(*m->l2), GFP_KERNEL);
+	if (!m->l2)
+		goto err_free;
 	atomic_set(&m->hang_next, 0);
 	atomic_set(&m->fault_next, 0);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
@@ -1864,8 +2255,9 @@ static int mali_init(struct sim_device *sdev,
 	return 0;
 
 err_free:
-	while (js--)
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		bitmap_free(m->js[js].done_idx);
+	kvfree(m->l2);
 	kfree(m);
 	return -ENOMEM;
 }
@@ -1877,6 +2269,7 @@ static void mali_fini(struct sim_device *sdev)
 
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		bitmap_free(m->js[js].done_idx);
+	kvfree(m->l2);
 	kfree(m);
 }
 

@@ -126,7 +126,9 @@
  * completes successfully), then NOP; writing NOP cancels a queued job.
  * When the running job fails or is stopped, the queued job does not
  * start: it is dropped (JS_COMMAND_NEXT reads NOP) with the _NEXT
- * registers unchanged, and writing START again re-queues it.
+ * registers unchanged, and writing START again re-queues it. Until the
+ * slot's FAILED bit is cleared the slot starts nothing: a START written
+ * meanwhile waits for the clear.
  * JS_COMMAND SOFT_STOP stops the job in JS_HEAD at a job boundary
  * (JS_STATUS STOPPED, JS_TAIL the next job of the chain), HARD_STOP at
  * once (TERMINATED); both raise FAILED.
@@ -136,12 +138,25 @@
 #define MALI_JS_COMMAND_SOFT_STOP	0x02
 #define MALI_JS_COMMAND_HARD_STOP	0x03
 
+/*
+ * JS_CONFIG. The start flush runs before the chain's first job, the end
+ * flush when the chain ends, whether it completed, failed or was stopped
+ * (only the T60x skips it after a failure). Each is a 2-bit field: 0 no
+ * action, 1 clean the L2 (write dirty lines back), 3 clean and invalidate.
+ */
 #define MALI_JS_CONFIG_AS(as)		((as) & 0xf)
+#define MALI_JS_CONFIG_START_FLUSH(v)	(((v) >> 8) & 0x3)
+#define MALI_JS_CONFIG_START_FLUSH_CLEAN BIT(8)
 #define MALI_JS_CONFIG_START_FLUSH_CLEAN_INV (3 << 8)
 #define MALI_JS_CONFIG_START_MMU	BIT(10)
 #define MALI_JS_CONFIG_JOB_CHAIN_FLAG	BIT(11)
+#define MALI_JS_CONFIG_END_FLUSH(v)	(((v) >> 12) & 0x3)
+#define MALI_JS_CONFIG_END_FLUSH_CLEAN	BIT(12)
 #define MALI_JS_CONFIG_END_FLUSH_CLEAN_INV (3 << 12)
 #define MALI_JS_CONFIG_THREAD_PRI(n)	((n) << 16)
+#define MALI_FLUSH_NONE			0
+#define MALI_FLUSH_CLEAN		1
+#define MALI_FLUSH_CLEAN_INV		3
 
 /* Exception codes: JS_STATUS, the job header and AS_FAULTSTATUS[7:0]. */
 #define MALI_EXC_NOT_STARTED		0x00
@@ -192,6 +207,15 @@
 #define MALI_AS_TRANSCFG_LO		0x30
 #define MALI_AS_TRANSCFG_HI		0x34
 
+/*
+ * AS_COMMAND. FLUSH_PT and FLUSH_MEM also clean and invalidate the L2
+ * (FLUSH_MEM after the outstanding accesses). A fault stalls its address
+ * space: no translation of it completes until its MMU_INT bits are
+ * cleared and an UPDATE, UNLOCK, FLUSH_PT or FLUSH_MEM has been issued
+ * after the fault; the faulting access is then retried. An access to an
+ * unmapped address space (no tables latched) does not stall: it aborts
+ * its job.
+ */
 #define MALI_AS_COMMAND_NOP		0x00
 #define MALI_AS_COMMAND_UPDATE		0x01
 #define MALI_AS_COMMAND_LOCK		0x02
@@ -299,6 +323,15 @@ enum mali_set_value_kind {
 	MALI_SET_VALUE_IMM32 = 6,
 	MALI_SET_VALUE_IMM64 = 7,
 };
+
+/*
+ * Cache flush: a word of shader core, job manager and tiler cache bits,
+ * then the L2 word: bit 0 clean, bit 1 invalidate.
+ */
+#define MALI_CACHE_FLUSH_CORES		0x20
+#define MALI_CACHE_FLUSH_L2		0x24
+#define   MALI_CACHE_FLUSH_L2_CLEAN	BIT(0)
+#define   MALI_CACHE_FLUSH_L2_INVALIDATE BIT(1)
 
 /*
  * Fragment: first and last tile (16x16 pixels; X in bits 0-11, Y in bits
