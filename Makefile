@@ -22,12 +22,72 @@
 # W=1 and C=2 are handed to kbuild. KERNEL=debug builds the modules for,
 # and boots, the debug kernel (KASAN, lockdep, kmemleak, ...) instead of
 # Debian's: see tools/vm/README.md.
+#
+# ARCH=arm64 or ARCH=arm cross-builds everything for, and boots, Debian's
+# kernel of that architecture in qemu-system-aarch64/-arm -M virt;
+# KFLAVOUR picks the kernel flavour (arm64: 16k for the 16 KiB-page
+# kernel; arm: lpae). The target's packages are unpacked under
+# CROSS_CACHE by "make deps". The objects and binaries go to BUILD
+# (build-<arch>[-<flavour>]), so builds for several targets coexist.
+# VM_MEM=8G boots the VM with RAM above 4 GiB.
 
-# The one place the target kernel is pinned; override on the command line.
-KVER ?= 6.12.117+deb12-amd64
+# The one place the target kernel is pinned (Debian's ABI name; the
+# flavour follows from ARCH and KFLAVOUR); override on the command line.
+KABI ?= 6.12.117+deb12
 KERNEL ?= stock
+ARCH ?= x86
+KFLAVOUR ?=
+CROSS_CACHE ?= /var/cache/ugpu
 
+# What the architecture names mean here: kbuild's ARCH, Debian's kernel
+# flavour, the cross compiler, QEMU and its console.
+override ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(patsubst armhf,arm,$(ARCH))))
+ifeq ($(ARCH),x86)
+KFLAVOUR_NAME := amd64
+CROSS_COMPILE ?=
+else ifeq ($(ARCH),arm64)
+KFLAVOUR_NAME := arm64$(if $(KFLAVOUR),-$(KFLAVOUR))
+CROSS_COMPILE ?= aarch64-linux-gnu-
+else ifeq ($(ARCH),arm)
+KFLAVOUR_NAME := armmp$(if $(KFLAVOUR),-$(KFLAVOUR))
+CROSS_COMPILE ?= arm-linux-gnueabihf-
+else
+$(error ARCH must be x86, arm64 or arm, not "$(ARCH)")
+endif
+ifneq ($(KFLAVOUR),)
+ifeq ($(filter $(ARCH)-$(KFLAVOUR),arm64-16k arm-lpae),)
+$(error KFLAVOUR $(KFLAVOUR) is not one of ARCH=$(ARCH)'s)
+endif
+endif
+KVER ?= $(KABI)-$(KFLAVOUR_NAME)
+
+ifneq ($(ARCH),x86)
 ifeq ($(KERNEL),debug)
+$(error KERNEL=debug is built for x86 only)
+endif
+# The target's kernel, headers, busybox and libdrm, unpacked from
+# Debian's packages by tools/install-deps.sh.
+SYSROOT := $(CROSS_CACHE)/$(ARCH)-$(KABI)
+KDIR ?= $(SYSROOT)/usr/src/linux-headers-$(KVER)
+BUILD ?= $(CURDIR)/build-$(ARCH)$(if $(KFLAVOUR),-$(KFLAVOUR))
+MOD_TREE := $(BUILD)/src
+VM_KVER = $(KVER)
+VM_KERNEL := $(SYSROOT)/boot/vmlinuz-$(KVER)
+VM_MODROOT := $(SYSROOT)
+KERNEL_DEP :=
+KBUILD_ARCH := ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)
+# The test binaries and tools are linked statically against the
+# target's libdrm: the initramfs then needs no foreign shared libraries.
+CROSS_PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(patsubst %-,%,$(CROSS_COMPILE))/pkgconfig \
+	pkg-config --static
+USER_FLAGS := CC=$(CROSS_COMPILE)gcc AR=$(CROSS_COMPILE)ar \
+	PKG_CONFIG='$(CROSS_PKG_CONFIG)' LDFLAGS=-static
+IGT_OUT := $(BUILD)/igt-tests
+IGT_OBJ := $(BUILD)/igt-obj
+TOOLS_OUT := $(BUILD)/tools
+DEPS_ARCH := --arch $(ARCH) --sysroot '$(SYSROOT)'
+else ifeq ($(KERNEL),debug)
 # Built once from the Debian kernel source (KVER's) and cached outside
 # the tree by tools/vm/build-debug-kernel.sh, which "modules" runs first;
 # its release is known only then, so the VM targets read it when they run.
@@ -40,6 +100,7 @@ BUILD ?= $(CURDIR)/build-debug
 MOD_TREE := $(BUILD)/src
 VM_KERNEL := $(DEBUG_KERNEL_DIR)/bzImage
 VM_MODROOT := $(DEBUG_KERNEL_DIR)/mod
+KBUILD_ARCH :=
 # KASAN, lockdep and kmemleak under TCG: several times slower, and the
 # shadow memory and leak tracking need room.
 SUBTEST_TIMEOUT ?= 600
@@ -53,9 +114,16 @@ MOD_TREE := $(CURDIR)
 VM_KERNEL := /boot/vmlinuz-$(KVER)
 VM_MODROOT :=
 KERNEL_DEP :=
+KBUILD_ARCH :=
 else
 $(error KERNEL must be stock or debug, not "$(KERNEL)")
 endif
+IGT_DIR := $(CURDIR)/igt-tests
+USER_FLAGS ?=
+IGT_OUT ?= $(IGT_DIR)/build
+IGT_OBJ ?= $(IGT_DIR)/.obj
+TOOLS_OUT ?= $(CURDIR)/tools
+DEPS_ARCH ?=
 
 # Modules in load order (unloaded in reverse): the core, the simulated
 # GPUs, then the family drivers.
@@ -79,8 +147,7 @@ TESTS ?=
 SUBTEST ?=
 
 # Where the test binaries come from; igt-tests/ has its own Makefile.
-IGT_DIR := $(CURDIR)/igt-tests
-IGT_BUILD := $(IGT_DIR)/build
+IGT_BUILD = $(IGT_OUT)
 
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
@@ -95,7 +162,7 @@ FUZZ_ITER ?=
 FUZZ_SECONDS ?= $(if $(FUZZ_ITERS)$(FUZZ_ITER),,300)
 FUZZ_CHECK_SECONDS ?= $(if $(TESTS)$(SUBTEST),0,60)
 
-KBUILD_FLAGS := $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
+KBUILD_FLAGS := $(KBUILD_ARCH) $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
 VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  KERNEL='$(KERNEL)' VM_KERNEL='$(VM_KERNEL)' \
@@ -103,6 +170,8 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  UGPU_KO_DIR='$(MOD_TREE)/drivers' \
 	  UGPU_MODULES='$(UGPU_MODULES)' IGT_BUILD='$(IGT_BUILD)' \
 	  USER_TOOLS='$(USER_TOOLS)' DEMO_TOOLS='$(DEMO_TOOLS)' \
+	  TOOLS_BUILD='$(TOOLS_OUT)' VM_ARCH='$(ARCH)' \
+	  VM_BUSYBOX='$(if $(SYSROOT),$(SYSROOT)/bin/busybox)' \
 	  ALLOW_MISSING='$(ALLOW_MISSING)' VM_APPEND='$(VM_APPEND)' \
 	  SUBTEST_TIMEOUT='$(SUBTEST_TIMEOUT)' VM_TIMEOUT='$(VM_TIMEOUT)' \
 	  TESTS='$(TESTS)' SUBTEST='$(SUBTEST)' \
@@ -122,7 +191,7 @@ all: modules tests tools
 LOCK = mkdir -p $(CURDIR)/build && flock $(CURDIR)/build/.build.lock
 
 modules: $(KERNEL_DEP)
-ifeq ($(KERNEL),debug)
+ifneq ($(MOD_TREE),$(CURDIR))
 	$(LOCK) sh -c 'tools/vm/link-tree.sh $(CURDIR) $(MOD_TREE) && \
 		$(MAKE) -C $(KDIR) M=$(MOD_TREE) UGPU_SRC=$(CURDIR) \
 		$(KBUILD_FLAGS) modules'
@@ -136,14 +205,16 @@ debug-kernel:
 	tools/vm/build-debug-kernel.sh >/dev/null
 
 tests:
-	$(LOCK) $(MAKE) -C $(IGT_DIR)
+	$(LOCK) $(MAKE) -C $(IGT_DIR) $(USER_FLAGS) B='$(IGT_OUT)' \
+		O='$(IGT_OBJ)'
 
 tools:
-	$(LOCK) $(MAKE) -C tools TOOLS='$(USER_TOOLS)'
+	$(LOCK) $(MAKE) -C tools $(USER_FLAGS) O='$(TOOLS_OUT)' \
+		TOOLS='$(USER_TOOLS)'
 
 deps:
 	tools/install-deps.sh $(if $(filter debug,$(KERNEL)),--debug-kernel) \
-		'$(KVER)'
+		$(DEPS_ARCH) '$(KVER)'
 
 # The VM targets install what is missing before they build anything.
 check: deps
@@ -185,9 +256,9 @@ checkpatch:
 		-f $$(ls_c tools)
 
 clean:
-ifneq ($(KERNEL),debug)
+ifeq ($(MOD_TREE),$(CURDIR))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) clean
 endif
-	$(MAKE) -C $(IGT_DIR) clean
-	$(MAKE) -C tools clean
+	$(MAKE) -C $(IGT_DIR) B='$(IGT_OUT)' O='$(IGT_OBJ)' clean
+	$(MAKE) -C tools O='$(TOOLS_OUT)' clean
 	rm -rf $(BUILD) $(OUT)
