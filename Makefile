@@ -23,34 +23,43 @@
 # and boots, the debug kernel (KASAN, lockdep, kmemleak, ...) instead of
 # Debian's: see tools/vm/README.md.
 #
-# ARCH=arm64 or ARCH=arm cross-builds everything for, and boots, Debian's
-# kernel of that architecture in qemu-system-aarch64/-arm -M virt;
-# KFLAVOUR picks the kernel flavour (arm64: 16k for the 16 KiB-page
-# kernel; arm: lpae). The target's packages are unpacked under
-# CROSS_CACHE by "make deps". The objects and binaries go to BUILD
-# (build-<arch>[-<flavour>]), so builds for several targets coexist.
-# VM_MEM=8G boots the VM with RAM above 4 GiB.
+# ARCH=arm64 or ARCH=arm (on an x86 host) cross-builds everything for,
+# and boots, Debian's kernel of that architecture in
+# qemu-system-aarch64/-arm -M virt; KFLAVOUR picks the kernel flavour
+# (arm64: 16k, the 16 KiB-page kernel; arm: lpae). "make deps" unpacks
+# the target's packages under CROSS_CACHE. The objects and binaries of a
+# cross build go to build-<arch>[-<flavour>]/, so builds for several
+# targets coexist. VM_MEM=8G boots the VM with RAM above 4 GiB.
+#
+# make install [DESTDIR=] [KVER=$(uname -r)] installs the modules, the
+# uapi header with a pkg-config file and the modprobe.d file that keeps
+# the upstream drivers off the GPUs; make uninstall removes them. dkms.conf
+# builds the modules with DKMS instead (make dkms-add puts the sources
+# where DKMS wants them).
 
 # The one place the target kernel is pinned (Debian's ABI name; the
 # flavour follows from ARCH and KFLAVOUR); override on the command line.
 KABI ?= 6.12.117+deb12
 KERNEL ?= stock
-ARCH ?= x86
 KFLAVOUR ?=
 CROSS_CACHE ?= /var/cache/ugpu
 
-# What the architecture names mean here: kbuild's ARCH, Debian's kernel
-# flavour, the cross compiler, QEMU and its console.
-override ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(patsubst armhf,arm,$(ARCH))))
+# kbuild's names for the architectures; the host's is the default.
+arch_name = $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(patsubst \
+	armhf,arm,$(patsubst armv7l,arm,$(1)))))
+HOST_ARCH := $(call arch_name,$(shell uname -m))
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(call arch_name,$(ARCH))
+# Debian's kernel flavour and the cross compiler of each architecture.
 ifeq ($(ARCH),x86)
 KFLAVOUR_NAME := amd64
-CROSS_COMPILE ?=
+TRIPLET := x86_64-linux-gnu
 else ifeq ($(ARCH),arm64)
 KFLAVOUR_NAME := arm64$(if $(KFLAVOUR),-$(KFLAVOUR))
-CROSS_COMPILE ?= aarch64-linux-gnu-
+TRIPLET := aarch64-linux-gnu
 else ifeq ($(ARCH),arm)
 KFLAVOUR_NAME := armmp$(if $(KFLAVOUR),-$(KFLAVOUR))
-CROSS_COMPILE ?= arm-linux-gnueabihf-
+TRIPLET := arm-linux-gnueabihf
 else
 $(error ARCH must be x86, arm64 or arm, not "$(ARCH)")
 endif
@@ -61,10 +70,11 @@ endif
 endif
 KVER ?= $(KABI)-$(KFLAVOUR_NAME)
 
-ifneq ($(ARCH),x86)
+ifneq ($(ARCH),$(HOST_ARCH))
 ifeq ($(KERNEL),debug)
-$(error KERNEL=debug is built for x86 only)
+$(error KERNEL=debug is built for the host's architecture only)
 endif
+CROSS_COMPILE ?= $(TRIPLET)-
 # The target's kernel, headers, busybox and libdrm, unpacked from
 # Debian's packages by tools/install-deps.sh.
 SYSROOT := $(CROSS_CACHE)/$(ARCH)-$(KABI)
@@ -79,13 +89,15 @@ KBUILD_ARCH := ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)
 # The test binaries and tools are linked statically against the
 # target's libdrm: the initramfs then needs no foreign shared libraries.
 CROSS_PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
-	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(patsubst %-,%,$(CROSS_COMPILE))/pkgconfig \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TRIPLET)/pkgconfig \
 	pkg-config --static
 USER_FLAGS := CC=$(CROSS_COMPILE)gcc AR=$(CROSS_COMPILE)ar \
 	PKG_CONFIG='$(CROSS_PKG_CONFIG)' LDFLAGS=-static
-IGT_OUT := $(BUILD)/igt-tests
-IGT_OBJ := $(BUILD)/igt-obj
-TOOLS_OUT := $(BUILD)/tools
+# The user-space programs do not depend on the flavour.
+IGT_OUT := $(CURDIR)/build-$(ARCH)/igt-tests
+IGT_OBJ := $(CURDIR)/build-$(ARCH)/igt-obj
+TOOLS_OUT := $(CURDIR)/build-$(ARCH)/tools
+VM_CROSS := 1
 DEPS_ARCH := --arch $(ARCH) --sysroot '$(SYSROOT)'
 else ifeq ($(KERNEL),debug)
 # Built once from the Debian kernel source (KVER's) and cached outside
@@ -123,7 +135,8 @@ USER_FLAGS ?=
 IGT_OUT ?= $(IGT_DIR)/build
 IGT_OBJ ?= $(IGT_DIR)/.obj
 TOOLS_OUT ?= $(CURDIR)/tools
-DEPS_ARCH ?=
+VM_CROSS ?= 0
+DEPS_ARCH ?= --arch $(ARCH)
 
 # Modules in load order (unloaded in reverse): the core, the simulated
 # GPUs, then the family drivers.
@@ -170,7 +183,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  UGPU_KO_DIR='$(MOD_TREE)/drivers' \
 	  UGPU_MODULES='$(UGPU_MODULES)' IGT_BUILD='$(IGT_BUILD)' \
 	  USER_TOOLS='$(USER_TOOLS)' DEMO_TOOLS='$(DEMO_TOOLS)' \
-	  TOOLS_BUILD='$(TOOLS_OUT)' VM_ARCH='$(ARCH)' \
+	  TOOLS_BUILD='$(TOOLS_OUT)' VM_ARCH='$(ARCH)' VM_CROSS='$(VM_CROSS)' \
 	  VM_BUSYBOX='$(if $(SYSROOT),$(SYSROOT)/bin/busybox)' \
 	  ALLOW_MISSING='$(ALLOW_MISSING)' VM_APPEND='$(VM_APPEND)' \
 	  SUBTEST_TIMEOUT='$(SUBTEST_TIMEOUT)' VM_TIMEOUT='$(VM_TIMEOUT)' \
@@ -181,7 +194,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
-	debug-kernel
+	debug-kernel install uninstall dkms-add dkms-remove
 
 all: modules tests tools
 
@@ -254,6 +267,55 @@ checkpatch:
 		-f $$(git ls-files -- '*_trace.h'); \
 	$(CHECKPATCH) --strict --no-tree --terse --ignore CAMELCASE \
 		-f $$(ls_c tools)
+
+# ---- installing: modules for KVER, the uapi for user space.
+PREFIX ?= /usr
+DESTDIR ?=
+UGPU_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates/ugpu
+INSTALLED_KOS := core/ugpu mali/ugpu_mali vivante/ugpu_vivante \
+	adreno/ugpu_adreno sim/ugpu_sim
+
+# depmod only when installing into this system (a package's postinst
+# runs it otherwise).
+install: modules
+	set -e; for m in $(INSTALLED_KOS); do \
+		install -D -m 0644 $(MOD_TREE)/drivers/ugpu/$$m.ko \
+			$(MODDIR)/$$(basename $$m).ko; \
+	done
+	install -D -m 0644 uapi/drm/ugpu_drm.h \
+		$(DESTDIR)$(PREFIX)/include/ugpu/ugpu_drm.h
+	mkdir -p $(DESTDIR)$(PREFIX)/share/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(UGPU_VERSION)|' \
+		packaging/ugpu.pc.in >$(DESTDIR)$(PREFIX)/share/pkgconfig/ugpu.pc
+	install -D -m 0644 packaging/ugpu-blacklist.conf \
+		$(DESTDIR)/etc/modprobe.d/ugpu.conf
+	$(if $(DESTDIR),,depmod $(KVER))
+
+uninstall:
+	rm -f $(foreach m,$(INSTALLED_KOS),$(MODDIR)/$(notdir $(m)).ko)
+	-rmdir $(MODDIR)
+	rm -f $(DESTDIR)$(PREFIX)/include/ugpu/ugpu_drm.h \
+		$(DESTDIR)$(PREFIX)/share/pkgconfig/ugpu.pc \
+		$(DESTDIR)/etc/modprobe.d/ugpu.conf
+	-rmdir $(DESTDIR)$(PREFIX)/include/ugpu
+	$(if $(DESTDIR),,depmod $(KVER))
+
+# DKMS wants the sources in /usr/src/<name>-<version>: the module sources
+# only, with dkms.conf.
+DKMS_SRC = $(DESTDIR)/usr/src/ugpu-$(UGPU_VERSION)
+dkms-add:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	find Kbuild dkms.conf drivers include uapi -type f \
+		\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \
+		-o -name dkms.conf \) ! -name '*.mod.c' | \
+		tar -cf - -T - | tar -C $(DKMS_SRC) -xf -
+	$(if $(DESTDIR),,dkms add ugpu/$(UGPU_VERSION))
+
+dkms-remove:
+	-dkms remove ugpu/$(UGPU_VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 ifeq ($(MOD_TREE),$(CURDIR))

@@ -9,12 +9,13 @@
 # the Makefile pins it. --debug-kernel adds what building the debug kernel
 # from linux-source takes (make KERNEL=debug; BTF is off, so no pahole).
 #
-# --arch arm64|arm builds for and boots another architecture: the cross
-# compiler and QEMU come from the host's packages; the target's kernel
-# (image, modules, headers), static busybox and libdrm are Debian's
-# packages of that architecture, downloaded with a private apt state (the
-# host's dpkg is not told about the architecture) and unpacked into DIR,
-# a cache outside the checkout that then works as the sysroot.
+# --arch x86|arm64|arm is the architecture the VM runs (default x86). With
+# --sysroot it is not the host's: the cross compiler and QEMU come from
+# the host's packages; the target's kernel (image, modules, headers),
+# static busybox and libdrm are Debian's packages of that architecture,
+# downloaded with a private apt state (the host's dpkg is not told about
+# the architecture) and unpacked into DIR, a cache outside the checkout
+# that then works as the sysroot.
 set -euo pipefail
 
 usage="usage: $0 [--debug-kernel] [--arch ARCH --sysroot DIR] KVER"
@@ -59,10 +60,6 @@ arm)
 	exit 2
 	;;
 esac
-if [[ $arch != x86 && -z $sysroot ]]; then
-	echo "$usage" >&2
-	exit 2
-fi
 
 pkgs=(
 	"linux-source-$src_ver"
@@ -79,12 +76,17 @@ pkgs=(
 	zstd
 )
 if [[ $arch == x86 ]]; then
-	pkgs+=("linux-image-$kver-unsigned" "linux-headers-$kver" qemu-system-x86)
+	pkgs+=(qemu-system-x86)
+else
+	pkgs+=(qemu-system-arm)
+fi
+if [[ -z $sysroot ]]; then
+	pkgs+=("linux-image-$kver-unsigned" "linux-headers-$kver")
 else
 	# The target's headers run the host's kbuild programs; busybox-static
 	# of the host lists the applets the target's one has.
 	pkgs+=("linux-kbuild-$kabi" "linux-headers-$kabi-common"
-		qemu-system-arm "gcc-$triplet" "libc6-dev-$deb_arch-cross")
+		"gcc-$triplet" "libc6-dev-$deb_arch-cross")
 fi
 if [[ $debug_kernel -eq 1 ]]; then
 	pkgs+=(bc bison flex libelf-dev libssl-dev)
@@ -151,7 +153,7 @@ fetch_foreign() {
 	rm -rf "$dl"
 }
 
-if [[ $arch == x86 ]]; then
+if [[ -z $sysroot ]]; then
 	# The VM boots this file; the host may run any other kernel.
 	[[ -r /boot/vmlinuz-$kver ]] || {
 		echo "install-deps: /boot/vmlinuz-$kver is missing or unreadable" >&2

@@ -12,8 +12,8 @@
 #   IGT_BUILD     directory holding the test binaries
 #   USER_TOOLS    $TOOLS_BUILD/<name>/<name> programs to install in /usr/bin
 #   TOOLS_BUILD   where the tools were built (default: tools/)
-#   VM_ARCH       the VM's architecture (x86, arm64, arm); for another
-#                 than the host's, every program must be static
+#   VM_CROSS      1: the VM's architecture is not the host's; every
+#                 program must be static
 #   VM_BUSYBOX    static busybox of the VM's architecture (default: the
 #                 host's)
 #   DEMO_TOOLS    those of them that "make run" runs after ugpu-info
@@ -32,7 +32,7 @@ DEMO_TOOLS=${DEMO_TOOLS:-mali-frame}
 UGPU_KO_DIR=${UGPU_KO_DIR:-$top/drivers}
 VM_MODROOT=${VM_MODROOT:-}
 TOOLS_BUILD=${TOOLS_BUILD:-$top/tools}
-VM_ARCH=${VM_ARCH:-x86}
+VM_CROSS=${VM_CROSS:-0}
 VM_BUSYBOX=${VM_BUSYBOX:-}
 
 root=$BUILD/initramfs
@@ -57,7 +57,7 @@ mkdir -p "$root"/lib/ugpu "$root"/lib/kdeps
 copy_libs() {
 	local lib deps
 
-	if [[ $VM_ARCH != x86 ]]; then
+	if [[ $VM_CROSS == 1 ]]; then
 		if LC_ALL=C readelf -l "$1" | grep -q 'program interpreter'; then
 			die "$1 is not static"
 		fi
