@@ -99,6 +99,10 @@ IGT_OBJ := $(CURDIR)/build-$(ARCH)/igt-obj
 TOOLS_OUT := $(CURDIR)/build-$(ARCH)/tools
 VM_CROSS := 1
 DEPS_ARCH := --arch $(ARCH) --sysroot '$(SYSROOT)'
+# TCG runs an arm64 guest's system calls several times slower than an
+# x86 one's: a test opening 65534 files takes minutes.
+SUBTEST_TIMEOUT ?= 600
+VM_TIMEOUT ?= 3600
 else ifeq ($(KERNEL),debug)
 # Built once from the Debian kernel source (KVER's) and cached outside
 # the tree by tools/vm/build-debug-kernel.sh, which "modules" runs first;
