@@ -119,8 +119,8 @@ fi
 # (KFLAVOUR=lpae) address the RAM of virt's high region.
 case $VM_ARCH in
 x86) qemu=(qemu-system-x86_64) ;;
-arm64) qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on) ;;
-arm) qemu=(qemu-system-arm -M virt,highmem=on -cpu cortex-a15) ;;
+arm64) qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on") ;;
+arm) qemu=(qemu-system-arm -M "virt,highmem=on" -cpu cortex-a15) ;;
 esac
 qemu+=(-accel tcg -smp 2 -m "$VM_MEM" -nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initramfs" -append "$append")
