@@ -22,12 +22,88 @@
 # W=1 and C=2 are handed to kbuild. KERNEL=debug builds the modules for,
 # and boots, the debug kernel (KASAN, lockdep, kmemleak, ...) instead of
 # Debian's: see tools/vm/README.md.
+#
+# ARCH=arm64 or ARCH=arm (on an x86 host) cross-builds everything for,
+# and boots, Debian's kernel of that architecture in
+# qemu-system-aarch64/-arm -M virt; KFLAVOUR picks the kernel flavour
+# (arm64: 16k, the 16 KiB-page kernel; arm: lpae). "make deps" unpacks
+# the target's packages under CROSS_CACHE. The objects and binaries of a
+# cross build go to build-<arch>[-<flavour>]/, so builds for several
+# targets coexist. VM_MEM=8G boots the VM with RAM above 4 GiB.
+#
+# make install [DESTDIR=] [KVER=$(uname -r)] installs the modules, the
+# uapi header with a pkg-config file and the modprobe.d file that keeps
+# the upstream drivers off the GPUs; make uninstall removes them. dkms.conf
+# builds the modules with DKMS instead (make dkms-add puts the sources
+# where DKMS wants them).
 
-# The one place the target kernel is pinned; override on the command line.
-KVER ?= 6.12.117+deb12-amd64
+# The one place the target kernel is pinned (Debian's ABI name; the
+# flavour follows from ARCH and KFLAVOUR); override on the command line.
+KABI ?= 6.12.117+deb12
 KERNEL ?= stock
+KFLAVOUR ?=
+CROSS_CACHE ?= /var/cache/ugpu
 
+# kbuild's names for the architectures; the host's is the default.
+arch_name = $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(patsubst \
+	armhf,arm,$(patsubst armv7l,arm,$(1)))))
+HOST_ARCH := $(call arch_name,$(shell uname -m))
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(call arch_name,$(ARCH))
+# Debian's kernel flavour and the cross compiler of each architecture.
+ifeq ($(ARCH),x86)
+KFLAVOUR_NAME := amd64
+TRIPLET := x86_64-linux-gnu
+else ifeq ($(ARCH),arm64)
+KFLAVOUR_NAME := arm64$(if $(KFLAVOUR),-$(KFLAVOUR))
+TRIPLET := aarch64-linux-gnu
+else ifeq ($(ARCH),arm)
+KFLAVOUR_NAME := armmp$(if $(KFLAVOUR),-$(KFLAVOUR))
+TRIPLET := arm-linux-gnueabihf
+else
+$(error ARCH must be x86, arm64 or arm, not "$(ARCH)")
+endif
+ifneq ($(KFLAVOUR),)
+ifeq ($(filter $(ARCH)-$(KFLAVOUR),arm64-16k arm-lpae),)
+$(error KFLAVOUR $(KFLAVOUR) is not one of ARCH=$(ARCH)'s)
+endif
+endif
+KVER ?= $(KABI)-$(KFLAVOUR_NAME)
+
+ifneq ($(ARCH),$(HOST_ARCH))
 ifeq ($(KERNEL),debug)
+$(error KERNEL=debug is built for the host's architecture only)
+endif
+CROSS_COMPILE ?= $(TRIPLET)-
+# The target's kernel, headers, busybox and libdrm, unpacked from
+# Debian's packages by tools/install-deps.sh.
+SYSROOT := $(CROSS_CACHE)/$(ARCH)-$(KABI)
+KDIR ?= $(SYSROOT)/usr/src/linux-headers-$(KVER)
+BUILD ?= $(CURDIR)/build-$(ARCH)$(if $(KFLAVOUR),-$(KFLAVOUR))
+MOD_TREE := $(BUILD)/src
+VM_KVER = $(KVER)
+VM_KERNEL := $(SYSROOT)/boot/vmlinuz-$(KVER)
+VM_MODROOT := $(SYSROOT)
+KERNEL_DEP :=
+KBUILD_ARCH := ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)
+# The test binaries and tools are linked statically against the
+# target's libdrm: the initramfs then needs no foreign shared libraries.
+CROSS_PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TRIPLET)/pkgconfig \
+	pkg-config --static
+USER_FLAGS := CC=$(CROSS_COMPILE)gcc AR=$(CROSS_COMPILE)ar \
+	PKG_CONFIG='$(CROSS_PKG_CONFIG)' LDFLAGS=-static
+# The user-space programs do not depend on the flavour.
+IGT_OUT := $(CURDIR)/build-$(ARCH)/igt-tests
+IGT_OBJ := $(CURDIR)/build-$(ARCH)/igt-obj
+TOOLS_OUT := $(CURDIR)/build-$(ARCH)/tools
+VM_CROSS := 1
+DEPS_ARCH := --arch $(ARCH) --sysroot '$(SYSROOT)'
+# TCG runs an arm64 guest's system calls several times slower than an
+# x86 one's: a test opening 65534 files takes minutes.
+SUBTEST_TIMEOUT ?= 600
+VM_TIMEOUT ?= 3600
+else ifeq ($(KERNEL),debug)
 # Built once from the Debian kernel source (KVER's) and cached outside
 # the tree by tools/vm/build-debug-kernel.sh, which "modules" runs first;
 # its release is known only then, so the VM targets read it when they run.
@@ -40,6 +116,7 @@ BUILD ?= $(CURDIR)/build-debug
 MOD_TREE := $(BUILD)/src
 VM_KERNEL := $(DEBUG_KERNEL_DIR)/bzImage
 VM_MODROOT := $(DEBUG_KERNEL_DIR)/mod
+KBUILD_ARCH :=
 # KASAN, lockdep and kmemleak under TCG: several times slower, and the
 # shadow memory and leak tracking need room.
 SUBTEST_TIMEOUT ?= 600
@@ -53,9 +130,17 @@ MOD_TREE := $(CURDIR)
 VM_KERNEL := /boot/vmlinuz-$(KVER)
 VM_MODROOT :=
 KERNEL_DEP :=
+KBUILD_ARCH :=
 else
 $(error KERNEL must be stock or debug, not "$(KERNEL)")
 endif
+IGT_DIR := $(CURDIR)/igt-tests
+USER_FLAGS ?=
+IGT_OUT ?= $(IGT_DIR)/build
+IGT_OBJ ?= $(IGT_DIR)/.obj
+TOOLS_OUT ?= $(CURDIR)/tools
+VM_CROSS ?= 0
+DEPS_ARCH ?= --arch $(ARCH)
 
 # Modules in load order (unloaded in reverse): the core, the simulated
 # GPUs, then the family drivers.
@@ -79,8 +164,7 @@ TESTS ?=
 SUBTEST ?=
 
 # Where the test binaries come from; igt-tests/ has its own Makefile.
-IGT_DIR := $(CURDIR)/igt-tests
-IGT_BUILD := $(IGT_DIR)/build
+IGT_BUILD = $(IGT_OUT)
 
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
@@ -97,7 +181,7 @@ FUZZ_ITER ?=
 FUZZ_SECONDS ?= $(if $(FUZZ_ITERS)$(FUZZ_ITER),,300)
 FUZZ_CHECK_SECONDS ?= $(if $(TESTS)$(SUBTEST),0,60)
 
-KBUILD_FLAGS := $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
+KBUILD_FLAGS := $(KBUILD_ARCH) $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
 
 VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  KERNEL='$(KERNEL)' VM_KERNEL='$(VM_KERNEL)' \
@@ -105,6 +189,8 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  UGPU_KO_DIR='$(MOD_TREE)/drivers' \
 	  UGPU_MODULES='$(UGPU_MODULES)' IGT_BUILD='$(IGT_BUILD)' \
 	  USER_TOOLS='$(USER_TOOLS)' DEMO_TOOLS='$(DEMO_TOOLS)' \
+	  TOOLS_BUILD='$(TOOLS_OUT)' VM_ARCH='$(ARCH)' VM_CROSS='$(VM_CROSS)' \
+	  VM_BUSYBOX='$(if $(SYSROOT),$(SYSROOT)/bin/busybox)' \
 	  ALLOW_MISSING='$(ALLOW_MISSING)' VM_APPEND='$(VM_APPEND)' \
 	  SUBTEST_TIMEOUT='$(SUBTEST_TIMEOUT)' VM_TIMEOUT='$(VM_TIMEOUT)' \
 	  TESTS='$(TESTS)' SUBTEST='$(SUBTEST)' \
@@ -114,7 +200,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
-	debug-kernel
+	debug-kernel install uninstall dkms-add dkms-remove
 
 all: modules tests tools
 
@@ -124,7 +210,7 @@ all: modules tests tools
 LOCK = mkdir -p $(CURDIR)/build && flock $(CURDIR)/build/.build.lock
 
 modules: $(KERNEL_DEP)
-ifeq ($(KERNEL),debug)
+ifneq ($(MOD_TREE),$(CURDIR))
 	$(LOCK) sh -c 'tools/vm/link-tree.sh $(CURDIR) $(MOD_TREE) && \
 		$(MAKE) -C $(KDIR) M=$(MOD_TREE) UGPU_SRC=$(CURDIR) \
 		$(KBUILD_FLAGS) modules'
@@ -138,14 +224,17 @@ debug-kernel:
 	tools/vm/build-debug-kernel.sh >/dev/null
 
 tests:
-	$(LOCK) $(MAKE) -C $(IGT_DIR)
+	$(LOCK) $(MAKE) -C $(IGT_DIR) $(USER_FLAGS) B='$(IGT_OUT)' \
+		O='$(IGT_OBJ)'
 
 tools:
-	$(LOCK) $(MAKE) -C tools TOOLS='$(USER_TOOLS) $(FW_TOOLS)'
+	$(LOCK) $(MAKE) -C tools $(USER_FLAGS) O='$(TOOLS_OUT)' \
+		TOOLS='$(USER_TOOLS)'
+	$(LOCK) $(MAKE) -C tools TOOLS='$(FW_TOOLS)'
 
 deps:
 	tools/install-deps.sh $(if $(filter debug,$(KERNEL)),--debug-kernel) \
-		'$(KVER)'
+		$(DEPS_ARCH) '$(KVER)'
 
 # The VM targets install what is missing before they build anything.
 check: deps
@@ -186,10 +275,60 @@ checkpatch:
 	$(CHECKPATCH) --strict --no-tree --terse --ignore CAMELCASE \
 		-f $$(ls_c tools)
 
+# ---- installing: modules for KVER, the uapi for user space.
+PREFIX ?= /usr
+DESTDIR ?=
+UGPU_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates/ugpu
+INSTALLED_KOS := core/ugpu mali/ugpu_mali vivante/ugpu_vivante \
+	adreno/ugpu_adreno sim/ugpu_sim
+
+# depmod only when installing into this system (a package's postinst
+# runs it otherwise).
+install: modules
+	set -e; for m in $(INSTALLED_KOS); do \
+		install -D -m 0644 $(MOD_TREE)/drivers/ugpu/$$m.ko \
+			$(MODDIR)/$$(basename $$m).ko; \
+	done
+	install -D -m 0644 uapi/drm/ugpu_drm.h \
+		$(DESTDIR)$(PREFIX)/include/ugpu/ugpu_drm.h
+	mkdir -p $(DESTDIR)$(PREFIX)/share/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(UGPU_VERSION)|' \
+		packaging/ugpu.pc.in >$(DESTDIR)$(PREFIX)/share/pkgconfig/ugpu.pc
+	install -D -m 0644 packaging/ugpu-blacklist.conf \
+		$(DESTDIR)/etc/modprobe.d/ugpu.conf
+	$(if $(DESTDIR),,depmod $(KVER))
+
+uninstall:
+	rm -f $(foreach m,$(INSTALLED_KOS),$(MODDIR)/$(notdir $(m)).ko)
+	-rmdir $(MODDIR)
+	rm -f $(DESTDIR)$(PREFIX)/include/ugpu/ugpu_drm.h \
+		$(DESTDIR)$(PREFIX)/share/pkgconfig/ugpu.pc \
+		$(DESTDIR)/etc/modprobe.d/ugpu.conf
+	-rmdir $(DESTDIR)$(PREFIX)/include/ugpu
+	$(if $(DESTDIR),,depmod $(KVER))
+
+# DKMS wants the sources in /usr/src/<name>-<version>: the module sources
+# only, with dkms.conf.
+DKMS_SRC = $(DESTDIR)/usr/src/ugpu-$(UGPU_VERSION)
+dkms-add:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	find Kbuild dkms.conf drivers include uapi -type f \
+		\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \
+		-o -name dkms.conf \) ! -name '*.mod.c' | \
+		tar -cf - -T - | tar -C $(DKMS_SRC) -xf -
+	$(if $(DESTDIR),,dkms add ugpu/$(UGPU_VERSION))
+
+dkms-remove:
+	-dkms remove ugpu/$(UGPU_VERSION) --all
+	rm -rf $(DKMS_SRC)
+
 clean:
-ifneq ($(KERNEL),debug)
+ifeq ($(MOD_TREE),$(CURDIR))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) clean
 endif
-	$(MAKE) -C $(IGT_DIR) clean
-	$(MAKE) -C tools clean
+	$(MAKE) -C $(IGT_DIR) B='$(IGT_OUT)' O='$(IGT_OBJ)' clean
+	$(MAKE) -C tools O='$(TOOLS_OUT)' clean
+	$(MAKE) -C tools TOOLS='$(FW_TOOLS)' clean
 	rm -rf $(BUILD) $(OUT)

@@ -2,26 +2,67 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Install the packages the build and the VM test bed need, only those that
-# are missing, without prompting. Usage: install-deps.sh [--debug-kernel] KVER
+# are missing, without prompting.
+# Usage: install-deps.sh [--debug-kernel] [--arch ARCH --sysroot DIR] KVER
 #
 # KVER is the kernel release the modules are built for and the VM boots;
 # the Makefile pins it. --debug-kernel adds what building the debug kernel
 # from linux-source takes (make KERNEL=debug; BTF is off, so no pahole).
+#
+# --arch x86|arm64|arm is the architecture the VM runs (default x86). With
+# --sysroot it is not the host's: the cross compiler and QEMU come from
+# the host's packages; the target's kernel (image, modules, headers),
+# static busybox and libdrm are Debian's packages of that architecture,
+# downloaded with a private apt state (the host's dpkg is not told about
+# the architecture) and unpacked into DIR, a cache outside the checkout
+# that then works as the sysroot.
 set -euo pipefail
 
+usage="usage: $0 [--debug-kernel] [--arch ARCH --sysroot DIR] KVER"
 debug_kernel=0
-if [[ ${1:-} == --debug-kernel ]]; then
-	debug_kernel=1
+arch=x86
+sysroot=
+while [[ ${1:-} == --* ]]; do
+	case $1 in
+	--debug-kernel) debug_kernel=1 ;;
+	--arch)
+		arch=${2:?$usage}
+		shift
+		;;
+	--sysroot)
+		sysroot=${2:?$usage}
+		shift
+		;;
+	*)
+		echo "$usage" >&2
+		exit 2
+		;;
+	esac
 	shift
-fi
-kver=${1:?usage: $0 [--debug-kernel] KVER}
+done
+kver=${1:?$usage}
 src_ver=$(echo "$kver" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+# Debian's ABI name: the release without its flavour (6.12.117+deb12).
+kabi=$(echo "$kver" | sed -E 's/^([0-9.]+\+[a-z0-9]+)-.*/\1/')
+
+case $arch in
+x86) ;;
+arm64)
+	deb_arch=arm64
+	triplet=aarch64-linux-gnu
+	;;
+arm)
+	deb_arch=armhf
+	triplet=arm-linux-gnueabihf
+	;;
+*)
+	echo "install-deps: unknown architecture $arch" >&2
+	exit 2
+	;;
+esac
 
 pkgs=(
-	"linux-image-$kver-unsigned"
-	"linux-headers-$kver"
 	"linux-source-$src_ver"
-	qemu-system-x86
 	busybox-static
 	kmod
 	libdrm-dev
@@ -34,6 +75,19 @@ pkgs=(
 	xz-utils
 	zstd
 )
+if [[ $arch == x86 ]]; then
+	pkgs+=(qemu-system-x86)
+else
+	pkgs+=(qemu-system-arm)
+fi
+if [[ -z $sysroot ]]; then
+	pkgs+=("linux-image-$kver-unsigned" "linux-headers-$kver")
+else
+	# The target's headers run the host's kbuild programs; busybox-static
+	# of the host lists the applets the target's one has.
+	pkgs+=("linux-kbuild-$kabi" "linux-headers-$kabi-common"
+		"gcc-$triplet" "libc6-dev-$deb_arch-cross")
+fi
 if [[ $debug_kernel -eq 1 ]]; then
 	pkgs+=(bc bison flex libelf-dev libssl-dev)
 fi
@@ -64,11 +118,72 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 		"${missing[@]}"
 fi
 
-# The VM boots this file; the host may run any other kernel.
-[[ -r /boot/vmlinuz-$kver ]] || {
-	echo "install-deps: /boot/vmlinuz-$kver is missing or unreadable" >&2
-	exit 1
+# The target architecture's packages, unpacked into the sysroot. A stamp
+# per package records the version unpacked; a newer one is unpacked over
+# it.
+fetch_foreign() {
+	local apt_dir=$sysroot/.apt st=$sysroot/.stamps dl p ver opts need=()
+
+	opts=(-o "APT::Architecture=$deb_arch" -o "APT::Architectures::=$deb_arch"
+		-o "Dir::State::Lists=$apt_dir/lists"
+		-o "Dir::State::status=$apt_dir/status"
+		-o "Dir::Cache=$apt_dir" -o Dir::Cache::pkgcache=
+		-o Dir::Cache::srcpkgcache= -o Debug::NoLocking=1
+		-o APT::Sandbox::User=root)
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$st"
+	touch "$apt_dir/status"
+	# The lists are refreshed when a package is missing from them or
+	# its version is not the one unpacked.
+	for p in "$@"; do
+		ver=$(apt-cache "${opts[@]}" show --no-all-versions "$p" \
+			2>/dev/null | sed -n 's/^Version: //p' | head -n 1 || true)
+		if [[ -z $ver || ! -e $st/$p || $(cat "$st/$p") != "$ver" ]]; then
+			need+=("$p")
+		fi
+	done
+	[[ ${#need[@]} -eq 0 ]] && return 0
+	echo "install-deps: fetching $deb_arch packages ${need[*]}"
+	apt-get -q "${opts[@]}" update >/dev/null
+	dl=$(mktemp -d "$sysroot/.dl.XXXXXX")
+	(cd "$dl" && apt-get -q "${opts[@]}" download "${need[@]}")
+	for p in "${need[@]}"; do
+		dpkg-deb -x "$dl/${p}"_*.deb "$sysroot"
+		dpkg-deb -f "$dl/${p}"_*.deb Version >"$st/$p"
+	done
+	rm -rf "$dl"
 }
+
+if [[ -z $sysroot ]]; then
+	# The VM boots this file; the host may run any other kernel.
+	[[ -r /boot/vmlinuz-$kver ]] || {
+		echo "install-deps: /boot/vmlinuz-$kver is missing or unreadable" >&2
+		exit 1
+	}
+else
+	mkdir -p "$sysroot"
+	fetch_foreign "linux-image-$kver-unsigned" "linux-headers-$kver" \
+		busybox-static libdrm-dev libdrm2
+	# The headers' scripts/ and tools/ point at the target's kbuild
+	# package; the host's one (same version) runs here instead.
+	mkdir -p "$sysroot/usr/lib"
+	ln -sfn "/usr/lib/linux-kbuild-$kabi" \
+		"$sysroot/usr/lib/linux-kbuild-$kabi"
+	# The package leaves modules.dep to its postinst; the initramfs
+	# resolves the modules ours need with it.
+	moddir=$sysroot/lib/modules/$kver
+	if [[ ! -e $moddir/modules.dep ||
+		$moddir/modules.order -nt $moddir/modules.dep ]]; then
+		depmod -b "$sysroot" "$kver"
+	fi
+	for f in "$sysroot/boot/vmlinuz-$kver" \
+		"$sysroot/usr/src/linux-headers-$kver/Makefile" \
+		"$sysroot/bin/busybox"; do
+		[[ -r $f ]] || {
+			echo "install-deps: $f is missing" >&2
+			exit 1
+		}
+	done
+fi
 
 # checkpatch.pl lives in the kernel source, shipped as a tarball.
 srcdir=/usr/src/linux-source-$src_ver

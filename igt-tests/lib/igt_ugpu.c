@@ -220,6 +220,26 @@ void *ugpu_mmap(int fd, uint64_t mmap_offset, uint64_t size, int prot)
 	return p;
 }
 
+uint64_t ugpu_page_size(void)
+{
+	static uint64_t page;
+
+	if (!page) {
+		long p = sysconf(_SC_PAGESIZE);
+
+		igt_assert(p > 0 && !(p & (p - 1)));
+		page = p;
+	}
+	return page;
+}
+
+uint64_t ugpu_page_align(uint64_t size)
+{
+	uint64_t mask = ugpu_page_size() - 1;
+
+	return (size + mask) & ~mask;
+}
+
 struct ugpu_bo *ugpu_bo_new(int fd, uint64_t size, uint32_t flags)
 {
 	struct drm_ugpu_bo_create arg = { .size = size, .flags = flags };
@@ -235,7 +255,7 @@ struct ugpu_bo *ugpu_bo_new(int fd, uint64_t size, uint32_t flags)
 	bo->handle = arg.handle;
 	bo->flags = flags;
 	/* The kernel rounds up to pages; mmap the rounded size. */
-	bo->size = (size + 4095) & ~4095ull;
+	bo->size = ugpu_page_align(size);
 	bo->va = arg.va;
 	bo->mmap_offset = arg.mmap_offset;
 	return bo;

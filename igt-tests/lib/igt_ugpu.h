@@ -57,6 +57,16 @@ int ugpu_wait_for_device(uint32_t family, const char *name);
 int __ugpu_get_param(int fd, uint32_t param, uint32_t index, uint64_t *value);
 uint64_t ugpu_get_param(int fd, uint32_t param, uint32_t index);
 
+/*
+ * Page sizes. BO sizes round up to the CPU's page, which is 4, 16 or
+ * 64 KiB on arm64; every GPU family here translates 4 KiB pages whatever
+ * the CPU's (the uapi has no parameter for it).
+ */
+#define UGPU_GPU_PAGE_SIZE	4096u
+uint64_t ugpu_page_size(void);
+/* @size rounded up to the CPU's page, as BO_CREATE rounds it. */
+uint64_t ugpu_page_align(uint64_t size);
+
 /* A BO with its creation results and, once mapped, a CPU pointer. */
 struct ugpu_bo {
 	int fd;

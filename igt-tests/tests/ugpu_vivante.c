@@ -253,9 +253,9 @@ static void test_validator(int minor)
 	viv_ls(&s, VIV_PE_COLOR_ADDR, (uint32_t)bo->va + 8192);
 	expect_reject(&e, &s, &bo, 1, 0, "address past BO");
 
-	/* A resolve leaving its BO. */
+	/* A resolve leaving its BO, from its last 4 KiB (CPU pages may be larger). */
 	viv_reset_stream(&s);
-	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, H, 0);
+	viv_clear(&s, 1, bo->size - 4096, VIV_LINEAR, LSTRIDE, W, H, 0);
 	expect_reject(&e, &s, &bo, 1, 0, "RS out of BO");
 
 	/* Draws of the other pipe. */
@@ -1074,41 +1074,44 @@ static void test_rs_extent(int minor)
 	struct ugpu_bo *bo[2];
 	struct viv_env e;
 	uint32_t x, y;
+	uint64_t o;
 
 	viv_env_open(&e, minor);
 	bo[0] = ugpu_bo_new(e.fd, 4096, 0);
 	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	/* The last 4 KiB of bo[0]: CPU pages may be larger. */
+	o = bo[0]->size - 4096;
 
 	/* 4 rows of 16 bytes but 1024 pixels wide: 3 * 16 + 4096 bytes. */
 	viv_reset_stream(&s);
-	viv_clear(&s, 1, 0, VIV_LINEAR, 16, 1024, 4, 0xff000000);
+	viv_clear(&s, 1, o, VIV_LINEAR, 16, 1024, 4, 0xff000000);
 	expect_reject(&e, &s, bo, 1, 0, "clear wider than its BO");
 
 	/* A copy whose source is wider than its BO. */
 	viv_reset_stream(&s);
-	viv_resolve(&s, 1, 0, VIV_LINEAR, 16, 2, 0, VIV_LINEAR, 4096,
+	viv_resolve(&s, 1, o, VIV_LINEAR, 16, 2, 0, VIV_LINEAR, 4096,
 		    1024, 4, 0);
 	expect_reject(&e, &s, bo, 2, 0, "source wider than its BO");
 
 	/* Tiled: 1 row of tiles, 256 tiles of 64 bytes = 16 KiB. */
 	viv_reset_stream(&s);
-	viv_resolve(&s, 2, 0, VIV_TILED, 64, 1, 0, VIV_LINEAR, 16,
+	viv_resolve(&s, 2, 0, VIV_TILED, 64, 1, o, VIV_LINEAR, 16,
 		    1024, 4, 0);
 	expect_reject(&e, &s, bo, 2, 0, "tiled source wider than its BO");
 
 	/* An empty window: what the engine does with it is not known. */
 	viv_reset_stream(&s);
-	viv_clear(&s, 1, 0, VIV_LINEAR, 16, 0, 4, 0xff000000);
+	viv_clear(&s, 1, o, VIV_LINEAR, 16, 0, 4, 0xff000000);
 	expect_reject(&e, &s, bo, 1, 0, "empty window");
 
 	/* Exactly to the last byte: 4 rows of 64 pixels at offset 3 KiB. */
 	ugpu_bo_map(bo[0]);
-	memset(bo[0]->map, 0, 4096);
+	memset(bo[0]->map, 0, bo[0]->size);
 	viv_reset_stream(&s);
-	viv_clear(&s, 1, 3072, VIV_LINEAR, 256, 64, 4, 0xff00ff00);
+	viv_clear(&s, 1, o + 3072, VIV_LINEAR, 256, 64, 4, 0xff00ff00);
 	igt_assert_eq(viv_run(&e, &s, bo, 1, 0), 0);
-	check_fill(bo[0], 3072, 256, 64, 4, 0xff00ff00);
-	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3068), 0);
+	check_fill(bo[0], o + 3072, 256, 64, 4, 0xff00ff00);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], o + 3068), 0);
 
 	/* A tiled copy ending at the last byte of the 4 KiB BO. */
 	ugpu_bo_map(bo[1]);
@@ -1117,12 +1120,12 @@ static void test_rs_extent(int minor)
 			ugpu_bo_write32(bo[1], viv_ref_offset(VIV_TILED, 1024, x, y, 4),
 					0xff000000 | y << 8 | x);
 	viv_reset_stream(&s);
-	viv_resolve(&s, 2, 0, VIV_TILED, 1024, 1, 3072, VIV_LINEAR, 256,
+	viv_resolve(&s, 2, 0, VIV_TILED, 1024, 1, o + 3072, VIV_LINEAR, 256,
 		    64, 4, 0);
 	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
 	for (y = 0; y < 4; y++)
 		for (x = 0; x < 64; x++)
-			igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3072 + y * 256 + x * 4),
+			igt_assert_eq_u32(ugpu_bo_read32(bo[0], o + 3072 + y * 256 + x * 4),
 					  0xff000000 | y << 8 | x);
 	ugpu_bo_free(bo[0]);
 	ugpu_bo_free(bo[1]);
@@ -1229,12 +1232,13 @@ static void test_exec_order(int minor)
 
 	/*
 	 * In stream order the kick at Y follows a 64 x 4 window; the FE
-	 * runs X first, which loads 64 x 64 (64 KiB) for the 4 KiB BO.
+	 * runs X first, which loads 64 x 64 (64 KiB) for the BO's last
+	 * 4 KiB.
 	 */
 	viv_reset_stream(&s);
 	viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
 	       VIV_RS_FORMAT_A8R8G8B8 << 8);
-	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, bo->size - 4096);
 	viv_ls(&s, VIV_RS_DEST_STRIDE, 256);
 	viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
 	viv_ls(&s, VIV_RS_WINDOW_SIZE, 64 | 4 << 16);
@@ -1435,6 +1439,7 @@ static void test_2d_extent(int minor)
 	struct ugpu_bo *bo[3];
 	struct viv_env e;
 	uint32_t q, x, y;
+	uint64_t o;
 
 	viv_env_open(&e, minor);
 	q = queue_2d(e.fd);
@@ -1443,47 +1448,49 @@ static void test_2d_extent(int minor)
 	bo[2] = ugpu_bo_new(e.fd, 4096, DRM_UGPU_BO_GPU_READONLY);
 	ugpu_bo_map(bo[0]);
 	ugpu_bo_map(bo[1]);
+	/* The last 4 KiB of each BO: CPU pages may be larger. */
+	o = bo[0]->size - 4096;
 
 	/* Clear 17 rows of 256 bytes: 16 rows fit in 4 KiB. */
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
 	viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, 0xff00ff00);
 	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 64, 17);
 	expect_reject(&e, &s, bo, 1, q, "clear past the destination");
 
 	/* One row, but 2048 pixels wide. */
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
 	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 2048, 1);
 	expect_reject(&e, &s, bo, 1, q, "clear wider than the destination");
 
 	/* A blit from a source with a 64 KiB stride. */
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 2, 0, 65536);
+	viv_de_surfaces(&s, 1, o, 256, 2, o, 65536);
 	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 64, 4);
 	expect_reject(&e, &s, bo, 2, q, "blit past the source");
 
 	/* A blit whose source origin moves it out of its BO. */
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 2, 0, 256);
+	viv_de_surfaces(&s, 1, o, 256, 2, o, 256);
 	viv_ls(&s, VIV_DE_SRC_ORIGIN, 0 | 60 << 16);
 	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 64, 4);
 	expect_reject(&e, &s, bo, 2, q, "blit with the source moved out");
 
 	/* A pattern (8 x 8 x 4 bytes) starting 64 bytes before the end. */
 	viv_reset_stream(&s);
-	viv_ls_reloc(&s, VIV_DE_PATTERN_ADDRESS, 1, 4096 - 64);
+	viv_ls_reloc(&s, VIV_DE_PATTERN_ADDRESS, 1, o + 4096 - 64);
 	expect_reject(&e, &s, bo, 1, q, "pattern past its BO");
 
 	/* Rotation, mirroring, tiling, planar formats, other commands. */
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
 	viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_YV12);
 	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 	viv_emit(&s, 0, 1 | 1 << 16);
 	expect_reject(&e, &s, bo, 1, q, "planar destination");
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
 	viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 | 4 << 12);
 	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 	viv_emit(&s, 0, 1 | 1 << 16);
@@ -1494,7 +1501,7 @@ static void test_2d_extent(int minor)
 
 	/* Reversed rectangle (x1 < x0). */
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 0, 256, 0, 0, 0);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
 	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 8, 0, 0, 1);
 	expect_reject(&e, &s, bo, 1, q, "reversed rectangle");
 
@@ -1507,27 +1514,27 @@ static void test_2d_extent(int minor)
 	/* Read-only BOs are sources, never destinations (MMUv1). */
 	if (param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1) {
 		viv_reset_stream(&s);
-		viv_de_surfaces(&s, 3, 0, 256, 0, 0, 0);
+		viv_de_surfaces(&s, 3, o, 256, 0, 0, 0);
 		viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 1, 1);
 		expect_reject(&e, &s, bo, 3, q, "read-only destination");
 	}
 
 	/* At the edge: 16 rows of 64 bytes ending at the last byte of each. */
-	memset(bo[0]->map, 0, 4096);
+	memset(bo[0]->map, 0, bo[0]->size);
 	for (y = 0; y < 16; y++)
 		for (x = 0; x < 16; x++)
-			ugpu_bo_write32(bo[1], 3072 + y * 64 + x * 4,
+			ugpu_bo_write32(bo[1], o + 3072 + y * 64 + x * 4,
 					0xff000000 | y << 8 | x);
 	viv_reset_stream(&s);
-	viv_de_surfaces(&s, 1, 3072, 64, 2, 3072, 64);
+	viv_de_surfaces(&s, 1, o + 3072, 64, 2, o + 3072, 64);
 	viv_ls(&s, VIV_DE_ROP, 0xcc | 0xcc << 8 | 3 << 20);
 	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 16, 16);
 	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
 	for (y = 0; y < 16; y++)
 		for (x = 0; x < 16; x++)
-			igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3072 + y * 64 + x * 4),
+			igt_assert_eq_u32(ugpu_bo_read32(bo[0], o + 3072 + y * 64 + x * 4),
 					  0xff000000 | y << 8 | x);
-	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 3068), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], o + 3068), 0);
 
 	ugpu_bo_free(bo[0]);
 	ugpu_bo_free(bo[1]);
@@ -1621,7 +1628,7 @@ static void test_many_bos(int minor)
 	check_fill(bos[NBOS - 1], 0, 256, 64, 16, 0xff0f0f0f);
 
 	/* One address outside every BO among them is still found out. */
-	w[3] = (uint32_t)bos[NBOS - 1]->va + 4096;
+	w[3] = (uint32_t)(bos[NBOS - 1]->va + bos[NBOS - 1]->size);
 	igt_assert_eq(igt_ioctl(e.fd, DRM_IOCTL_UGPU_SUBMIT, &arg), -1);
 	igt_assert_eq(errno, EINVAL);
 

@@ -11,7 +11,12 @@
 #   BUILD         output directory; the archive is $BUILD/initramfs.cpio
 #   UGPU_MODULES  our modules in load order
 #   IGT_BUILD     directory holding the test binaries
-#   USER_TOOLS    tools/<name>/<name> programs to install in /usr/bin
+#   USER_TOOLS    $TOOLS_BUILD/<name>/<name> programs to install in /usr/bin
+#   TOOLS_BUILD   where the tools were built (default: tools/)
+#   VM_CROSS      1: the VM's architecture is not the host's; every
+#                 program must be static
+#   VM_BUSYBOX    static busybox of the VM's architecture (default: the
+#                 host's)
 #   DEMO_TOOLS    those of them that "make run" runs after ugpu-info
 #   ALLOW_MISSING 1: leave out modules that are not built instead of failing
 #   UGPU_KO_DIR   where our built .ko files are (default: drivers/)
@@ -27,6 +32,9 @@ USER_TOOLS=${USER_TOOLS:-ugpu-info mali-frame}
 DEMO_TOOLS=${DEMO_TOOLS:-mali-frame}
 UGPU_KO_DIR=${UGPU_KO_DIR:-$top/drivers}
 VM_MODROOT=${VM_MODROOT:-}
+TOOLS_BUILD=${TOOLS_BUILD:-$top/tools}
+VM_CROSS=${VM_CROSS:-0}
+VM_BUSYBOX=${VM_BUSYBOX:-}
 
 root=$BUILD/initramfs
 moddir=$VM_MODROOT/lib/modules/$KVER
@@ -45,9 +53,17 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,tests}
 mkdir -p "$root"/lib/ugpu "$root"/lib/kdeps
 
 # Shared libraries and the dynamic loader of a binary, at the same paths.
+# A foreign architecture's programs are static: the host's loader cannot
+# tell what they need.
 copy_libs() {
 	local lib deps
 
+	if [[ $VM_CROSS == 1 ]]; then
+		if LC_ALL=C readelf -l "$1" | grep -q 'program interpreter'; then
+			die "$1 is not static"
+		fi
+		return 0
+	fi
 	# Scripts and static binaries have none; ldd fails on them.
 	deps=$(ldd "$1" 2>/dev/null || true)
 	if grep -q 'not found' <<<"$deps"; then
@@ -62,10 +78,12 @@ copy_libs() {
 	done
 }
 
-# busybox provides the shell and every command /init uses.
+# busybox provides the shell and every command /init uses. A foreign one
+# cannot run here: the host's busybox of the same Debian package lists the
+# applets.
 busybox=$(command -v busybox) || die "busybox not found"
-cp "$busybox" "$root/bin/busybox"
-copy_libs "$busybox"
+cp "${VM_BUSYBOX:-$busybox}" "$root/bin/busybox"
+copy_libs "$root/bin/busybox"
 while read -r applet; do
 	[[ -e $root/$applet || -L $root/$applet ]] && continue
 	mkdir -p "$root/$(dirname "$applet")"
@@ -149,7 +167,7 @@ if [[ -d $IGT_BUILD ]]; then
 fi
 
 for t in $USER_TOOLS; do
-	bin=$top/tools/$t/$t
+	bin=$TOOLS_BUILD/$t/$t
 	[[ -x $bin ]] || die "$bin was not built"
 	cp "$bin" "$root/usr/bin/"
 	copy_libs "$bin"

@@ -42,6 +42,8 @@ VM_APPEND=${VM_APPEND:-}
 KERNEL=${KERNEL:-stock}
 VM_KERNEL=${VM_KERNEL:-/boot/vmlinuz-$KVER}
 VM_MEM=${VM_MEM:-2048}
+# x86, or arm64 / arm in qemu-system-aarch64 / -arm -M virt.
+VM_ARCH=${VM_ARCH:-x86}
 export KVER BUILD
 
 mkdir -p "$BUILD"
@@ -74,7 +76,16 @@ done
 
 # loglevel=5 keeps warnings and worse live on the console; the whole log
 # is printed at the end anyway.
-append="console=ttyS0 panic=-1 loglevel=5 ugpu_mode=$mode"
+case $VM_ARCH in
+x86) console=ttyS0 ;;
+arm64 | arm) console=ttyAMA0 ;;
+*)
+	echo "run-vm: unknown VM_ARCH $VM_ARCH" >&2
+	exit 2
+	;;
+esac
+
+append="console=$console panic=-1 loglevel=5 ugpu_mode=$mode"
 append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n $TESTS ]] && append+=" ugpu_tests=$TESTS"
 [[ -n $SUBTEST ]] && append+=" ugpu_subtest=$SUBTEST"
@@ -101,7 +112,17 @@ if [[ $mode == shell ]]; then
 	flock -u 9
 fi
 
-qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m "$VM_MEM" -nographic -no-reboot
+# VM_MEM takes QEMU's suffixes (8G); a plain number is MiB.
+# arm64: -cpu max with the cheap pointer-authentication algorithm, which
+# TCG emulates far faster than the architected one; virt puts RAM at
+# 1 GiB, so more than 3 GiB reaches above 4 GiB. arm: LPAE kernels
+# (KFLAVOUR=lpae) address the RAM of virt's high region.
+case $VM_ARCH in
+x86) qemu=(qemu-system-x86_64) ;;
+arm64) qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on") ;;
+arm) qemu=(qemu-system-arm -M "virt,highmem=on" -cpu cortex-a15) ;;
+esac
+qemu+=(-accel tcg -smp 2 -m "$VM_MEM" -nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initramfs" -append "$append")
 
 if [[ $mode == shell ]]; then

@@ -228,24 +228,24 @@ static unsigned int a6xx_space(unsigned int level)
 
 /* SMMU: AArch64 stage-1, 4 KiB granule, 48-bit input addresses. */
 
-#define PTE_TYPE_MASK		3ULL
-#define PTE_TYPE_BLOCK		1ULL
-#define PTE_TYPE_TABLE		3ULL	/* levels 0-2; a page at level 3 */
-#define PTE_AP_UNPRIV		BIT_ULL(6)
-#define PTE_AP_RDONLY		BIT_ULL(7)
-#define PTE_AF			BIT_ULL(10)
-#define PTE_XN			BIT_ULL(54)
-#define PTE_ADDR_MASK		GENMASK_ULL(47, 12)
+#define SMMU_PTE_TYPE_MASK		3ULL
+#define SMMU_PTE_TYPE_BLOCK		1ULL
+#define SMMU_PTE_TYPE_TABLE		3ULL	/* levels 0-2; a page at level 3 */
+#define SMMU_PTE_AP_UNPRIV		BIT_ULL(6)
+#define SMMU_PTE_AP_RDONLY		BIT_ULL(7)
+#define SMMU_PTE_AF			BIT_ULL(10)
+#define SMMU_PTE_XN			BIT_ULL(54)
+#define SMMU_PTE_ADDR_MASK		GENMASK_ULL(47, 12)
 
 /* Walk the tables; 0 or an FSR fault bit. */
 /* Permission checks of a leaf descriptor; 0 or SMMU_FSR_PF. */
 static u32 a6xx_leaf_perm(u64 pte, bool priv, enum sim_access access)
 {
-	if (!priv && !(pte & PTE_AP_UNPRIV))
+	if (!priv && !(pte & SMMU_PTE_AP_UNPRIV))
 		return SMMU_FSR_PF;
-	if (access == SIM_ACCESS_WRITE && (pte & PTE_AP_RDONLY))
+	if (access == SIM_ACCESS_WRITE && (pte & SMMU_PTE_AP_RDONLY))
 		return SMMU_FSR_PF;
-	if (access == SIM_ACCESS_EXEC && (pte & PTE_XN))
+	if (access == SIM_ACCESS_EXEC && (pte & SMMU_PTE_XN))
 		return SMMU_FSR_PF;
 	return 0;
 }
@@ -253,7 +253,7 @@ static u32 a6xx_leaf_perm(u64 pte, bool priv, enum sim_access access)
 static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va, bool priv,
 		     enum sim_access access, dma_addr_t *addr, u64 *leaf)
 {
-	u64 table = ttbr & PTE_ADDR_MASK;
+	u64 table = ttbr & SMMU_PTE_ADDR_MASK;
 	unsigned int lvl;
 
 	if (va >> 48)
@@ -266,21 +266,21 @@ static u32 a6xx_walk(struct a6xx_sim *a, u64 ttbr, u64 va, bool priv,
 		if (sim_phys_read64(a->sdev, table + ((va >> shift) & 511) * 8,
 				    &pte))
 			return SMMU_FSR_EF;
-		type = pte & PTE_TYPE_MASK;
-		if (lvl < 3 && type == PTE_TYPE_TABLE) {
-			table = pte & PTE_ADDR_MASK;
+		type = pte & SMMU_PTE_TYPE_MASK;
+		if (lvl < 3 && type == SMMU_PTE_TYPE_TABLE) {
+			table = pte & SMMU_PTE_ADDR_MASK;
 			continue;
 		}
-		if (!(lvl == 3 && type == PTE_TYPE_TABLE) &&
-		    !((lvl == 1 || lvl == 2) && type == PTE_TYPE_BLOCK))
+		if (!(lvl == 3 && type == SMMU_PTE_TYPE_TABLE) &&
+		    !((lvl == 1 || lvl == 2) && type == SMMU_PTE_TYPE_BLOCK))
 			return SMMU_FSR_TF;
 		/* No access-flag faults: the driver sets AF up front. */
-		if (!(pte & PTE_AF))
+		if (!(pte & SMMU_PTE_AF))
 			return SMMU_FSR_TF;
 		if (a6xx_leaf_perm(pte, priv, access))
 			return SMMU_FSR_PF;
 		mask = (1ULL << shift) - 1;
-		*addr = (pte & PTE_ADDR_MASK & ~mask) | (va & mask);
+		*addr = (pte & SMMU_PTE_ADDR_MASK & ~mask) | (va & mask);
 		*leaf = pte;
 		return 0;
 	}

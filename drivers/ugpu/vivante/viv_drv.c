@@ -8,6 +8,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
+#include <linux/math64.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -79,9 +80,12 @@ static int viv_get_param(struct ugpu_device *udev, u32 param, u32 index,
 
 static u64 viv_read_timestamp(struct ugpu_device *udev)
 {
-	/* No counter register is modelled: derive it from the clock. */
-	return mul_u64_u32_div(ktime_get_ns(), udev->timestamp_frequency / 1000,
-			       1000000);
+	/*
+	 * No counter register is modelled: derive it from the clock. The
+	 * 64-bit helpers: 32-bit ARM has no plain 64-bit division.
+	 */
+	return mul_u64_u64_div_u64(ktime_get_ns(), udev->timestamp_frequency,
+				   NSEC_PER_SEC);
 }
 
 static u32 viv_read_idle(struct viv_device *vdev)

@@ -31,12 +31,18 @@
  * Page-table entries, the MTLB and the MMUv1 configuration hold 32-bit
  * bus addresses (MMUv2 PTEs carry bits 32-39 too): the tables and the
  * kernel region come from 32-bit coherent memory (see viv_probe()).
+ *
+ * Both MMUs translate 4 KiB GPU pages whatever the CPU's page size: a CPU
+ * page (16 or 64 KiB on some arm64 kernels) takes several entries.
  */
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 #include <drm/drm_mm.h>
 
 #include "vivante.h"
+
+#define VIV_GPU_PAGE_SHIFT	12
+#define VIV_GPU_PAGE_SIZE	BIT(VIV_GPU_PAGE_SHIFT)
 
 /**
  * struct viv_v1_map - a mapping in the shared MMUv1 table.
@@ -54,7 +60,8 @@ static dma_addr_t viv_scratch_dma(struct viv_device *vdev)
 
 static void viv_v1_set(struct viv_device *vdev, u32 gpu, dma_addr_t pa)
 {
-	vdev->v1_pt[(gpu - VIV_MMUV1_WINDOW_START) >> PAGE_SHIFT] = lower_32_bits(pa);
+	vdev->v1_pt[(gpu - VIV_MMUV1_WINDOW_START) >> VIV_GPU_PAGE_SHIFT] =
+		lower_32_bits(pa);
 }
 
 static void viv_v2_free_tables(struct viv_device *vdev, struct viv_vm *vvm)
@@ -97,7 +104,7 @@ static void viv_v2_unmap_range(struct viv_vm *vvm, u32 va, u64 size)
 {
 	u64 off;
 
-	for (off = 0; off < size; off += SZ_4K) {
+	for (off = 0; off < size; off += VIV_GPU_PAGE_SIZE) {
 		u32 a = va + off;
 		unsigned int m = a >> VIV_MMUV2_MTLB_SHIFT;
 
@@ -113,7 +120,7 @@ static int viv_v2_map_kregion(struct viv_device *vdev, struct viv_vm *vvm)
 	unsigned long off;
 	int ret;
 
-	for (off = 0; off < VIV_KREGION_SIZE; off += SZ_4K) {
+	for (off = 0; off < VIV_KREGION_SIZE; off += VIV_GPU_PAGE_SIZE) {
 		ret = viv_v2_map_page(vdev, vvm, VIV_MMUV2_KERNEL_VA + off,
 				      vdev->kregion_dma + off,
 				      off == VIV_SCRATCH_OFFSET);
@@ -185,7 +192,8 @@ int viv_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 	struct viv_vm *vvm = vm->priv;
 	struct viv_device *vdev = vvm->vdev;
 	struct viv_v1_map *map = NULL;
-	struct sg_dma_page_iter it;
+	struct scatterlist *sg;
+	unsigned int i;
 	u64 off = 0;
 	u32 base;
 	int ret;
@@ -201,30 +209,34 @@ int viv_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 	mutex_lock(&vdev->mmu_lock);
 	if (map) {
 		ret = drm_mm_insert_node_generic(&vdev->v1_mm, &map->node,
-						 size + PAGE_SIZE, PAGE_SIZE, 0,
+						 size + VIV_GPU_PAGE_SIZE,
+						 VIV_GPU_PAGE_SIZE, 0,
 						 DRM_MM_INSERT_BEST);
 		if (ret)
 			goto err_unlock;
 		base = map->node.start;
-		ret = xa_err(xa_store(&vvm->v1_maps, va >> PAGE_SHIFT, map,
-				      GFP_KERNEL_ACCOUNT));
+		ret = xa_err(xa_store(&vvm->v1_maps, va >> VIV_GPU_PAGE_SHIFT,
+				      map, GFP_KERNEL_ACCOUNT));
 		if (ret)
 			goto err_node;
 	}
-	for_each_sgtable_dma_page(sgt, &it, 0) {
-		dma_addr_t pa = sg_page_iter_dma_address(&it);
+	/* Segments are whole CPU pages, so whole GPU pages too. */
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		dma_addr_t pa = sg_dma_address(sg);
+		u64 len = sg_dma_len(sg), o;
 
-		if (off >= size)
-			break;
-		if (map) {
-			viv_v1_set(vdev, base + off, pa);
-		} else {
-			ret = viv_v2_map_page(vdev, vvm, base + off, pa,
-					      prot & UGPU_PROT_WRITE);
-			if (ret)
-				goto err_unmap;
+		for (o = 0; o < len && off < size; o += VIV_GPU_PAGE_SIZE) {
+			if (map) {
+				viv_v1_set(vdev, base + off, pa + o);
+			} else {
+				ret = viv_v2_map_page(vdev, vvm, base + off,
+						      pa + o,
+						      prot & UGPU_PROT_WRITE);
+				if (ret)
+					goto err_unmap;
+			}
+			off += VIV_GPU_PAGE_SIZE;
 		}
-		off += PAGE_SIZE;
 	}
 	atomic_set(&vdev->tlb_dirty, 1);
 	mutex_unlock(&vdev->mmu_lock);
@@ -254,9 +266,9 @@ void viv_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size)
 	if (vdev->mmuv2) {
 		viv_v2_unmap_range(vvm, va, size);
 	} else {
-		map = xa_erase(&vvm->v1_maps, va >> PAGE_SHIFT);
+		map = xa_erase(&vvm->v1_maps, va >> VIV_GPU_PAGE_SHIFT);
 		if (!WARN_ON(!map)) {
-			for (off = 0; off < size; off += PAGE_SIZE)
+			for (off = 0; off < size; off += VIV_GPU_PAGE_SIZE)
 				viv_v1_set(vdev, map->node.start + off,
 					   viv_scratch_dma(vdev));
 			drm_mm_remove_node(&map->node);
@@ -286,7 +298,7 @@ int viv_gpu_addr(struct ugpu_vm *vm, u64 va, u32 *addr)
 		return 0;
 	}
 	mutex_lock(&vvm->vdev->mmu_lock);
-	map = xa_load(&vvm->v1_maps, va >> PAGE_SHIFT);
+	map = xa_load(&vvm->v1_maps, va >> VIV_GPU_PAGE_SHIFT);
 	if (map)
 		*addr = map->node.start;
 	mutex_unlock(&vvm->vdev->mmu_lock);
@@ -345,11 +357,12 @@ int viv_mmu_init(struct viv_device *vdev)
 		return -ENOMEM;
 	memset32(vdev->v1_pt, lower_32_bits(viv_scratch_dma(vdev)),
 		 SZ_2M / sizeof(u32));
-	for (off = 0; off < VIV_KREGION_SIZE; off += PAGE_SIZE)
+	for (off = 0; off < VIV_KREGION_SIZE; off += VIV_GPU_PAGE_SIZE)
 		viv_v1_set(vdev, vdev->kregion_va + off, vdev->kregion_dma + off);
 	/* Past the kernel region and a guard page. */
-	drm_mm_init(&vdev->v1_mm, (u64)vdev->kregion_va + VIV_KREGION_SIZE + PAGE_SIZE,
-		    VIV_MMUV1_WINDOW_SIZE - VIV_KREGION_SIZE - PAGE_SIZE);
+	drm_mm_init(&vdev->v1_mm,
+		    (u64)vdev->kregion_va + VIV_KREGION_SIZE + VIV_GPU_PAGE_SIZE,
+		    VIV_MMUV1_WINDOW_SIZE - VIV_KREGION_SIZE - VIV_GPU_PAGE_SIZE);
 	return 0;
 }
 
