@@ -250,7 +250,7 @@ static void test_validator(int minor)
 	viv_ls(&s, VIV_RS_DEST_ADDR, 0x1000);
 	expect_reject(&e, &s, &bo, 1, 0, "raw address");
 	viv_reset_stream(&s);
-	viv_ls(&s, VIV_PE_COLOR_ADDR, (uint32_t)bo->va + 8192);
+	viv_ls(&s, VIV_PE_COLOR_ADDR, (uint32_t)(bo->va + bo->size + 4096));
 	expect_reject(&e, &s, &bo, 1, 0, "address past BO");
 
 	/* A resolve leaving its BO, from its last 4 KiB (CPU pages may be larger). */
@@ -2361,11 +2361,18 @@ static void scene_init(struct scene *sc, int fd)
 	sc->itype = VIV_FE_INDEX_TYPE_U8;
 }
 
+/*
+ * Where each scene buffer starts in its BO: at the end, so that "past its
+ * BO" means past the buffer's end also when the BO was rounded up to a
+ * CPU page larger than 4 KiB. Set by scene_open().
+ */
+static uint64_t scene_base[SC_NUM + 1];
+
 static void scene_addr(struct viv_stream *s, const struct scene *sc,
 		       uint32_t state, uint32_t bo, uint64_t off)
 {
 	if (state != sc->skip)
-		viv_ls_reloc(s, state, bo, off);
+		viv_ls_reloc(s, state, bo, scene_base[bo] + off);
 }
 
 /* The states of a scene: every target, texture and stream in its BO. */
@@ -2474,7 +2481,8 @@ static void scene_open(struct scene_env *se, int minor, uint32_t color,
 	for (i = 0; i < SC_NUM; i++) {
 		se->bo[i] = ugpu_bo_new(se->e.fd, size[i], 0);
 		ugpu_bo_map(se->bo[i]);
-		memset(se->bo[i]->map, 0, size[i]);
+		memset(se->bo[i]->map, 0, se->bo[i]->size);
+		scene_base[i + 1] = se->bo[i]->size - size[i];
 	}
 }
 
@@ -2913,11 +2921,11 @@ static void test_3d_query(int minor)
 	viv_env_open(&e, minor);
 	bo = ugpu_bo_new(e.fd, 4096, 0);
 	viv_reset_stream(&s);
-	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, 4096 - 8);
+	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, bo->size - 8);
 	viv_ls(&s, VIV_GL_OCCLUSION_QUERY_CONTROL, 0x1df5e76);
 	igt_assert_eq(viv_run(&e, &s, &bo, 1, 0), 0);
 	viv_reset_stream(&s);
-	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, 4096 - 4);
+	viv_ls_reloc(&s, VIV_GL_OCCLUSION_QUERY_ADDR, 1, bo->size - 4);
 	expect_reject(&e, &s, &bo, 1, 0, "query past its BO");
 	expect_device_works(&e, bo, 0);
 	ugpu_bo_free(bo);
