@@ -125,7 +125,8 @@ static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
 					    VIV_HI_CLOCK_CONTROL_IDLE_2D);
 	case VIV_HI_IDLE_STATE:
 		/* In WAIT the FE counts as idle, as on the real core. */
-		return (!v->fe_running || v->in_wait) && !v->fe_hung ?
+		return (!v->fe_running || v->in_wait) && !v->fe_hung &&
+		       !v->fe_busy ?
 		       VIV_HI_IDLE_STATE_ALL : VIV_HI_IDLE_STATE_ALL &
 		       ~(VIV_HI_IDLE_STATE_FE | VIV_HI_IDLE_STATE_PE);
 	case VIV_HI_INTR_ACKNOWLEDGE:
@@ -364,6 +365,11 @@ static int vsim_walk(struct sim_device *sdev, u64 va, enum sim_access access,
 	ctrl = v->mmuv2_control;
 	tag = v->cfg->mmuv2 ? cfg & ~0xfffu : 0;
 	pte = use_tlb ? vsim_tlb_lookup(v, tag, va >> 12) : 0;
+	/* A reset stops the FE's accesses; the MMU state went with it. */
+	if (use_tlb && v->reset_state) {
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return VSIM_ACCESS_RESET;
+	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (!v->cfg->mmuv2) {
@@ -434,6 +440,8 @@ void vsim_fault(struct sim_device *sdev, int code, u64 addr)
 	struct vsim *v = sdev->priv;
 	unsigned long flags;
 
+	if (code == VSIM_ACCESS_RESET)
+		return;
 	spin_lock_irqsave(&sdev->lock, flags);
 	v->fe_hung = true;
 	v->dma_addr = v->cmd_addr;
@@ -746,6 +754,7 @@ static ktime_t vsim_process(struct sim_device *sdev)
 		v->dma_addr = v->pc;
 	}
 	running = v->fe_running && !v->fe_hung;
+	v->fe_busy = running;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	if (!running)
 		return KTIME_MAX;
@@ -768,6 +777,7 @@ static ktime_t vsim_process(struct sim_device *sdev)
 	if (!v->fe_hung)
 		v->dma_addr = v->pc;
 	running = v->fe_running && !v->fe_hung;
+	v->fe_busy = false;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (!running)

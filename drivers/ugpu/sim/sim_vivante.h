@@ -13,6 +13,11 @@ struct page;
 
 /* Translations the simulated MMU caches (fully associative, FIFO). */
 #define VSIM_TLB_ENTRIES	128
+/*
+ * An access the FE started before a soft reset: the reset ends it,
+ * without an MMU exception (a model-private fault code).
+ */
+#define VSIM_ACCESS_RESET	0x101
 
 /**
  * struct vsim_tlb_entry - a cached translation.
@@ -130,6 +135,12 @@ struct vsim {
 	bool fe_running;
 	bool fe_hung;
 	bool reset_state;
+	/*
+	 * The device thread is running commands, so memory accesses may be
+	 * in flight: the FE does not report idle, and a soft reset completes
+	 * only when they have drained, as on the real core.
+	 */
+	bool fe_busy;
 	u32 dma_addr;
 	bool in_wait;
 	u32 pc;

@@ -93,15 +93,26 @@ static u32 viv_read_idle(struct viv_device *vdev)
 	return viv_read(vdev, VIV_HI_IDLE_STATE);
 }
 
-static void viv_hw_init(struct viv_device *vdev)
+/*
+ * Soft-reset the core and wait until its front end is idle: only then
+ * has the memory traffic of the commands it was running drained, and may
+ * the pages and tables they used be reused or freed.
+ */
+static void viv_hw_reset(struct viv_device *vdev)
 {
 	u32 idle;
 
 	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
 	viv_write(vdev, VIV_HI_CLOCK_CONTROL, 0);
 	/* The reset completes on the core's clock. */
-	readx_poll_timeout(viv_read_idle, vdev, idle,
-			   (idle & VIV_HI_IDLE_STATE_FE), 100, 100000);
+	if (readx_poll_timeout(viv_read_idle, vdev, idle,
+			       (idle & VIV_HI_IDLE_STATE_FE), 100, 100000))
+		dev_err(vdev->udev.dev, "the core did not go idle after a reset\n");
+}
+
+static void viv_hw_init(struct viv_device *vdev)
+{
+	viv_hw_reset(vdev);
 	viv_mmu_hw_init(vdev);
 	viv_write(vdev, VIV_HI_INTR_ENBL, ~0u);
 	viv_ring_start(vdev);
@@ -334,7 +345,7 @@ static int viv_probe(struct platform_device *pdev)
 
 err_stop:
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
-	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
+	viv_hw_reset(vdev);
 	timer_shutdown_sync(&vdev->hang_timer);
 	cancel_work_sync(&vdev->hang_work);
 	cancel_work_sync(&vdev->unpark_work);
@@ -351,7 +362,7 @@ static void viv_remove(struct platform_device *pdev)
 	timer_shutdown_sync(&vdev->hang_timer);
 	cancel_work_sync(&vdev->hang_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
-	viv_write(vdev, VIV_HI_CLOCK_CONTROL, VIV_HI_CLOCK_CONTROL_SOFT_RESET);
+	viv_hw_reset(vdev);
 	viv_ring_reset(vdev);
 	devm_free_irq(&pdev->dev, vdev->irq, vdev);
 	/* Completions schedule it: only now can it not come back. */
