@@ -1480,8 +1480,14 @@ static const struct {
 	{ A6XX_CP_PROTECT_CNTL, true, "CP_PROTECT_CNTL" },
 	{ A6XX_CP_PROTECT(0), true, "CP_PROTECT(0)" },
 	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
-	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), false, "SMMU TTBR0" },
-	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), false, "SMMU SCTLR" },
+	/*
+	 * The SMMU's context bank: TTBR0 is the physical address of the
+	 * client's tables, FAR another client's fault address.
+	 */
+	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), true, "SMMU TTBR0" },
+	{ A6XX_SMMU_REG(SMMU_CB_TTBR0_HI), true, "SMMU TTBR0_HI" },
+	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), true, "SMMU SCTLR" },
+	{ A6XX_SMMU_REG(SMMU_CB_FAR), true, "SMMU FAR" },
 };
 
 /* Run @cs on a fresh context (faults would get one banned). */
@@ -1502,7 +1508,8 @@ static int run_cs_fresh(struct env *e, const struct adreno_cs *cs)
  * A command writing a register the kernel owns (the ring, the SQE, the
  * protection itself, the SMMU's TTBR0 that would give it another
  * client's memory), with a type-4 packet or CP_MEM_TO_REG, or reading
- * one of those not even readable, with CP_REG_TO_MEM or CP_WAIT_REG_MEM:
+ * one of those not even readable (the SMMU's among them: TTBR0 is a
+ * physical address), with CP_REG_TO_MEM or CP_WAIT_REG_MEM:
  * the CP stops on a register-protection error, the command fails with
  * -EIO and does nothing more, the log names the register, and the device
  * works afterwards. Registers outside the spans (CP_SCRATCH) and the
@@ -1529,7 +1536,8 @@ static void test_cp_protect(struct ugpu_device_info *d)
 			if (way >= 2 && !protected_regs[i].read)
 				break;
 			ugpu_bo_write32(e.data, TARGETS + 0x100, 0);
-			ugpu_bo_write32(e.data, TARGETS + 0x104, 0);
+			/* What a read must leave alone, whatever it reads. */
+			ugpu_bo_write32(e.data, TARGETS + 0x104, 0x5a5a5a5a);
 			ugpu_bo_write32(e.data, TARGETS + 0x108, 0x1234);
 			adreno_cs_init(&cs, e.cmd, 0);
 			switch (way) {
@@ -1567,7 +1575,8 @@ static void test_cp_protect(struct ugpu_device_info *d)
 					   &named);
 			close(kmsg);
 			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0);
-			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104), 0);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104),
+					  0x5a5a5a5a);
 			/* Rate-limited: the first few are logged. */
 			igt_assert_f(count == named && count <= 1 &&
 				     (count == 1 || n >= 5),
