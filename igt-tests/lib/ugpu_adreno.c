@@ -94,6 +94,22 @@ void adreno_reg_to_mem(struct adreno_cs *cs, uint32_t reg, uint64_t va,
 	adreno_cs_emit(cs, (uint32_t)(va >> 32));
 }
 
+void adreno_event(struct adreno_cs *cs, uint32_t event)
+{
+	adreno_cs_pkt7(cs, CP_EVENT_WRITE, 1);
+	adreno_cs_emit(cs, CP_EVENT_WRITE_EVENT(event));
+}
+
+void adreno_event_ts(struct adreno_cs *cs, uint32_t event, uint64_t va,
+		     uint32_t value)
+{
+	adreno_cs_pkt7(cs, CP_EVENT_WRITE, 4);
+	adreno_cs_emit(cs, CP_EVENT_WRITE_EVENT(event));
+	adreno_cs_emit(cs, (uint32_t)va);
+	adreno_cs_emit(cs, (uint32_t)(va >> 32));
+	adreno_cs_emit(cs, value);
+}
+
 unsigned int ugpu_submit_adreno(struct ugpu_submit *s,
 				struct drm_ugpu_cmd_buf *buf,
 				const struct adreno_cs *cs, uint32_t queue,

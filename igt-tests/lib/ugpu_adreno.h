@@ -37,6 +37,10 @@ void adreno_mem_to_reg(struct adreno_cs *cs, uint32_t reg, uint64_t va,
 		       uint32_t cnt);
 void adreno_reg_to_mem(struct adreno_cs *cs, uint32_t reg, uint64_t va,
 		       uint32_t cnt);
+/* CP_EVENT_WRITE of @event alone, or writing @value to @va (*_TS events). */
+void adreno_event(struct adreno_cs *cs, uint32_t event);
+void adreno_event_ts(struct adreno_cs *cs, uint32_t event, uint64_t va,
+		     uint32_t value);
 
 /* One indirect buffer as a DRM_UGPU_CMD_HW command; @buf must outlive it. */
 unsigned int ugpu_submit_adreno(struct ugpu_submit *s,

@@ -984,12 +984,17 @@ static void write_px(struct ugpu_bo *bo, uint64_t off, unsigned int cpp,
 		*(volatile uint16_t *)((char *)bo->map + off) = v;
 }
 
-/* Program the 2D engine and run CP_BLIT. */
-static void emit_blit(struct adreno_cs *cs, bool solid, const uint32_t c[4],
-		      uint64_t dst, uint32_t dst_fmt, uint32_t dst_swap,
-		      uint32_t dst_pitch, uint64_t src, uint32_t src_fmt,
-		      uint32_t src_swap, uint32_t src_pitch, unsigned int x1,
-		      unsigned int y1, unsigned int x2, unsigned int y2)
+/*
+ * Program the 2D engine and run CP_BLIT, no more: the destination is
+ * written through the CCU's colour cache, the source read through the
+ * UCHE (Turnip's notes in the seeds: transfer writes are CCU cached,
+ * transfer reads UCHE cached).
+ */
+static void emit_blit_op(struct adreno_cs *cs, bool solid, const uint32_t c[4],
+			 uint64_t dst, uint32_t dst_fmt, uint32_t dst_swap,
+			 uint32_t dst_pitch, uint64_t src, uint32_t src_fmt,
+			 uint32_t src_swap, uint32_t src_pitch, unsigned int x1,
+			 unsigned int y1, unsigned int x2, unsigned int y2)
 {
 	uint32_t cntl = A6XX_2D_BLIT_CNTL_COLOR_FORMAT(dst_fmt) |
 			A6XX_2D_BLIT_CNTL_IFMT(R2D_UNORM8) |
@@ -1033,8 +1038,18 @@ static void emit_blit(struct adreno_cs *cs, bool solid, const uint32_t c[4],
 	adreno_cs_emit(cs, A6XX_XY(x2, y2));
 	adreno_cs_pkt7(cs, CP_BLIT, 1);
 	adreno_cs_emit(cs, BLIT_OP_SCALE);
-	adreno_cs_pkt7(cs, CP_EVENT_WRITE, 1);
-	adreno_cs_emit(cs, CP_EVENT_WRITE_EVENT(PC_CCU_FLUSH_COLOR_TS));
+}
+
+/* A blit, then the CCU clean Turnip emits after one. */
+static void emit_blit(struct adreno_cs *cs, bool solid, const uint32_t c[4],
+		      uint64_t dst, uint32_t dst_fmt, uint32_t dst_swap,
+		      uint32_t dst_pitch, uint64_t src, uint32_t src_fmt,
+		      uint32_t src_swap, uint32_t src_pitch, unsigned int x1,
+		      unsigned int y1, unsigned int x2, unsigned int y2)
+{
+	emit_blit_op(cs, solid, c, dst, dst_fmt, dst_swap, dst_pitch, src,
+		     src_fmt, src_swap, src_pitch, x1, y1, x2, y2);
+	adreno_event(cs, PC_CCU_FLUSH_COLOR_TS);
 	adreno_cs_pkt7(cs, CP_WAIT_FOR_IDLE, 0);
 }
 
@@ -1241,6 +1256,144 @@ static void test_blit_huge(struct ugpu_device_info *d)
 		     t1 / 1000000);
 	env_close(&b);
 	env_close(&a);
+}
+
+/* GPU caches */
+
+/*
+ * The 2D engine's writes stay in the CCU until a clean, and the kernel's
+ * end of command cleans it (the CACHE_FLUSH_TS that writes the fence
+ * cleans only the UCHE): a fill with no flush event in the stream is in
+ * memory once the fence has signalled, every pixel of it, and the
+ * pixels around it are untouched. Several small fills in a row, so the
+ * lines would not all leave the cache by eviction.
+ */
+static void test_cache_fence_clean(struct ugpu_device_info *d)
+{
+	static const uint32_t c[4] = { 0x10, 0x80, 0xf0, 0x7f };
+	const struct fmt *fm = &fmts[0];
+	uint32_t pitch = IMG_W * 4, want = pack(fm, WZYX, c);
+	unsigned int round, x, y;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	for (round = 0; round < 4; round++) {
+		unsigned int x1 = round * 8, x2 = x1 + 5;
+
+		memset((char *)e.data->map + IMG_DST, 0x5a, pitch * IMG_H);
+		ugpu_bo_write32(e.data, TARGETS, 0);
+		adreno_cs_init(&cs, e.cmd, 0);
+		emit_blit_op(&cs, true, c, e.data->va + IMG_DST, fm->fmt, WZYX,
+			     pitch, 0, 0, 0, 0, x1, 1, x2, 3);
+		adreno_mem_write(&cs, e.data->va + TARGETS, 0x600d + round);
+		igt_assert_eq(run_cs(&e, &cs), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS),
+				  0x600d + round);
+		for (y = 0; y < 5; y++) {
+			for (x = 0; x < IMG_W; x++) {
+				bool in = x >= x1 && x <= x2 && y >= 1 &&
+					  y <= 3;
+				uint32_t got = ugpu_bo_read32(e.data, IMG_DST +
+							      y * pitch + x * 4);
+
+				igt_assert_f(got == (in ? want : 0x5a5a5a5a),
+					     "round %u (%u,%u): %#x after the fence, expected %#x\n",
+					     round, x, y, got,
+					     in ? want : 0x5a5a5a5a);
+			}
+		}
+	}
+	env_close(&e);
+}
+
+/*
+ * Inside one command, with the flushes the hardware needs: a fill, then
+ * PC_CCU_FLUSH_COLOR_TS (its value lands once the clean is done; the CP
+ * waits for it), after which the CP, whose reads bypass the caches,
+ * reads the filled pixel. Then a copy reads a source through the UCHE,
+ * the CP overwrites that source in memory, and after CACHE_INVALIDATE
+ * a second copy reads the new value.
+ */
+static void test_cache_flush_events(struct ugpu_device_info *d)
+{
+	static const uint32_t c[4] = { 0x21, 0x43, 0x65, 0x87 };
+	const struct fmt *fm = &fmts[0];
+	uint32_t pitch = IMG_W * 4, want = pack(fm, WZYX, c);
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	memset((char *)e.data->map + IMG_DST, 0, pitch * IMG_H);
+	memset((char *)e.data->map + IMG_SRC, 0, pitch * IMG_H);
+	ugpu_bo_write32(e.data, IMG_SRC, 0x11111111);
+	adreno_cs_init(&cs, e.cmd, 0);
+
+	/* Fill, clean, wait for the clean, read with the CP. */
+	emit_blit_op(&cs, true, c, e.data->va + IMG_DST, fm->fmt, WZYX, pitch,
+		     0, 0, 0, 0, 0, 0, 0, 0);
+	adreno_event_ts(&cs, PC_CCU_FLUSH_COLOR_TS, e.data->va + TARGETS + 0x20,
+			0x77);
+	adreno_wait_mem_eq(&cs, e.data->va + TARGETS + 0x20, 0x77);
+	adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(5), e.data->va + IMG_DST, 1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(5), e.data->va + TARGETS + 0x24,
+			  1);
+
+	/* Copy a pixel (its line now in the UCHE), change it, copy again. */
+	emit_blit_op(&cs, false, NULL, e.data->va + IMG_DST + pitch, fm->fmt,
+		     WZYX, pitch, e.data->va + IMG_SRC, fm->fmt, WZYX, pitch,
+		     0, 0, 0, 0);
+	adreno_mem_write(&cs, e.data->va + IMG_SRC, 0x22222222);
+	adreno_event(&cs, CACHE_INVALIDATE);
+	emit_blit_op(&cs, false, NULL, e.data->va + IMG_DST + 2 * pitch,
+		     fm->fmt, WZYX, pitch, e.data->va + IMG_SRC, fm->fmt, WZYX,
+		     pitch, 0, 0, 0, 0);
+	adreno_event(&cs, PC_CCU_FLUSH_COLOR_TS);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x20), 0x77);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x24), want);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST), want);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST + pitch), 0x11111111);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST + 2 * pitch),
+			  0x22222222);
+	env_close(&e);
+}
+
+/*
+ * What the CPU writes between two commands is what the second one
+ * reads, though the first read the same lines through the UCHE: the
+ * kernel invalidates the caches before each command. Both commands are
+ * of one context, so no table switch comes between them.
+ */
+static void test_cache_cpu_write(struct ugpu_device_info *d)
+{
+	const struct fmt *fm = &fmts[0];
+	uint32_t pitch = IMG_W * 4;
+	unsigned int i, x;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	for (i = 0; i < 3; i++) {
+		for (x = 0; x < IMG_W; x++)
+			ugpu_bo_write32(e.data, IMG_SRC + x * 4,
+					0x01010101 * (i + 1) + x);
+		memset((char *)e.data->map + IMG_DST, 0, pitch);
+		adreno_cs_init(&cs, e.cmd, 0);
+		emit_blit(&cs, false, NULL, e.data->va + IMG_DST, fm->fmt,
+			  WZYX, pitch, e.data->va + IMG_SRC, fm->fmt, WZYX,
+			  pitch, 0, 0, IMG_W - 1, 0);
+		igt_assert_eq(run_cs(&e, &cs), 1);
+		for (x = 0; x < IMG_W; x++)
+			igt_assert_f(ugpu_bo_read32(e.data, IMG_DST + x * 4) ==
+				     0x01010101 * (i + 1) + x,
+				     "command %u pixel %u: %#x, expected %#x\n",
+				     i, x,
+				     ugpu_bo_read32(e.data, IMG_DST + x * 4),
+				     0x01010101 * (i + 1) + x);
+	}
+	env_close(&e);
 }
 
 /* The kernel log from now on: /dev/kmsg positioned at its end. */
@@ -1480,8 +1633,14 @@ static const struct {
 	{ A6XX_CP_PROTECT_CNTL, true, "CP_PROTECT_CNTL" },
 	{ A6XX_CP_PROTECT(0), true, "CP_PROTECT(0)" },
 	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
-	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), false, "SMMU TTBR0" },
-	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), false, "SMMU SCTLR" },
+	/*
+	 * The SMMU's context bank: TTBR0 is the physical address of the
+	 * client's tables, FAR another client's fault address.
+	 */
+	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), true, "SMMU TTBR0" },
+	{ A6XX_SMMU_REG(SMMU_CB_TTBR0_HI), true, "SMMU TTBR0_HI" },
+	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), true, "SMMU SCTLR" },
+	{ A6XX_SMMU_REG(SMMU_CB_FAR), true, "SMMU FAR" },
 };
 
 /* Run @cs on a fresh context (faults would get one banned). */
@@ -1502,7 +1661,8 @@ static int run_cs_fresh(struct env *e, const struct adreno_cs *cs)
  * A command writing a register the kernel owns (the ring, the SQE, the
  * protection itself, the SMMU's TTBR0 that would give it another
  * client's memory), with a type-4 packet or CP_MEM_TO_REG, or reading
- * one of those not even readable, with CP_REG_TO_MEM or CP_WAIT_REG_MEM:
+ * one of those not even readable (the SMMU's among them: TTBR0 is a
+ * physical address), with CP_REG_TO_MEM or CP_WAIT_REG_MEM:
  * the CP stops on a register-protection error, the command fails with
  * -EIO and does nothing more, the log names the register, and the device
  * works afterwards. Registers outside the spans (CP_SCRATCH) and the
@@ -1529,7 +1689,8 @@ static void test_cp_protect(struct ugpu_device_info *d)
 			if (way >= 2 && !protected_regs[i].read)
 				break;
 			ugpu_bo_write32(e.data, TARGETS + 0x100, 0);
-			ugpu_bo_write32(e.data, TARGETS + 0x104, 0);
+			/* What a read must leave alone, whatever it reads. */
+			ugpu_bo_write32(e.data, TARGETS + 0x104, 0x5a5a5a5a);
 			ugpu_bo_write32(e.data, TARGETS + 0x108, 0x1234);
 			adreno_cs_init(&cs, e.cmd, 0);
 			switch (way) {
@@ -1567,7 +1728,8 @@ static void test_cp_protect(struct ugpu_device_info *d)
 					   &named);
 			close(kmsg);
 			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x100), 0);
-			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104), 0);
+			igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x104),
+					  0x5a5a5a5a);
 			/* Rate-limited: the first few are logged. */
 			igt_assert_f(count == named && count <= 1 &&
 				     (count == 1 || n >= 5),
@@ -1930,6 +2092,21 @@ igt_main
 	igt_subtest_with_dynamic("blit-huge")
 		for_each_adreno(d)
 			test_blit_huge(d);
+
+	igt_describe("A blit's result is in memory once its fence signalled.");
+	igt_subtest_with_dynamic("cache-fence-clean")
+		for_each_adreno(d)
+			test_cache_fence_clean(d);
+
+	igt_describe("CCU clean and UCHE invalidate events inside a command.");
+	igt_subtest_with_dynamic("cache-flush-events")
+		for_each_adreno(d)
+			test_cache_flush_events(d);
+
+	igt_describe("CPU writes between commands reach the GPU's reads.");
+	igt_subtest_with_dynamic("cache-cpu-write")
+		for_each_adreno(d)
+			test_cache_cpu_write(d);
 
 	igt_describe("Unbinding the driver with work on the rings; binding again.");
 	igt_subtest_with_dynamic("unbind")

@@ -19,8 +19,11 @@
 #define ADRENO_NUM_QUEUES	3	/* one per context priority */
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
 #define ADRENO_MAX_IBS		32	/* indirect buffers per command */
-/* Ring dwords one command takes at most: table switch, IBs, fence. */
-#define ADRENO_CMD_DWORDS	(6 + 4 * ADRENO_MAX_IBS + 5)
+/*
+ * Ring dwords one command takes at most: table switch, cache
+ * invalidates, IBs, CCU cleans, fence.
+ */
+#define ADRENO_CMD_DWORDS	(6 + 6 + 4 * ADRENO_MAX_IBS + 5 + 5 + 5)
 #define ADRENO_GMEM_BASE	0x100000ULL
 /* Kernel buffers, mapped at the same address in every page table. */
 #define ADRENO_KERNEL_VA	0x01000000ULL
@@ -104,7 +107,7 @@ struct adreno_vm {
  * @count: number of indirect buffers.
  * @seqno: fence value the ring writes when the job is done.
  * @start: ring offset of the job's first packet.
- * @fence_pos: ring offset of the job's fence write.
+ * @fence_pos: ring offset of the job's closing cache cleans and fence.
  */
 struct adreno_job {
 	struct list_head node;
@@ -146,10 +149,12 @@ struct adreno_ring {
  * struct adreno_memptrs - what the CP writes back for the driver.
  * @rptr: read-pointer shadow of the ring.
  * @fence: last fence value the ring wrote.
+ * @ccu_ts: where the CCU clean events write their value (unused).
  */
 struct adreno_memptrs {
 	u32 rptr;
 	u32 fence;
+	u32 ccu_ts;
 };
 
 /**

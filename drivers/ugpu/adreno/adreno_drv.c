@@ -45,6 +45,9 @@ MODULE_PARM_DESC(hangcheck_ms, "Hangcheck period in milliseconds (default 100)")
  * RBBM, the CP's own registers (ring, SQE, protection, IB state), the
  * GMU and SMMU space at the end, and the blocks only the kernel
  * programs. The last span reaches to the end of the register space.
+ * The SMMU's context bank (from register 0x10000) holds the physical
+ * address of a client's tables (TTBR0) and the fault state of others'
+ * commands: a command may not even read it.
  */
 #define PROT_W(first, count_m1)	A6XX_PROTECT_SPAN(first, count_m1)
 #define PROT_RW(first, count_m1) (A6XX_PROTECT_SPAN(first, count_m1) | \
@@ -82,8 +85,8 @@ static const u32 a618_protect[] = {
 	PROT_RW(0x0be02, 0x0001),
 	PROT_RW(0x0be20, 0x17df),
 	PROT_RW(0x0f000, 0x0bff),
-	PROT_W(0x0fc00, 0x1fff),
-	PROT_RW(0x11c00, 0x0000),	/* to the end */
+	PROT_W(0x0fc00, 0x03ff),
+	PROT_RW(0x10000, 0x0000),	/* the SMMU's window, to the end */
 };
 
 /* The a660 family's spans, the a635's among them. */
@@ -121,7 +124,8 @@ static const u32 a635_protect[] = {
 	PROT_RW(0x0be20, 0x015f),
 	PROT_RW(0x0d000, 0x05ff),
 	PROT_RW(0x0f000, 0x0bff),
-	PROT_W(0x0fc00, 0x1fff),
+	PROT_W(0x0fc00, 0x03ff),
+	PROT_RW(0x10000, 0x1bff),	/* the SMMU's window */
 	PROT_RW(0x18400, 0x1fff),
 	PROT_RW(0x1a400, 0x1fff),
 	PROT_RW(0x1f400, 0x0443),

@@ -6,9 +6,17 @@
  * The CP has one ringbuffer, which only the CP reads: it owns the read
  * pointer, and the driver only ever moves the write pointer. For a
  * command the driver writes a CP_SMMU_TABLE_UPDATE when the client
- * differs from the previous command's, one CP_INDIRECT_BUFFER per user
- * buffer, and a CACHE_FLUSH_TS event that writes the command's sequence
- * number to the write-back area and raises the interrupt.
+ * differs from the previous command's, invalidates of the UCHE and the
+ * CCU, one CP_INDIRECT_BUFFER per user buffer, cleans of the CCU and a
+ * CACHE_FLUSH_TS event that cleans the UCHE, then writes the command's
+ * sequence number to the write-back area and raises the interrupt.
+ *
+ * The GPU's caches are write-back and not coherent with the CPU: the
+ * invalidates make what the CPU (or another client's command) wrote
+ * before the command visible to it, the cleans put everything the
+ * command wrote in memory before its fence signals. Once it has, no
+ * dirty line of the command is left to land in memory that may since
+ * have been freed.
  *
  * There is one scheduler per context priority, and no preemption. A
  * command the scheduler runs waits in its priority's pending list until
@@ -110,6 +118,24 @@ static void ring_emit(struct adreno_ring *ring, u32 val)
 	ring->wptr = (ring->wptr + 1) % ADRENO_RING_DWORDS;
 }
 
+/* A CP_EVENT_WRITE of @event, which writes nothing. */
+static void ring_emit_event(struct adreno_ring *ring, u32 event)
+{
+	ring_emit(ring, a6xx_pkt7(CP_EVENT_WRITE, 1));
+	ring_emit(ring, CP_EVENT_WRITE_EVENT(event));
+}
+
+/* A CP_EVENT_WRITE of a *_TS @event: @value to the memptrs' @offset. */
+static void ring_emit_event_ts(struct adreno_ring *ring, u32 event, u32 flags,
+			       size_t offset, u32 value)
+{
+	ring_emit(ring, a6xx_pkt7(CP_EVENT_WRITE, 4));
+	ring_emit(ring, CP_EVENT_WRITE_EVENT(event) | flags);
+	ring_emit(ring, lower_32_bits(ADRENO_MEMPTRS_VA + offset));
+	ring_emit(ring, upper_32_bits(ADRENO_MEMPTRS_VA + offset));
+	ring_emit(ring, value);
+}
+
 /* Ring dwords free for new commands; the oldest unfinished one's on. */
 static u32 ring_space(struct adreno_ring *ring)
 {
@@ -145,6 +171,13 @@ static void ring_write_job(struct adreno_device *adev, struct adreno_job *aj)
 		ring->last_vm = avm->id;
 		ring->last_ttbr = ttbr;
 	}
+	/*
+	 * No line from before (the CPU may have written the BOs since, or
+	 * the pages may have changed hands) may serve the command.
+	 */
+	ring_emit_event(ring, CACHE_INVALIDATE);
+	ring_emit_event(ring, PC_CCU_INVALIDATE_DEPTH);
+	ring_emit_event(ring, PC_CCU_INVALIDATE_COLOR);
 	for (i = 0; i < aj->count; i++) {
 		ring_emit(ring, a6xx_pkt7(CP_INDIRECT_BUFFER, 3));
 		ring_emit(ring, lower_32_bits(aj->iova[i]));
@@ -153,13 +186,17 @@ static void ring_write_job(struct adreno_device *adev, struct adreno_job *aj)
 	}
 	aj->seqno = ++ring->seqno;
 	aj->fence_pos = ring->wptr;
-	ring_emit(ring, a6xx_pkt7(CP_EVENT_WRITE, 4));
-	ring_emit(ring, CP_EVENT_WRITE_EVENT(CACHE_FLUSH_TS) |
-		  CP_EVENT_WRITE_IRQ);
-	ring_emit(ring, lower_32_bits(ADRENO_MEMPTRS_VA +
-				      offsetof(struct adreno_memptrs, fence)));
-	ring_emit(ring, upper_32_bits(ADRENO_MEMPTRS_VA));
-	ring_emit(ring, aj->seqno);
+	/*
+	 * CACHE_FLUSH_TS cleans the UCHE only: the CCU (the 2D engine's and
+	 * render targets' writes) is cleaned first. Events retire in order,
+	 * so the fence lands after both cleans.
+	 */
+	ring_emit_event_ts(ring, PC_CCU_FLUSH_COLOR_TS, 0,
+			   offsetof(struct adreno_memptrs, ccu_ts), aj->seqno);
+	ring_emit_event_ts(ring, PC_CCU_FLUSH_DEPTH_TS, 0,
+			   offsetof(struct adreno_memptrs, ccu_ts), aj->seqno);
+	ring_emit_event_ts(ring, CACHE_FLUSH_TS, CP_EVENT_WRITE_IRQ,
+			   offsetof(struct adreno_memptrs, fence), aj->seqno);
 	ring->prio = job->queue;
 	list_move_tail(&aj->node, &ring->jobs);
 }

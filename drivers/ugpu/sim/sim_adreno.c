@@ -24,16 +24,27 @@
  * CP_RB_RPTR are ignored while the SQE runs. The CP's packets reach the
  * registers (the SMMU's among them, after the GPU's) as the host does,
  * but only where the CP_PROTECT spans the driver programmed allow it.
+ *
+ * The GPU's caches are write-back: the CCU (the colour and depth caches
+ * of the render backend, which the 2D engine writes through) and the
+ * UCHE (the unified L2 the texture path reads the 2D engine's source
+ * through). The CP's own accesses bypass both. What a cache holds
+ * reaches memory only when a CP_EVENT_WRITE flush event cleans it or a
+ * line is evicted; what the CPU writes is seen through a cache only
+ * after an invalidate event dropped the stale line.
  */
 
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
+#include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/property.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
@@ -74,6 +85,53 @@ enum a6xx_exec {
 	A6XX_EXEC_WAIT,		/* try the same packet again later */
 	A6XX_EXEC_FAULT,	/* SMMU fault, stall */
 	A6XX_EXEC_ERROR,	/* malformed or forbidden: halt */
+};
+
+/*
+ * The caches: 64-byte lines, 8 ways, physically tagged, write-back,
+ * allocating on reads and on writes. Sizes are the simulator's: the
+ * UCHE 128 KiB; per CCU 64 KiB of depth cache (what Turnip reserves in
+ * GMEM for it in sysmem mode) and 32 KiB of colour cache.
+ */
+#define A6XX_LINE		64
+#define A6XX_WAYS		8
+#define A6XX_UCHE_SIZE		SZ_128K
+#define A6XX_CCU_DEPTH_SIZE	SZ_64K
+#define A6XX_CCU_COLOR_SIZE	SZ_32K
+#define A6XX_PAGE		SZ_4K	/* the SMMU's granule */
+
+/**
+ * struct a6xx_line - one cache line.
+ * @data: the bytes.
+ * @pa: physical address of the line, aligned to %A6XX_LINE.
+ * @valid: the line holds @pa.
+ * @dirty: @data differs from memory; written back on eviction or clean.
+ */
+struct a6xx_line {
+	u8 data[A6XX_LINE] __aligned(8);
+	phys_addr_t pa;
+	bool valid;
+	bool dirty;
+};
+
+/**
+ * struct a6xx_cache - one write-back cache; under &sim_device.lock.
+ * @line: the lines, @sets of %A6XX_WAYS.
+ * @victim: per set, the way replaced next when no way is free.
+ * @sets: number of sets, a power of two.
+ * @hits: accesses that found their line.
+ * @misses: accesses that loaded their line from memory.
+ * @writebacks: dirty lines written to memory.
+ * @lost: dirty lines an invalidate or a reset discarded.
+ */
+struct a6xx_cache {
+	struct a6xx_line *line;
+	u8 *victim;
+	unsigned int sets;
+	u64 hits;
+	u64 misses;
+	u64 writebacks;
+	u64 lost;
 };
 
 /* Entries of the SMMU's TLB. */
@@ -147,6 +205,9 @@ struct a6xx_ib {
  * @tlb_gen: bumped by every invalidation; a walk that raced one does not
  *	fill.
  * @faults: SMMU faults seen, for debugfs.
+ * @uche: the UCHE.
+ * @ccu_color: the CCUs' colour caches, as one.
+ * @ccu_depth: the CCUs' depth caches, as one.
  * @pkt: packet buffer of the device thread (not locked).
  * @row: two pixel-row buffers of the 2D engine (not locked).
  */
@@ -190,6 +251,10 @@ struct a6xx_sim {
 	unsigned int tlb_next;
 	u32 tlb_gen;
 	unsigned long faults;
+
+	struct a6xx_cache uche;
+	struct a6xx_cache ccu_color;
+	struct a6xx_cache ccu_depth;
 
 	u32 *pkt;
 	u8 *row;
@@ -394,6 +459,180 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	return fault;
 }
 
+/* Caches: called with the lock held unless noted. */
+
+/* Copy between @buf and RAM at @pa, within one page; false if not RAM. */
+static bool a6xx_phys_copy(phys_addr_t pa, void *buf, size_t len, bool write)
+{
+	unsigned long pfn = PHYS_PFN(pa);
+	struct page *page;
+	void *vaddr;
+
+	if (!pfn_valid(pfn))
+		return false;
+	page = pfn_to_page(pfn);
+	vaddr = kmap_local_page(page);
+	if (write) {
+		memcpy(vaddr + offset_in_page(pa), buf, len);
+		flush_dcache_page(page);
+	} else {
+		memcpy(buf, vaddr + offset_in_page(pa), len);
+	}
+	kunmap_local(vaddr);
+	return true;
+}
+
+/* Not locked: before the device runs. */
+static int a6xx_cache_init(struct a6xx_cache *c, size_t bytes)
+{
+	c->sets = bytes / (A6XX_LINE * A6XX_WAYS);
+	c->line = vzalloc(array_size(c->sets * A6XX_WAYS, sizeof(*c->line)));
+	c->victim = kzalloc(c->sets, GFP_KERNEL);
+	if (!c->line || !c->victim)
+		return -ENOMEM;
+	return 0;
+}
+
+static void a6xx_cache_fini(struct a6xx_cache *c)
+{
+	kfree(c->victim);
+	vfree(c->line);
+}
+
+static void a6xx_line_writeback(struct a6xx_cache *c, struct a6xx_line *l)
+{
+	if (l->valid && l->dirty) {
+		a6xx_phys_copy(l->pa, l->data, A6XX_LINE, true);
+		c->writebacks++;
+	}
+	l->dirty = false;
+}
+
+/*
+ * The line of @pa (line-aligned, RAM), loaded from memory on a miss
+ * unless @whole: the caller overwrites all of it.
+ */
+static struct a6xx_line *a6xx_cache_line(struct a6xx_cache *c, phys_addr_t pa,
+					 bool whole)
+{
+	unsigned int set = (pa / A6XX_LINE) & (c->sets - 1);
+	struct a6xx_line *ways = &c->line[set * A6XX_WAYS], *l;
+	unsigned int way;
+
+	for (way = 0; way < A6XX_WAYS; way++) {
+		if (ways[way].valid && ways[way].pa == pa) {
+			c->hits++;
+			return &ways[way];
+		}
+	}
+	c->misses++;
+	for (way = 0; way < A6XX_WAYS; way++)
+		if (!ways[way].valid)
+			break;
+	if (way == A6XX_WAYS) {
+		way = c->victim[set];
+		c->victim[set] = (way + 1) % A6XX_WAYS;
+	}
+	l = &ways[way];
+	/* Eviction: the one way dirty data reaches memory unasked. */
+	a6xx_line_writeback(c, l);
+	l->pa = pa;
+	l->valid = true;
+	if (!whole)
+		a6xx_phys_copy(pa, l->data, A6XX_LINE, false);
+	return l;
+}
+
+/* Read or write [@pa, @pa + @len), within one RAM page, through @c. */
+static void a6xx_cache_access(struct a6xx_cache *c, phys_addr_t pa, u8 *buf,
+			      size_t len, bool write)
+{
+	while (len) {
+		phys_addr_t base = pa & ~(phys_addr_t)(A6XX_LINE - 1);
+		size_t off = pa - base;
+		size_t n = min_t(size_t, len, A6XX_LINE - off);
+		struct a6xx_line *l = a6xx_cache_line(c, base,
+						      write && n == A6XX_LINE);
+
+		if (write) {
+			memcpy(l->data + off, buf, n);
+			l->dirty = true;
+		} else {
+			memcpy(buf, l->data + off, n);
+		}
+		pa += n;
+		buf += n;
+		len -= n;
+	}
+}
+
+/* Clean: write every dirty line back; the lines stay valid. */
+static void a6xx_cache_clean(struct a6xx_cache *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->sets * A6XX_WAYS; i++)
+		a6xx_line_writeback(c, &c->line[i]);
+}
+
+/* Invalidate: forget every line, dirty ones included (they are lost). */
+static void a6xx_cache_invalidate(struct a6xx_cache *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->sets * A6XX_WAYS; i++) {
+		struct a6xx_line *l = &c->line[i];
+
+		if (l->valid && l->dirty)
+			c->lost++;
+		l->valid = false;
+		l->dirty = false;
+	}
+}
+
+/*
+ * Read or write GPU memory through cache @c, for the 2D engine: each
+ * page translated by the SMMU, then the cache. Not locked. Returns 0 or
+ * a fault code as sim_mem_read() does. Pages before the faulting one
+ * have been accessed.
+ */
+static int a6xx_cached_op(struct a6xx_sim *a, struct a6xx_cache *c,
+			  unsigned int space, u64 va, void *buf, size_t len,
+			  bool write, u64 *fault_va)
+{
+	struct sim_device *sdev = a->sdev;
+	size_t done = 0;
+
+	while (done < len) {
+		u64 cur = va + done;
+		size_t chunk = min_t(size_t, len - done,
+				     A6XX_PAGE - (cur & (A6XX_PAGE - 1)));
+		unsigned long flags;
+		phys_addr_t pa;
+		int ret;
+
+		ret = a6xx_translate(sdev, space, cur, write ? SIM_ACCESS_WRITE :
+				     SIM_ACCESS_READ, &pa);
+		if (!ret && !pfn_valid(PHYS_PFN(pa)))
+			ret = SIM_FAULT_BUS;
+		if (ret) {
+			*fault_va = cur;
+			return ret;
+		}
+		spin_lock_irqsave(&sdev->lock, flags);
+		/* A reset voided the packet: its engine is gone. */
+		if (a->exec_gen != a->gen) {
+			spin_unlock_irqrestore(&sdev->lock, flags);
+			*fault_va = cur;
+			return SMMU_FSR_TF;
+		}
+		a6xx_cache_access(c, pa, buf + done, chunk, write);
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		done += chunk;
+	}
+	return 0;
+}
+
 /* The 2D engine */
 
 /* Component widths (R, G, B, A) of the formats the 2D engine handles. */
@@ -543,8 +782,9 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 			u64 sva = b->src + (u64)(b->sy + y - b->y1) * b->src_pitch +
 				  b->sx * scpp;
 
-			ret = sim_mem_read(a->sdev, b->space, sva, srow,
-					   width * scpp, SIM_ACCESS_READ, &fva);
+			/* The source comes through the texture path. */
+			ret = a6xx_cached_op(a, &a->uche, b->space, sva, srow,
+					     width * scpp, false, &fva);
 			if (ret)
 				return A6XX_EXEC_FAULT;
 		}
@@ -557,8 +797,8 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 			a6xx_put_px(drow + x * dcpp, dcpp,
 				    a6xx_pack(c, dw, dshift));
 		}
-		ret = sim_mem_write(a->sdev, b->space, dva, drow, width * dcpp,
-				    &fva);
+		ret = a6xx_cached_op(a, &a->ccu_color, b->space, dva, drow,
+				     width * dcpp, true, &fva);
 		if (ret)
 			return A6XX_EXEC_FAULT;
 		/*
@@ -747,21 +987,61 @@ static bool a6xx_cp_reg_write(struct a6xx_sim *a, u32 reg, const u32 *val,
 	return ok;
 }
 
+/*
+ * The cache maintenance of event @ev, under the lock: the CACHE_FLUSH
+ * and CCU_FLUSH events clean (on a6xx "flush" is a clean: the lines
+ * stay), the invalidates drop the lines. Other events touch no cache.
+ */
+static void a6xx_event_caches(struct a6xx_sim *a, u32 ev)
+{
+	switch (ev) {
+	case CACHE_FLUSH_TS:
+		a6xx_cache_clean(&a->uche);
+		break;
+	case CACHE_INVALIDATE:
+		a6xx_cache_invalidate(&a->uche);
+		break;
+	case PC_CCU_FLUSH_COLOR_TS:
+		a6xx_cache_clean(&a->ccu_color);
+		break;
+	case PC_CCU_FLUSH_DEPTH_TS:
+		a6xx_cache_clean(&a->ccu_depth);
+		break;
+	case PC_CCU_INVALIDATE_COLOR:
+		a6xx_cache_invalidate(&a->ccu_color);
+		break;
+	case PC_CCU_INVALIDATE_DEPTH:
+		a6xx_cache_invalidate(&a->ccu_depth);
+		break;
+	default:
+		break;
+	}
+}
+
 static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
 				       const u32 *p, u32 cnt,
 				       struct a6xx_step *st)
 {
+	unsigned long flags;
 	u32 ev, val;
 	u64 va, fva;
 
 	if (cnt < 1)
 		return A6XX_EXEC_ERROR;
 	ev = CP_EVENT_WRITE_EVENT(p[0]);
+
+	/* The maintenance completes before the event's write lands. */
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	if (a->exec_gen == a->gen)
+		a6xx_event_caches(a, ev);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+
 	switch (ev) {
 	case CACHE_FLUSH_TS:
 	case PC_CCU_RESOLVE_TS:
 	case PC_CCU_FLUSH_DEPTH_TS:
 	case PC_CCU_FLUSH_COLOR_TS:
+		/* The CP writes the value itself, past every cache. */
 		if (cnt >= 4) {
 			va = p[1] | (u64)p[2] << 32;
 			val = p[0] & CP_EVENT_WRITE_TIMESTAMP ?
@@ -782,7 +1062,7 @@ static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
 		}
 		return A6XX_EXEC_NEXT;
 	default:
-		/* Flushes, invalidates and markers: caches are coherent here. */
+		/* Invalidates, markers, BLIT: nothing more to do. */
 		return A6XX_EXEC_NEXT;
 	}
 }
@@ -1208,6 +1488,10 @@ static void a6xx_reset(struct a6xx_sim *a)
 	a->marker = 0;
 	a->mode = 0;
 	a->vis_override = 0;
+	/* A reset loses what the caches held, dirty lines included. */
+	a6xx_cache_invalidate(&a->uche);
+	a6xx_cache_invalidate(&a->ccu_color);
+	a6xx_cache_invalidate(&a->ccu_depth);
 	/* The SMMU is a separate block: only its fault state is dropped. */
 	a->fsr = 0;
 	a->fsynr0 = 0;
@@ -1401,6 +1685,14 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 
 /* debugfs */
 
+static void a6xx_cache_show(struct seq_file *sf, const char *name,
+			    const struct a6xx_cache *c)
+{
+	seq_printf(sf, "%s: %u KiB hits %llu misses %llu writebacks %llu lost %llu\n",
+		   name, c->sets * A6XX_WAYS * A6XX_LINE / SZ_1K, c->hits,
+		   c->misses, c->writebacks, c->lost);
+}
+
 static int a6xx_state_show(struct seq_file *sf, void *unused)
 {
 	struct sim_device *sdev = sf->private;
@@ -1431,6 +1723,9 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 		   s.marker, s.mode, s.vis_override);
 	seq_printf(sf, "smmu: sctlr 0x%x ttbr0 0x%llx fsr 0x%x far 0x%llx fsynr0 0x%x faults %lu\n",
 		   s.sctlr, s.ttbr0, s.fsr, s.far, s.fsynr0, s.faults);
+	a6xx_cache_show(sf, "uche", &s.uche);
+	a6xx_cache_show(sf, "ccu color", &s.ccu_color);
+	a6xx_cache_show(sf, "ccu depth", &s.ccu_depth);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(a6xx_state);
@@ -1442,8 +1737,19 @@ static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 /* Model */
 
+static void a6xx_free(struct a6xx_sim *a)
+{
+	a6xx_cache_fini(&a->ccu_depth);
+	a6xx_cache_fini(&a->ccu_color);
+	a6xx_cache_fini(&a->uche);
+	vfree(a->row);
+	vfree(a->pkt);
+	vfree(a->regs);
+	kfree(a);
+}
+
 static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
-		     unsigned int protect_count)
+		     unsigned int protect_count, unsigned int num_ccu)
 {
 	struct a6xx_sim *a;
 
@@ -1456,11 +1762,11 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 	a->regs = vzalloc(A6XX_NUM_REGS * sizeof(u32));
 	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
 	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
-	if (!a->regs || !a->pkt || !a->row) {
-		vfree(a->row);
-		vfree(a->pkt);
-		vfree(a->regs);
-		kfree(a);
+	if (!a->regs || !a->pkt || !a->row ||
+	    a6xx_cache_init(&a->uche, A6XX_UCHE_SIZE) ||
+	    a6xx_cache_init(&a->ccu_color, num_ccu * A6XX_CCU_COLOR_SIZE) ||
+	    a6xx_cache_init(&a->ccu_depth, num_ccu * A6XX_CCU_DEPTH_SIZE)) {
+		a6xx_free(a);
 		return -ENOMEM;
 	}
 	sdev->priv = a;
@@ -1469,22 +1775,17 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 
 static int a618_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32);
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1);
 }
 
 static int a635_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT);
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2);
 }
 
 static void a6xx_fini(struct sim_device *sdev)
 {
-	struct a6xx_sim *a = to_a6xx(sdev);
-
-	vfree(a->row);
-	vfree(a->pkt);
-	vfree(a->regs);
-	kfree(a);
+	a6xx_free(to_a6xx(sdev));
 }
 
 static const struct property_entry a618_props[] = {
