@@ -210,23 +210,45 @@ struct sim_clk {
 };
 
 /**
+ * struct sim_pd - a power domain of a board, shared by the simulated
+ * devices whose boards name it.
+ * @genpd: the domain, registered with the genpd framework.
+ * @name: the board's name of it.
+ * @link: entry in sim_pds.
+ * @lock: protects @devs and @on; taken by the genpd callbacks.
+ * @devs: &sim_board_res.pd_link of the devices in it.
+ * @on: the domain is powered.
+ * @users: devices using it (module load and unload only).
+ */
+struct sim_pd {
+	struct generic_pm_domain genpd;
+	const char *name;
+	struct list_head link;
+	struct mutex lock;	/* see @lock above */
+	struct list_head devs;
+	bool on;
+	unsigned int users;
+};
+
+/* Power domains by name; changed at module load and unload only. */
+static LIST_HEAD(sim_pds);
+
+/**
  * struct sim_board_res - the providers of a device's board resources.
  * @sdev: the device.
  * @clks: its clocks, in &sim_board.clks order.
  * @num_clks: clocks registered with the clock framework.
- * @genpd: its power domain.
- * @genpd_inited: @genpd was initialised.
- * @genpd_added: the platform device is in @genpd.
- * @pd_name: name of @genpd.
+ * @pd: its power domain, or NULL.
+ * @pd_link: entry in &sim_pd.devs, under &sim_pd.lock.
+ * @genpd_added: the platform device is in @pd's genpd.
  */
 struct sim_board_res {
 	struct sim_device *sdev;
 	struct sim_clk clks[SIM_MAX_CLKS];
 	unsigned int num_clks;
-	struct generic_pm_domain genpd;
-	bool genpd_inited;
+	struct sim_pd *pd;
+	struct list_head pd_link;
 	bool genpd_added;
-	char pd_name[32];
 };
 
 /*
@@ -308,33 +330,80 @@ static const struct clk_ops sim_clk_ops = {
 	.recalc_rate = sim_clk_recalc_rate,
 };
 
-static int sim_pd_power_on(struct generic_pm_domain *genpd)
+/* Every device in the domain gains or loses power. */
+static void sim_pd_set(struct sim_pd *pd, bool on)
 {
-	struct sim_board_res *res = container_of(genpd, struct sim_board_res,
-						 genpd);
-	struct sim_device *sdev = res->sdev;
+	struct sim_board_res *res;
 	unsigned long flags;
 
-	spin_lock_irqsave(&sdev->lock, flags);
-	sdev->powered = true;
-	spin_unlock_irqrestore(&sdev->lock, flags);
-	sim_kick(sdev);
+	mutex_lock(&pd->lock);
+	pd->on = on;
+	list_for_each_entry(res, &pd->devs, pd_link) {
+		struct sim_device *sdev = res->sdev;
+
+		spin_lock_irqsave(&sdev->lock, flags);
+		sdev->powered = on;
+		/* Without power the block keeps nothing. */
+		if (!on)
+			sdev->model->power_lost(sdev);
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		if (on)
+			sim_kick(sdev);
+	}
+	mutex_unlock(&pd->lock);
+}
+
+static int sim_pd_power_on(struct generic_pm_domain *genpd)
+{
+	sim_pd_set(container_of(genpd, struct sim_pd, genpd), true);
 	return 0;
 }
 
 static int sim_pd_power_off(struct generic_pm_domain *genpd)
 {
-	struct sim_board_res *res = container_of(genpd, struct sim_board_res,
-						 genpd);
-	struct sim_device *sdev = res->sdev;
-	unsigned long flags;
-
-	spin_lock_irqsave(&sdev->lock, flags);
-	sdev->powered = false;
-	/* Without power the block keeps nothing. */
-	sdev->model->power_lost(sdev);
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	sim_pd_set(container_of(genpd, struct sim_pd, genpd), false);
 	return 0;
+}
+
+/* The domain @name, created (off, as after boot) on first use. */
+static struct sim_pd *sim_pd_get(const char *name)
+{
+	struct sim_pd *pd;
+	int ret;
+
+	list_for_each_entry(pd, &sim_pds, link) {
+		if (!strcmp(pd->name, name)) {
+			pd->users++;
+			return pd;
+		}
+	}
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	if (!pd)
+		return ERR_PTR(-ENOMEM);
+	pd->name = name;
+	mutex_init(&pd->lock);
+	INIT_LIST_HEAD(&pd->devs);
+	pd->genpd.name = name;
+	pd->genpd.power_on = sim_pd_power_on;
+	pd->genpd.power_off = sim_pd_power_off;
+	ret = pm_genpd_init(&pd->genpd, NULL, true);
+	if (ret) {
+		kfree(pd);
+		return ERR_PTR(ret);
+	}
+	pd->users = 1;
+	list_add(&pd->link, &sim_pds);
+	return pd;
+}
+
+static void sim_pd_put(struct sim_pd *pd)
+{
+	if (--pd->users)
+		return;
+	list_del(&pd->link);
+	pm_genpd_remove(&pd->genpd);
+	mutex_destroy(&pd->lock);
+	kfree(pd);
 }
 
 /*
@@ -345,6 +414,8 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 {
 	const struct sim_board *board = sdev->model->board;
 	struct sim_board_res *res;
+	unsigned long flags;
+	struct sim_pd *pd;
 	unsigned int i;
 	int ret;
 
@@ -384,20 +455,23 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 	}
 
 	if (!board->power_domain) {
+		spin_lock_irqsave(&sdev->lock, flags);
 		sdev->powered = true;
+		spin_unlock_irqrestore(&sdev->lock, flags);
 		return 0;
 	}
-	snprintf(res->pd_name, sizeof(res->pd_name), "ugpu-sim%u-pd",
-		 sdev->index);
-	res->genpd.name = res->pd_name;
-	res->genpd.power_on = sim_pd_power_on;
-	res->genpd.power_off = sim_pd_power_off;
-	/* Off until a consumer needs it, as after boot. */
-	ret = pm_genpd_init(&res->genpd, NULL, true);
-	if (ret)
-		return ret;
-	res->genpd_inited = true;
-	ret = pm_genpd_add_device(&res->genpd, &pdev->dev);
+	pd = sim_pd_get(board->power_domain);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	res->pd = pd;
+	/* The domain may be on already for another device in it. */
+	mutex_lock(&pd->lock);
+	spin_lock_irqsave(&sdev->lock, flags);
+	sdev->powered = pd->on;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	list_add_tail(&res->pd_link, &pd->devs);
+	mutex_unlock(&pd->lock);
+	ret = pm_genpd_add_device(&pd->genpd, &pdev->dev);
 	if (ret)
 		return ret;
 	res->genpd_added = true;
@@ -414,8 +488,12 @@ static void sim_board_fini(struct sim_device *sdev)
 		return;
 	if (res->genpd_added)
 		pm_genpd_remove_device(&sdev->pdev->dev);
-	if (res->genpd_inited)
-		pm_genpd_remove(&res->genpd);
+	if (res->pd) {
+		mutex_lock(&res->pd->lock);
+		list_del(&res->pd_link);
+		mutex_unlock(&res->pd->lock);
+		sim_pd_put(res->pd);
+	}
 	for (i = 0; i < res->num_clks; i++) {
 		if (res->clks[i].lookup)
 			clkdev_drop(res->clks[i].lookup);
@@ -438,8 +516,8 @@ static int sim_board_show(struct seq_file *m, void *data)
 	powered = sdev->powered;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
-	seq_printf(m, "source: %s\npower: %s\n", board->source,
-		   powered ? "on" : "off");
+	seq_printf(m, "source: %s\npower domain: %s, %s\n", board->source,
+		   board->power_domain ?: "none", powered ? "on" : "off");
 	for (i = 0; i < board->num_clks; i++)
 		seq_printf(m, "clock %s: %lu Hz, %s\n", board->clks[i].con_id,
 			   board->clks[i].rate,

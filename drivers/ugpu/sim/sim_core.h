@@ -65,7 +65,9 @@ struct sim_board_clk {
  * @source: the DTS file and node it comes from.
  * @clks: the node's clocks, in its clock-names order.
  * @num_clks: entries in @clks (at most %SIM_MAX_CLKS).
- * @power_domain: the node has a power-domains entry.
+ * @power_domain: name of the domain of the node's power-domains entry,
+ *	or NULL. Devices whose boards name the same domain share it, as the
+ *	i.MX6's 3D and 2D cores share the PU domain.
  *
  * The simulator registers each resource with a real kernel provider: a
  * gate clock (clkdev lookup by device and @con_id) and a generic PM domain
@@ -76,7 +78,7 @@ struct sim_board {
 	const char *source;
 	struct sim_board_clk clks[SIM_MAX_CLKS];
 	unsigned int num_clks;
-	bool power_domain;
+	const char *power_domain;
 };
 
 /**

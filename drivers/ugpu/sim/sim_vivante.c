@@ -46,11 +46,12 @@
 /*
  * The boards, from the upstream devicetree: the i.MX6Q's gpu_3d and gpu_2d
  * nodes (imx6qdl.dtsi) and the i.MX8MQ's gpu node (imx8mq.dtsi). None has
- * a resets entry; every one sits in a power domain (the i.MX6's PU domain,
- * the i.MX8MQ's GPU domain). The i.MX6Q rates are what its clock driver
- * sets up (3D core from mmdc_ch0_axi, shader from pll2_pfd1_594m, 2D core
- * from pll3_usb_otg, both AXI clocks from axi); the i.MX8MQ ones are the
- * node's assigned-clock-rates.
+ * a resets entry; every one sits in a power domain: the i.MX6's two cores
+ * share the PU domain (pd_pu), the i.MX8MQ's has the GPU domain (pgc_gpu).
+ * The i.MX6Q rates are what its clock driver sets up (3D core from
+ * mmdc_ch0_axi, shader from pll2_pfd1_594m, 2D core from pll3_usb_otg,
+ * both AXI clocks from axi); the i.MX8MQ ones are the node's
+ * assigned-clock-rates.
  */
 static const struct sim_board vsim_board_gc2000 = {
 	.source = "imx6qdl.dtsi gpu@130000 (i.MX6Q gpu_3d)",
@@ -60,7 +61,7 @@ static const struct sim_board vsim_board_gc2000 = {
 		{ "shader", 594000000 },
 	},
 	.num_clks = 3,
-	.power_domain = true,
+	.power_domain = "imx6q-pu",
 };
 
 static const struct sim_board vsim_board_gc320 = {
@@ -70,7 +71,7 @@ static const struct sim_board vsim_board_gc320 = {
 		{ "core", 480000000 },
 	},
 	.num_clks = 2,
-	.power_domain = true,
+	.power_domain = "imx6q-pu",
 };
 
 static const struct sim_board vsim_board_gc7000 = {
@@ -82,7 +83,7 @@ static const struct sim_board vsim_board_gc7000 = {
 		{ "reg", 400000000 },
 	},
 	.num_clks = 4,
-	.power_domain = true,
+	.power_domain = "imx8mq-gpu",
 };
 
 static const struct vsim_config vsim_gc2000 = {
