@@ -3181,6 +3181,51 @@ static void test_runtime_suspend(int minor)
 	viv_env_close(&e);
 }
 
+/*
+ * The i.MX6Q's GC2000 and GC320 share a power domain: while the GC320 is
+ * kept powered the GC2000 suspends with the domain on (clocks stopped,
+ * registers kept) and must still work after resuming; once both are
+ * idle the domain goes off, and both work again afterwards.
+ */
+static void test_shared_domain(void)
+{
+	char old_delay[2][32];
+	struct ugpu_bo *bo[2];
+	struct viv_env e[2];
+	int i;
+
+	viv_env_open(&e[0], find_model(0x2000));
+	viv_env_open(&e[1], find_model(0x320));
+	for (i = 0; i < 2; i++) {
+		igt_assert_eq(bus_errors(e[i].fd), 0);
+		power_read(e[i].fd, "autosuspend_delay_ms", old_delay[i],
+			   sizeof(old_delay[i]));
+		power_write(e[i].fd, "autosuspend_delay_ms", "20");
+		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
+		ugpu_bo_map(bo[i]);
+	}
+
+	hold_power(e[1].fd, true);
+	gpu_fill(&e[0], bo[0], 0xff112233);
+	igt_assert(wait_runtime_status(e[0].fd, "suspended", 5000));
+	igt_assert(wait_runtime_status(e[1].fd, "active", 0));
+	gpu_fill(&e[0], bo[0], 0xff445566);
+	gpu_fill(&e[1], bo[1], 0xff778899);
+	hold_power(e[1].fd, false);
+
+	for (i = 0; i < 2; i++)
+		igt_assert(wait_runtime_status(e[i].fd, "suspended", 5000));
+	gpu_fill(&e[1], bo[1], 0xffaabbcc);
+	gpu_fill(&e[0], bo[0], 0xffddeeff);
+
+	for (i = 0; i < 2; i++) {
+		power_write(e[i].fd, "autosuspend_delay_ms", old_delay[i]);
+		ugpu_bo_free(bo[i]);
+		igt_assert_eq(bus_errors(e[i].fd), 0);
+		viv_env_close(&e[i]);
+	}
+}
+
 /* No Vivante core saw a register access with its clocks or power off. */
 static void test_no_bus_errors(void)
 {
@@ -3357,6 +3402,8 @@ igt_main
 		test_runtime_suspend(find_model(0x320));
 	igt_subtest("runtime-suspend-gc7000")
 		test_runtime_suspend(find_model(0x7000));
+	igt_subtest("runtime-suspend-shared-domain")
+		test_shared_domain();
 
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")
