@@ -786,6 +786,7 @@ int sim_mem_fill32(struct sim_device *sdev, unsigned int space, u64 va,
 
 /* Devices */
 
+/* @added: the platform device was added (else only allocated). */
 static void sim_device_destroy(struct sim_device *sdev, bool added)
 {
 	debugfs_remove_recursive(sdev->dir);
@@ -826,7 +827,6 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	struct platform_device *pdev;
 	struct sim_device *sdev;
 	unsigned int i, n = 0;
-	bool added = false;
 	int ret;
 
 	if (WARN_ON(model->num_irqs > SIM_MAX_IRQS))
@@ -912,7 +912,6 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	ret = platform_device_add(pdev);
 	if (ret)
 		goto err_destroy;
-	added = true;
 
 	sdev->dir = debugfs_create_dir(dev_name(&pdev->dev), sim_debugfs_root);
 	debugfs_create_atomic_t("bus_errors", 0444, sdev->dir,
@@ -927,7 +926,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	return sdev;
 
 err_destroy:
-	sim_device_destroy(sdev, added);
+	sim_device_destroy(sdev, false);
 	return ERR_PTR(ret);
 }
 
