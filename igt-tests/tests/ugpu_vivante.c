@@ -497,6 +497,43 @@ static void test_events(int minor)
 	viv_env_close(&e);
 }
 
+/* The platform device's runtime PM file @file, e.g. "runtime_status". */
+static void power_path(int fd, const char *file, char *path, size_t size)
+{
+	char name[64];
+
+	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
+	snprintf(path, size, "/sys/bus/platform/devices/%s/power/%s", name,
+		 file);
+}
+
+static void power_read(int fd, const char *file, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	power_path(fd, file, path, sizeof(path));
+	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void power_write(int fd, const char *file, const char *value)
+{
+	char path[PATH_MAX];
+
+	power_path(fd, file, path, sizeof(path));
+	igt_assert_eq(igt_sysfs_write(path, value), 0);
+}
+
+/*
+ * Keep the core powered (power/control "on") while a test reads what the
+ * simulated core holds (vivante_state, vivante_mem): a core that lost
+ * power holds its reset state and no page-table registers.
+ */
+static void hold_power(int fd, bool on)
+{
+	power_write(fd, "control", on ? "on" : "auto");
+}
+
 /* A state of the simulated core, through its vivante_state debugfs file. */
 static uint32_t sim_state(int fd, uint32_t state)
 {
@@ -544,6 +581,8 @@ static void test_context_switch(int minor, bool same_file)
 			viv_env_open_ctx(&e[i], &e[0]);
 		else
 			viv_env_open(&e[i], minor);
+		if (!i)
+			hold_power(e[0].fd, true);
 		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
 		ugpu_bo_map(bo[i]);
 		viv_reset_stream(&s);
@@ -604,6 +643,7 @@ static void test_context_switch(int minor, bool same_file)
 	else
 		viv_env_close(&fresh);
 
+	hold_power(e[0].fd, false);
 	for (i = 1; i >= 0; i--) {
 		ugpu_bo_free(bo[i]);
 		if (same_file && i)
@@ -819,6 +859,7 @@ static void test_fixp(int minor)
 	struct viv_env e;
 
 	viv_env_open(&e, minor);
+	hold_power(e.fd, true);
 	viv_reset_stream(&s);
 	viv_emit(&s, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_LEFT, 2, true), 0x00018000);
 	viv_emit(&s, 0xfffe0000, 0);	/* 1.5 and -2.0 */
@@ -827,6 +868,7 @@ static void test_fixp(int minor)
 	igt_assert_eq_u32(sim_state(e.fd, VIV_SE_SCISSOR_LEFT), 0x3fc00000);
 	igt_assert_eq_u32(sim_state(e.fd, VIV_SE_SCISSOR_TOP), 0xc0000000);
 	igt_assert_eq_u32(sim_state(e.fd, VIV_SE_SCISSOR_RIGHT), 0x00018000);
+	hold_power(e.fd, false);
 	viv_env_close(&e);
 }
 
@@ -841,6 +883,7 @@ static void test_masked_switch(int minor, bool same_file)
 	struct viv_env a, b;
 
 	viv_env_open(&a, minor);
+	hold_power(a.fd, true);
 	if (same_file)
 		viv_env_open_ctx(&b, &a);
 	else
@@ -861,6 +904,7 @@ static void test_masked_switch(int minor, bool same_file)
 	viv_emit(&s, VIV_CMD_NOP, 0);
 	igt_assert_eq(viv_run(&b, &s, NULL, 0, 0), 0);
 	igt_assert_eq_u32(sim_state(b.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0x31);
+	hold_power(a.fd, false);
 	if (same_file)
 		viv_env_close_ctx(&b);
 	else
@@ -1738,6 +1782,7 @@ static void test_unbind(int minor)
 	/* New contexts on the new device start from the reset state. */
 	viv_env_open(&e[0], minor);
 	viv_env_open_ctx(&e[1], &e[0]);
+	hold_power(e[0].fd, true);
 	for (i = 0; i < 2; i++) {
 		viv_reset_stream(&s);
 		if (!i)
@@ -1747,6 +1792,7 @@ static void test_unbind(int minor)
 		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
 	}
 	igt_assert_eq_u32(sim_state(e[1].fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0);
+	hold_power(e[0].fd, false);
 	viv_env_close_ctx(&e[1]);
 	viv_env_close(&e[0]);
 }
@@ -2016,6 +2062,7 @@ static void test_mmuv1_unmap(int minor)
 
 	viv_env_open(&e, minor);
 	igt_require(param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1);
+	hold_power(e.fd, true);
 	wild = sim_stat(e.fd, "wild_accesses");
 
 	/* The top of the window was never mapped. */
@@ -2041,6 +2088,7 @@ static void test_mmuv1_unmap(int minor)
 		     "an unmapped address reached physical page 0 (at %#llx)\n",
 		     sim_stat(e.fd, "wild_addr"));
 	munmap(keep, 64 << 10);
+	hold_power(e.fd, false);
 	viv_env_close(&e);
 }
 
@@ -2061,6 +2109,8 @@ static void test_tlb_flush(int minor)
 	int i, fault;
 
 	viv_env_open(&e, minor);
+	/* Powering down would drop stale translations and hide a missing flush. */
+	hold_power(e.fd, true);
 	mmuv1 = param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1;
 	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
 	ugpu_bo_map(bo[1]);
@@ -2120,6 +2170,7 @@ static void test_tlb_flush(int minor)
 	munmap(keep, 64 << 10);
 	ugpu_bo_free(bo[0]);
 	ugpu_bo_free(bo[1]);
+	hold_power(e.fd, false);
 	viv_env_close(&e);
 }
 
@@ -3018,6 +3069,188 @@ static void test_3d_speed(int minor)
 	scene_close(&se);
 }
 
+/*
+ * Board resources. The upstream devicetree gives the i.MX6Q's GC2000
+ * (gpu_3d) and GC320 (gpu_2d) and the i.MX8MQ's GC7000 their clocks; the
+ * "core" clock runs at 528 MHz (mmdc_ch0_axi), 480 MHz (pll3_usb_otg)
+ * and 800 MHz (assigned-clock-rates), and it drives the timestamps.
+ */
+static void test_core_clock(void)
+{
+	static const struct {
+		uint32_t model;
+		uint64_t hz;
+	} want[] = {
+		{ 0x2000, 528000000 },
+		{ 0x320, 480000000 },
+		{ 0x7000, 800000000 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		int fd = ugpu_open_minor(find_model(want[i].model));
+
+		igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY),
+				  want[i].hz);
+		close(fd);
+	}
+}
+
+/*
+ * Register accesses the simulated bus could not deliver to the block
+ * (clocks stopped or domain off): a board's bus-fault log.
+ */
+static long long bus_errors(int fd)
+{
+	char path[PATH_MAX] = "", buf[32];
+
+	/* Read-only: ugpu_sim_debugfs_path() asks for write access. */
+	ugpu_sim_debugfs_path(fd, "bus_errors", path, sizeof(path));
+	igt_require(path[0] && access(path, R_OK) == 0);
+	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	return strtoll(buf, NULL, 0);
+}
+
+/* Wait up to @ms for runtime_status to read @want. */
+static bool wait_runtime_status(int fd, const char *want, unsigned int ms)
+{
+	int64_t deadline = igt_deadline_ns(ms);
+	char buf[32];
+
+	do {
+		power_read(fd, "runtime_status", buf, sizeof(buf));
+		if (!strcmp(buf, want))
+			return true;
+		usleep(10000);
+	} while ((int64_t)igt_nsec_now() < deadline);
+	return false;
+}
+
+/* Fill @bo with @fill on the GPU: a resolve fill, or a 2D clear. */
+static void gpu_fill(struct viv_env *e, struct ugpu_bo *bo, uint32_t fill)
+{
+	static struct viv_stream s;
+
+	memset(bo->map, 0, 64 << 10);
+	viv_reset_stream(&s);
+	if (has_3d(e->fd)) {
+		viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, fill);
+	} else {
+		viv_ls_reloc(&s, VIV_DE_DEST_ADDRESS, 1, 0);
+		viv_ls(&s, VIV_DE_DEST_STRIDE, LSTRIDE);
+		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
+		       VIV_DE_COMMAND_CLEAR << 12);
+		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
+		viv_emit(&s, 0, W | 4 << 16);
+	}
+	igt_assert_eq(viv_run(e, &s, &bo, 1, 0), 0);
+	check_fill(bo, 0, LSTRIDE, W, 4, fill);
+}
+
+/*
+ * Runtime PM: once idle for the autosuspend delay the core is suspended
+ * (clocks stopped, power domain off, so it lost every register), and the
+ * next submit powers it up again and finds it working: the driver set up
+ * the MMU and the ring again. No register access ever reached the block
+ * while it was unclocked or unpowered.
+ */
+static void test_runtime_suspend(int minor)
+{
+	char old_delay[32], control[32];
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	int round;
+
+	viv_env_open(&e, minor);
+	igt_assert_eq(bus_errors(e.fd), 0);
+	power_read(e.fd, "control", control, sizeof(control));
+	igt_assert_f(!strcmp(control, "auto"), "runtime PM is %s\n", control);
+	power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
+	power_write(e.fd, "autosuspend_delay_ms", "20");
+
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo);
+	for (round = 0; round < 3; round++) {
+		gpu_fill(&e, bo, 0xff102030 + round);
+		igt_assert_f(wait_runtime_status(e.fd, "suspended", 5000),
+			     "still powered after the autosuspend delay\n");
+		/* Suspended stays suspended while nothing is submitted. */
+		usleep(100000);
+		igt_assert(wait_runtime_status(e.fd, "suspended", 0));
+	}
+	/* A pause longer than the delay between submits, then back to back. */
+	for (round = 0; round < 4; round++)
+		gpu_fill(&e, bo, 0xff405060 + round);
+
+	power_write(e.fd, "autosuspend_delay_ms", old_delay);
+	ugpu_bo_free(bo);
+	igt_assert_eq(bus_errors(e.fd), 0);
+	viv_env_close(&e);
+}
+
+/*
+ * The i.MX6Q's GC2000 and GC320 share a power domain: while the GC320 is
+ * kept powered the GC2000 suspends with the domain on (clocks stopped,
+ * registers kept) and must still work after resuming; once both are
+ * idle the domain goes off, and both work again afterwards.
+ */
+static void test_shared_domain(void)
+{
+	char old_delay[2][32];
+	struct ugpu_bo *bo[2];
+	struct viv_env e[2];
+	int i;
+
+	viv_env_open(&e[0], find_model(0x2000));
+	viv_env_open(&e[1], find_model(0x320));
+	for (i = 0; i < 2; i++) {
+		igt_assert_eq(bus_errors(e[i].fd), 0);
+		power_read(e[i].fd, "autosuspend_delay_ms", old_delay[i],
+			   sizeof(old_delay[i]));
+		power_write(e[i].fd, "autosuspend_delay_ms", "20");
+		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
+		ugpu_bo_map(bo[i]);
+	}
+
+	hold_power(e[1].fd, true);
+	gpu_fill(&e[0], bo[0], 0xff112233);
+	igt_assert(wait_runtime_status(e[0].fd, "suspended", 5000));
+	igt_assert(wait_runtime_status(e[1].fd, "active", 0));
+	gpu_fill(&e[0], bo[0], 0xff445566);
+	gpu_fill(&e[1], bo[1], 0xff778899);
+	hold_power(e[1].fd, false);
+
+	for (i = 0; i < 2; i++)
+		igt_assert(wait_runtime_status(e[i].fd, "suspended", 5000));
+	gpu_fill(&e[1], bo[1], 0xffaabbcc);
+	gpu_fill(&e[0], bo[0], 0xffddeeff);
+
+	for (i = 0; i < 2; i++) {
+		power_write(e[i].fd, "autosuspend_delay_ms", old_delay[i]);
+		ugpu_bo_free(bo[i]);
+		igt_assert_eq(bus_errors(e[i].fd), 0);
+		viv_env_close(&e[i]);
+	}
+}
+
+/* No Vivante core saw a register access with its clocks or power off. */
+static void test_no_bus_errors(void)
+{
+	static struct ugpu_device_info now[UGPU_MAX_DEVICES];
+	int i, n;
+
+	/* Enumerate again: unbinding moved a device to another minor. */
+	n = ugpu_enumerate(DRM_UGPU_FAMILY_VIVANTE, now, UGPU_MAX_DEVICES);
+	igt_assert_eq(n, num_devs);
+	for (i = 0; i < n; i++) {
+		int fd = ugpu_open_minor(now[i].minor);
+
+		igt_assert_eq(bus_errors(fd), 0);
+		close(fd);
+	}
+}
+
 igt_main
 {
 	igt_fixture {
@@ -3169,7 +3402,21 @@ igt_main
 		test_ring_space(find_model(0x2000));
 	igt_subtest("ring-space-gc7000")
 		test_ring_space(find_model(0x7000));
+	igt_subtest("core-clock-rate")
+		test_core_clock();
+	igt_subtest("runtime-suspend-gc2000")
+		test_runtime_suspend(find_model(0x2000));
+	igt_subtest("runtime-suspend-gc320")
+		test_runtime_suspend(find_model(0x320));
+	igt_subtest("runtime-suspend-gc7000")
+		test_runtime_suspend(find_model(0x7000));
+	igt_subtest("runtime-suspend-shared-domain")
+		test_shared_domain();
+
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")
 		test_unbind(find_model(0x7000));
+	/* After everything: the whole run caused no bus error. */
+	igt_subtest("no-bus-errors")
+		test_no_bus_errors();
 }

@@ -5,12 +5,17 @@
  * Creates one platform device per entry of the ``gpus`` module parameter
  * and gives its driver nothing but what a board would: a register window
  * (a regmap whose accessors run the model), named level-triggered
- * interrupts (a private irq_domain) and a device property. The model
+ * interrupts (a private irq_domain), device properties and, for a model
+ * with a &struct sim_board, the board's clocks and power domain through
+ * the kernel's own providers (clkdev lookups, a generic PM domain), so the
+ * driver finds them with the consumer APIs it uses on the board. The model
  * reaches memory only through its own translation hook, i.e. through the
  * GPU page tables the driver programmed.
  */
 
 #include <linux/bitops.h>
+#include <linux/clk-provider.h>
+#include <linux/clkdev.h>
 #include <linux/debugfs.h>
 #include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
@@ -22,6 +27,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/pm_domain.h>
 #include <linux/property.h>
 #include <linux/regmap.h>
 #include <linux/sched.h>
@@ -185,16 +191,364 @@ static void sim_irq_fini(struct sim_device *sdev)
 	irq_domain_free_fwnode(fwnode);
 }
 
+/* Board resources: clocks and power domain */
+
+/**
+ * struct sim_clk - a gate clock of the board feeding the block.
+ * @hw: the clock, registered with the common clock framework.
+ * @sdev: the device it feeds.
+ * @index: its bit in &sim_device.clk_on.
+ * @lookup: clkdev entry naming it for the device, or NULL.
+ * @name: its global name.
+ */
+struct sim_clk {
+	struct clk_hw hw;
+	struct sim_device *sdev;
+	unsigned int index;
+	struct clk_lookup *lookup;
+	char name[32];
+};
+
+/**
+ * struct sim_pd - a power domain of a board, shared by the simulated
+ * devices whose boards name it.
+ * @genpd: the domain, registered with the genpd framework.
+ * @name: the board's name of it.
+ * @link: entry in sim_pds.
+ * @lock: protects @devs and @on; taken by the genpd callbacks.
+ * @devs: &sim_board_res.pd_link of the devices in it.
+ * @on: the domain is powered.
+ * @users: devices using it (module load and unload only).
+ */
+struct sim_pd {
+	struct generic_pm_domain genpd;
+	const char *name;
+	struct list_head link;
+	struct mutex lock;	/* see @lock above */
+	struct list_head devs;
+	bool on;
+	unsigned int users;
+};
+
+/* Power domains by name; changed at module load and unload only. */
+static LIST_HEAD(sim_pds);
+
+/**
+ * struct sim_board_res - the providers of a device's board resources.
+ * @sdev: the device.
+ * @clks: its clocks, in &sim_board.clks order.
+ * @num_clks: clocks registered with the clock framework.
+ * @pd: its power domain, or NULL.
+ * @pd_link: entry in &sim_pd.devs, under &sim_pd.lock.
+ * @genpd_added: the platform device is in @pd's genpd.
+ */
+struct sim_board_res {
+	struct sim_device *sdev;
+	struct sim_clk clks[SIM_MAX_CLKS];
+	unsigned int num_clks;
+	struct sim_pd *pd;
+	struct list_head pd_link;
+	bool genpd_added;
+};
+
+/*
+ * The block answers on its bus: every clock runs and its domain is on.
+ * Caller holds sdev->lock.
+ */
+static bool sim_reachable(struct sim_device *sdev)
+{
+	const struct sim_board *board = sdev->model->board;
+
+	lockdep_assert_held(&sdev->lock);
+	if (!board)
+		return true;
+	return sdev->powered &&
+	       sdev->clk_on == GENMASK(board->num_clks - 1, 0);
+}
+
+static bool sim_running(struct sim_device *sdev)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	ret = sim_reachable(sdev);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return ret;
+}
+
+static struct sim_clk *to_sim_clk(struct clk_hw *hw)
+{
+	return container_of(hw, struct sim_clk, hw);
+}
+
+/* Called under the clock framework's enable lock: must not sleep. */
+static int sim_clk_enable(struct clk_hw *hw)
+{
+	struct sim_clk *clk = to_sim_clk(hw);
+	struct sim_device *sdev = clk->sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	__set_bit(clk->index, &sdev->clk_on);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	/* The block may run again: let the device thread look. */
+	sim_kick(sdev);
+	return 0;
+}
+
+static void sim_clk_disable(struct clk_hw *hw)
+{
+	struct sim_clk *clk = to_sim_clk(hw);
+	struct sim_device *sdev = clk->sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	__clear_bit(clk->index, &sdev->clk_on);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+}
+
+static int sim_clk_is_enabled(struct clk_hw *hw)
+{
+	struct sim_clk *clk = to_sim_clk(hw);
+
+	return test_bit(clk->index, &clk->sdev->clk_on);
+}
+
+static unsigned long sim_clk_recalc_rate(struct clk_hw *hw,
+					 unsigned long parent_rate)
+{
+	struct sim_clk *clk = to_sim_clk(hw);
+
+	return clk->sdev->model->board->clks[clk->index].rate;
+}
+
+static const struct clk_ops sim_clk_ops = {
+	.enable = sim_clk_enable,
+	.disable = sim_clk_disable,
+	.is_enabled = sim_clk_is_enabled,
+	.recalc_rate = sim_clk_recalc_rate,
+};
+
+/* Every device in the domain gains or loses power. */
+static void sim_pd_set(struct sim_pd *pd, bool on)
+{
+	struct sim_board_res *res;
+	unsigned long flags;
+
+	mutex_lock(&pd->lock);
+	pd->on = on;
+	list_for_each_entry(res, &pd->devs, pd_link) {
+		struct sim_device *sdev = res->sdev;
+
+		spin_lock_irqsave(&sdev->lock, flags);
+		sdev->powered = on;
+		/* Without power the block keeps nothing. */
+		if (!on)
+			sdev->model->power_lost(sdev);
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		if (on)
+			sim_kick(sdev);
+	}
+	mutex_unlock(&pd->lock);
+}
+
+static int sim_pd_power_on(struct generic_pm_domain *genpd)
+{
+	sim_pd_set(container_of(genpd, struct sim_pd, genpd), true);
+	return 0;
+}
+
+static int sim_pd_power_off(struct generic_pm_domain *genpd)
+{
+	sim_pd_set(container_of(genpd, struct sim_pd, genpd), false);
+	return 0;
+}
+
+/* The domain @name, created (off, as after boot) on first use. */
+static struct sim_pd *sim_pd_get(const char *name)
+{
+	struct sim_pd *pd;
+	int ret;
+
+	list_for_each_entry(pd, &sim_pds, link) {
+		if (!strcmp(pd->name, name)) {
+			pd->users++;
+			return pd;
+		}
+	}
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	if (!pd)
+		return ERR_PTR(-ENOMEM);
+	pd->name = name;
+	mutex_init(&pd->lock);
+	INIT_LIST_HEAD(&pd->devs);
+	pd->genpd.name = name;
+	pd->genpd.power_on = sim_pd_power_on;
+	pd->genpd.power_off = sim_pd_power_off;
+	ret = pm_genpd_init(&pd->genpd, NULL, true);
+	if (ret) {
+		kfree(pd);
+		return ERR_PTR(ret);
+	}
+	pd->users = 1;
+	list_add(&pd->link, &sim_pds);
+	return pd;
+}
+
+static void sim_pd_put(struct sim_pd *pd)
+{
+	if (--pd->users)
+		return;
+	list_del(&pd->link);
+	pm_genpd_remove(&pd->genpd);
+	mutex_destroy(&pd->lock);
+	kfree(pd);
+}
+
+/*
+ * Register the board's clocks and power domain for @pdev, which is not
+ * added yet: they exist before its driver can probe, as on a board.
+ */
+static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
+{
+	const struct sim_board *board = sdev->model->board;
+	struct sim_board_res *res;
+	unsigned long flags;
+	struct sim_pd *pd;
+	unsigned int i;
+	int ret;
+
+	if (!board)
+		return 0;
+	if (WARN_ON(!board->num_clks || board->num_clks > SIM_MAX_CLKS ||
+		    (board->power_domain && !sdev->model->power_lost)))
+		return -EINVAL;
+
+	res = kzalloc(sizeof(*res), GFP_KERNEL);
+	if (!res)
+		return -ENOMEM;
+	res->sdev = sdev;
+	sdev->res = res;
+
+	for (i = 0; i < board->num_clks; i++) {
+		struct sim_clk *clk = &res->clks[i];
+		struct clk_init_data init = {
+			.name = clk->name,
+			.ops = &sim_clk_ops,
+		};
+
+		snprintf(clk->name, sizeof(clk->name), "ugpu-sim%u-%s",
+			 sdev->index, board->clks[i].con_id);
+		clk->sdev = sdev;
+		clk->index = i;
+		clk->hw.init = &init;
+		ret = clk_hw_register(NULL, &clk->hw);
+		if (ret)
+			return ret;
+		res->num_clks++;
+		/* platform_device_add() names the device just so. */
+		clk->lookup = clkdev_hw_create(&clk->hw, board->clks[i].con_id,
+					       "%s.%d", pdev->name, pdev->id);
+		if (!clk->lookup)
+			return -ENOMEM;
+	}
+
+	if (!board->power_domain) {
+		spin_lock_irqsave(&sdev->lock, flags);
+		sdev->powered = true;
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		return 0;
+	}
+	pd = sim_pd_get(board->power_domain);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	res->pd = pd;
+	/* The domain may be on already for another device in it. */
+	mutex_lock(&pd->lock);
+	spin_lock_irqsave(&sdev->lock, flags);
+	sdev->powered = pd->on;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	list_add_tail(&res->pd_link, &pd->devs);
+	mutex_unlock(&pd->lock);
+	ret = pm_genpd_add_device(&pd->genpd, &pdev->dev);
+	if (ret)
+		return ret;
+	res->genpd_added = true;
+	return 0;
+}
+
+/* The device is gone from the bus: its driver released everything. */
+static void sim_board_fini(struct sim_device *sdev)
+{
+	struct sim_board_res *res = sdev->res;
+	unsigned int i;
+
+	if (!res)
+		return;
+	if (res->genpd_added)
+		pm_genpd_remove_device(&sdev->pdev->dev);
+	if (res->pd) {
+		mutex_lock(&res->pd->lock);
+		list_del(&res->pd_link);
+		mutex_unlock(&res->pd->lock);
+		sim_pd_put(res->pd);
+	}
+	for (i = 0; i < res->num_clks; i++) {
+		if (res->clks[i].lookup)
+			clkdev_drop(res->clks[i].lookup);
+		clk_hw_unregister(&res->clks[i].hw);
+	}
+	kfree(res);
+	sdev->res = NULL;
+}
+
+static int sim_board_show(struct seq_file *m, void *data)
+{
+	struct sim_device *sdev = m->private;
+	const struct sim_board *board = sdev->model->board;
+	unsigned long flags, clk_on;
+	unsigned int i;
+	bool powered;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	clk_on = sdev->clk_on;
+	powered = sdev->powered;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	seq_printf(m, "source: %s\npower domain: %s, %s\n", board->source,
+		   board->power_domain ?: "none", powered ? "on" : "off");
+	for (i = 0; i < board->num_clks; i++)
+		seq_printf(m, "clock %s: %lu Hz, %s\n", board->clks[i].con_id,
+			   board->clks[i].rate,
+			   test_bit(i, &clk_on) ? "on" : "off");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_board);
+
 /* Registers */
+
+/* An access the bus could not deliver; the CPU side sees all ones. */
+static void sim_bus_error(struct sim_device *sdev, const char *what,
+			  unsigned int reg)
+{
+	atomic_inc(&sdev->bus_errors);
+	pr_warn_ratelimited("ugpu_sim: %s: register %s at %#x with clocks or power off\n",
+			    dev_name(&sdev->pdev->dev), what, reg);
+}
 
 static int sim_reg_read(void *context, unsigned int reg, unsigned int *val)
 {
 	struct sim_device *sdev = context;
 	unsigned long flags;
+	bool ok;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	*val = sdev->model->reg_read(sdev, reg);
+	ok = sim_reachable(sdev);
+	*val = ok ? sdev->model->reg_read(sdev, reg) : ~0u;
 	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (!ok)
+		sim_bus_error(sdev, "read", reg);
 	return 0;
 }
 
@@ -202,10 +556,15 @@ static int sim_reg_write(void *context, unsigned int reg, unsigned int val)
 {
 	struct sim_device *sdev = context;
 	unsigned long flags;
+	bool ok;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	sdev->model->reg_write(sdev, reg, val);
+	ok = sim_reachable(sdev);
+	if (ok)
+		sdev->model->reg_write(sdev, reg, val);
 	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (!ok)
+		sim_bus_error(sdev, "write", reg);
 	return 0;
 }
 
@@ -232,6 +591,13 @@ static int sim_thread_fn(void *data)
 		atomic_set(&sdev->kicked, 0);
 		/* A kick during process() must not be lost. */
 		smp_mb__after_atomic();
+		/* A gated or unpowered block does nothing until a clock starts. */
+		if (!sim_running(sdev)) {
+			wait_event_interruptible(sdev->wq,
+						 atomic_read(&sdev->kicked) ||
+						 kthread_should_stop());
+			continue;
+		}
 		next = sdev->model->process(sdev);
 
 		if (next == KTIME_MAX) {
@@ -420,12 +786,17 @@ int sim_mem_fill32(struct sim_device *sdev, unsigned int space, u64 va,
 
 /* Devices */
 
-static void sim_device_destroy(struct sim_device *sdev)
+/* @added: the platform device was added (else only allocated). */
+static void sim_device_destroy(struct sim_device *sdev, bool added)
 {
 	debugfs_remove_recursive(sdev->dir);
-	/* Unbinds the driver, which frees its interrupts. */
-	if (sdev->pdev)
-		platform_device_unregister(sdev->pdev);
+	/* Unbinds the driver, which frees its interrupts and clocks. */
+	if (added)
+		platform_device_del(sdev->pdev);
+	if (sdev->pdev) {
+		sim_board_fini(sdev);
+		platform_device_put(sdev->pdev);
+	}
 	if (sdev->thread)
 		kthread_stop(sdev->thread);
 	sim_irq_fini(sdev);
@@ -450,24 +821,23 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		.disable_locking = true,
 		.cache_type = REGCACHE_NONE,
 	};
-	struct property_entry props[SIM_MAX_PROPS + 2] = {
-		PROPERTY_ENTRY_U32("timestamp-frequency",
-				   model->timestamp_frequency),
-	};
+	struct property_entry props[SIM_MAX_PROPS + 2] = { };
 	struct resource res[SIM_MAX_IRQS] = { };
 	struct ugpu_platform_data pdata = { };
-	struct platform_device_info info = { };
 	struct platform_device *pdev;
 	struct sim_device *sdev;
-	unsigned int i;
+	unsigned int i, n = 0;
 	int ret;
 
 	if (WARN_ON(model->num_irqs > SIM_MAX_IRQS))
 		return ERR_PTR(-EINVAL);
+	if (model->timestamp_frequency)
+		props[n++] = PROPERTY_ENTRY_U32("timestamp-frequency",
+						model->timestamp_frequency);
 	for (i = 0; model->props && model->props[i].name; i++) {
 		if (WARN_ON(i == SIM_MAX_PROPS))
 			return ERR_PTR(-EINVAL);
-		props[i + 1] = model->props[i];
+		props[n++] = model->props[i];
 	}
 
 	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
@@ -505,28 +875,50 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		goto err_destroy;
 	}
 
-	for (i = 0; i < model->num_irqs; i++)
-		res[i] = DEFINE_RES_IRQ_NAMED(sdev->virq[i],
-					      model->irq_names[i]);
-	pdata.regs = sdev->regmap;
-
-	info.name = model->pdev_name;
-	info.id = PLATFORM_DEVID_AUTO;
-	info.res = res;
-	info.num_res = model->num_irqs;
-	info.data = &pdata;
-	info.size_data = sizeof(pdata);
-	info.dma_mask = DMA_BIT_MASK(40);
-	info.properties = props;
-
-	pdev = platform_device_register_full(&info);
-	if (IS_ERR(pdev)) {
-		ret = PTR_ERR(pdev);
+	/*
+	 * A fixed id: the name is known before the device is added, so the
+	 * clock lookups naming it exist before its driver can probe.
+	 */
+	pdev = platform_device_alloc(model->pdev_name, index);
+	if (!pdev) {
+		ret = -ENOMEM;
 		goto err_destroy;
 	}
 	WRITE_ONCE(sdev->pdev, pdev);
+	pdev->platform_dma_mask = DMA_BIT_MASK(40);
+	pdev->dev.dma_mask = &pdev->platform_dma_mask;
+	pdev->dev.coherent_dma_mask = pdev->platform_dma_mask;
+
+	/* Without names: a binding with a single interrupt names none. */
+	for (i = 0; i < model->num_irqs; i++)
+		res[i] = DEFINE_RES_IRQ_NAMED(sdev->virq[i],
+					      model->irq_names ?
+					      model->irq_names[i] : NULL);
+	pdata.regs = sdev->regmap;
+	ret = platform_device_add_resources(pdev, res, model->num_irqs) ?:
+	      platform_device_add_data(pdev, &pdata, sizeof(pdata));
+	if (ret)
+		goto err_destroy;
+	if (n) {
+		ret = device_create_managed_software_node(&pdev->dev, props,
+							  NULL);
+		if (ret)
+			goto err_destroy;
+	}
+	ret = sim_board_init(sdev, pdev);
+	if (ret)
+		goto err_destroy;
+
+	ret = platform_device_add(pdev);
+	if (ret)
+		goto err_destroy;
 
 	sdev->dir = debugfs_create_dir(dev_name(&pdev->dev), sim_debugfs_root);
+	debugfs_create_atomic_t("bus_errors", 0444, sdev->dir,
+				&sdev->bus_errors);
+	if (model->board)
+		debugfs_create_file("board", 0444, sdev->dir, sdev,
+				    &sim_board_fops);
 	if (model->debugfs_init)
 		model->debugfs_init(sdev, sdev->dir);
 
@@ -534,7 +926,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	return sdev;
 
 err_destroy:
-	sim_device_destroy(sdev);
+	sim_device_destroy(sdev, false);
 	return ERR_PTR(ret);
 }
 
@@ -588,7 +980,7 @@ static int sim_parse_gpus(const char *list,
 static void sim_destroy_all(void)
 {
 	while (sim_num_devices)
-		sim_device_destroy(sim_devices[--sim_num_devices]);
+		sim_device_destroy(sim_devices[--sim_num_devices], true);
 }
 
 static int __init ugpu_sim_init(void)

@@ -19,9 +19,11 @@
 
 #define SIM_MAX_IRQS		8
 #define SIM_MAX_PROPS		7
+#define SIM_MAX_CLKS		4
 
 struct dentry;
 struct irq_domain;
+struct sim_board_res;
 struct platform_device;
 struct property_entry;
 struct regmap;
@@ -48,16 +50,55 @@ enum sim_access {
 #define SIM_FAULT_BUS		0x100
 
 /**
+ * struct sim_board_clk - a clock the board feeds the block.
+ * @con_id: the name the binding gives it (its clock-names entry).
+ * @rate: its rate in Hz, as the board's clock tree sets it up.
+ */
+struct sim_board_clk {
+	const char *con_id;
+	unsigned long rate;
+};
+
+/**
+ * struct sim_board - what a board's devicetree node gives the block,
+ * transcribed from an upstream DTS.
+ * @source: the DTS file and node it comes from.
+ * @clks: the node's clocks, in its clock-names order.
+ * @num_clks: entries in @clks (at most %SIM_MAX_CLKS).
+ * @power_domain: name of the domain of the node's power-domains entry,
+ *	or NULL. Devices whose boards name the same domain share it, as the
+ *	i.MX6's 3D and 2D cores share the PU domain.
+ *
+ * The simulator registers each resource with a real kernel provider: a
+ * gate clock (clkdev lookup by device and @con_id) and a generic PM domain
+ * the device is added to. The block answers on its bus only while every
+ * clock runs and its domain is on; losing power resets it.
+ */
+struct sim_board {
+	const char *source;
+	struct sim_board_clk clks[SIM_MAX_CLKS];
+	unsigned int num_clks;
+	const char *power_domain;
+};
+
+/**
  * struct sim_model - a simulated GPU model.
  * @name: name used in the ``gpus`` module parameter.
  * @pdev_name: platform device name the driver matches.
  * @timestamp_frequency: Hz of the GPU timestamp counter, published as the
- *	"timestamp-frequency" device property.
+ *	"timestamp-frequency" device property; 0: no such property (the
+ *	driver takes the rate from a clock of @board).
+ * @board: clocks and power domain of the block, or NULL: always clocked
+ *	and powered.
  * @max_register: highest register offset.
  * @num_irqs: number of interrupt lines.
- * @irq_names: names of the IORESOURCE_IRQ resources, one per line.
+ * @irq_names: names of the IORESOURCE_IRQ resources, one per line, or
+ *	NULL: unnamed, as for a binding with a single interrupt.
  * @props: further device properties (at most %SIM_MAX_PROPS), or NULL.
  * @init: allocate and reset the model state in &sim_device.priv.
+ * @power_lost: the block's power domain went off: return every register
+ *	to its value after power-up. Called with &sim_device.lock held.
+ *	Required with a @board that has a power domain.
  * @fini: free what @init allocated. The device thread has stopped.
  * @reg_read: read a register; called with &sim_device.lock held.
  * @reg_write: write a register; called with &sim_device.lock held.
@@ -72,12 +113,14 @@ struct sim_model {
 	const char *name;
 	const char *pdev_name;
 	u32 timestamp_frequency;
+	const struct sim_board *board;
 	unsigned int max_register;
 	unsigned int num_irqs;
 	const char * const *irq_names;
 	const struct property_entry *props;
 	int (*init)(struct sim_device *sdev);
 	void (*fini)(struct sim_device *sdev);
+	void (*power_lost)(struct sim_device *sdev);
 	u32 (*reg_read)(struct sim_device *sdev, unsigned int reg);
 	void (*reg_write)(struct sim_device *sdev, unsigned int reg, u32 val);
 	ktime_t (*process)(struct sim_device *sdev);
@@ -106,6 +149,11 @@ struct sim_model {
  * @wq: the device thread waits here.
  * @kicked: set to wake the device thread for new work.
  * @dir: debugfs directory of the device.
+ * @res: the board's clock and power-domain providers, NULL without a
+ *	&sim_model.board.
+ * @clk_on: bit n set while clock n of the board runs; under @lock.
+ * @powered: the power domain is on; under @lock.
+ * @bus_errors: register accesses that did not reach the block.
  * @priv: model state.
  */
 struct sim_device {
@@ -124,6 +172,10 @@ struct sim_device {
 	wait_queue_head_t wq;
 	atomic_t kicked;
 	struct dentry *dir;
+	struct sim_board_res *res;
+	unsigned long clk_on;
+	bool powered;
+	atomic_t bus_errors;
 	void *priv;
 };
 

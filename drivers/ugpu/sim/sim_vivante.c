@@ -43,7 +43,48 @@
 /* How often a FE sitting in WAIT looks at its command again. */
 #define VSIM_WAIT_POLL_NS	(100 * NSEC_PER_USEC)
 
-static const char *const vsim_irq_names[] = { "irq" };
+/*
+ * The boards, from the upstream devicetree: the i.MX6Q's gpu_3d and gpu_2d
+ * nodes (imx6qdl.dtsi) and the i.MX8MQ's gpu node (imx8mq.dtsi). None has
+ * a resets entry; every one sits in a power domain: the i.MX6's two cores
+ * share the PU domain (pd_pu), the i.MX8MQ's has the GPU domain (pgc_gpu).
+ * The i.MX6Q rates are what its clock driver sets up (3D core from
+ * mmdc_ch0_axi, shader from pll2_pfd1_594m, 2D core from pll3_usb_otg,
+ * both AXI clocks from axi); the i.MX8MQ ones are the node's
+ * assigned-clock-rates.
+ */
+static const struct sim_board vsim_board_gc2000 = {
+	.source = "imx6qdl.dtsi gpu@130000 (i.MX6Q gpu_3d)",
+	.clks = {
+		{ "bus", 264000000 },
+		{ "core", 528000000 },
+		{ "shader", 594000000 },
+	},
+	.num_clks = 3,
+	.power_domain = "imx6q-pu",
+};
+
+static const struct sim_board vsim_board_gc320 = {
+	.source = "imx6qdl.dtsi gpu@134000 (i.MX6Q gpu_2d)",
+	.clks = {
+		{ "bus", 264000000 },
+		{ "core", 480000000 },
+	},
+	.num_clks = 2,
+	.power_domain = "imx6q-pu",
+};
+
+static const struct sim_board vsim_board_gc7000 = {
+	.source = "imx8mq.dtsi gpu@38000000",
+	.clks = {
+		{ "core", 800000000 },
+		{ "shader", 800000000 },
+		{ "bus", 800000000 },
+		{ "reg", 400000000 },
+	},
+	.num_clks = 4,
+	.power_domain = "imx8mq-gpu",
+};
 
 static const struct vsim_config vsim_gc2000 = {
 	.model = 0x2000, .revision = 0x5108, .date = 0x20120430,
@@ -110,6 +151,22 @@ static void vsim_reset_locked(struct vsim *v)
 	v->dma_addr = 0;
 	v->reset_state = true;
 	vsim_tlb_flush(v);
+}
+
+/* The power domain went off: every register is back at its reset value. */
+static void vsim_power_lost(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+
+	v->clock_control = 0;
+	v->intr_enbl = 0;
+	v->fe_cmd_addr = 0;
+	v->mmuv1_pt = 0;
+	v->mem_base = 0;
+	v->mmuv2_safe = 0;
+	v->mmu_fault_addr = 0;
+	vsim_reset_locked(v);
+	vsim_update_irq(sdev);
 }
 
 static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
@@ -955,16 +1012,16 @@ static void vsim_fini(struct sim_device *sdev)
 	kfree(v);
 }
 
-#define VSIM_MODEL(_name, _init)					\
+#define VSIM_MODEL(_name, _init, _board)				\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-vivante",				\
-		.timestamp_frequency = 800000000,			\
+		.board = _board,					\
 		.max_register = VIV_MAX_REGISTER,			\
-		.num_irqs = ARRAY_SIZE(vsim_irq_names),			\
-		.irq_names = vsim_irq_names,				\
+		.num_irqs = 1,						\
 		.init = _init,						\
 		.fini = vsim_fini,					\
+		.power_lost = vsim_power_lost,				\
 		.reg_read = vsim_reg_read,				\
 		.reg_write = vsim_reg_write,				\
 		.process = vsim_process,				\
@@ -972,6 +1029,9 @@ static void vsim_fini(struct sim_device *sdev)
 		.debugfs_init = vsim_debugfs_init,			\
 	}
 
-const struct sim_model sim_vivante_gc2000 = VSIM_MODEL("gc2000", vsim_init_gc2000);
-const struct sim_model sim_vivante_gc320 = VSIM_MODEL("gc320", vsim_init_gc320);
-const struct sim_model sim_vivante_gc7000 = VSIM_MODEL("gc7000", vsim_init_gc7000);
+const struct sim_model sim_vivante_gc2000 =
+	VSIM_MODEL("gc2000", vsim_init_gc2000, &vsim_board_gc2000);
+const struct sim_model sim_vivante_gc320 =
+	VSIM_MODEL("gc320", vsim_init_gc320, &vsim_board_gc320);
+const struct sim_model sim_vivante_gc7000 =
+	VSIM_MODEL("gc7000", vsim_init_gc7000, &vsim_board_gc7000);

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ugpu driver for Vivante GCxxx GPUs: binding, identity, GET_PARAM,
- * interrupts and reset. Each core (a 3D GC2000, the 2D GC320 beside it, a
- * GC7000) is its own device; what a core can do is decided from its
+ * interrupts, reset and power. Each core (a 3D GC2000, the 2D GC320 beside
+ * it, a GC7000) is its own device; what a core can do is decided from its
  * feature bits, not from its model number.
+ *
+ * The resources are those of the "vivante,gc" binding: one interrupt, the
+ * clocks "bus", "core", "shader" and "reg" (only "core" is required), an
+ * optional reset and power domain. The GPU is powered through runtime PM
+ * with autosuspend: a job holds a reference from its submit (where waiting
+ * for the GPU to power up is allowed) until it is freed, so the GPU never
+ * sleeps with work queued or running, and job_run() never waits.
  */
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
@@ -12,7 +19,8 @@
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
-#include <linux/property.h>
+#include <linux/pm_runtime.h>
+#include <linux/reset.h>
 #include <drm/drm_debugfs.h>
 #include <drm/drm_print.h>
 
@@ -118,7 +126,10 @@ static void viv_hw_init(struct viv_device *vdev)
 	viv_ring_start(vdev);
 }
 
-/* Reset the core and start an empty ring (ugpu_recover, unregister). */
+/*
+ * Reset the core and start an empty ring (ugpu_recover, unregister). A
+ * job on the GPU or the remove path holds the device active.
+ */
 static void viv_reset(struct ugpu_device *udev)
 {
 	struct viv_device *vdev = to_viv(udev);
@@ -127,6 +138,85 @@ static void viv_reset(struct ugpu_device *udev)
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_ring_reset(vdev);
 	viv_hw_init(vdev);
+}
+
+static int viv_power_up(struct viv_device *vdev)
+{
+	int ret;
+
+	ret = clk_bulk_prepare_enable(VIV_NUM_CLKS, vdev->clks);
+	if (ret)
+		return ret;
+	/* The core leaves reset with its clocks running. */
+	ret = reset_control_deassert(vdev->rst);
+	if (ret)
+		clk_bulk_disable_unprepare(VIV_NUM_CLKS, vdev->clks);
+	return ret;
+}
+
+static void viv_power_down(struct viv_device *vdev)
+{
+	reset_control_assert(vdev->rst);
+	clk_bulk_disable_unprepare(VIV_NUM_CLKS, vdev->clks);
+}
+
+/* A job on the ring or waiting for it; each holds a runtime PM reference. */
+static bool viv_busy(struct viv_device *vdev)
+{
+	unsigned long flags;
+	bool busy;
+	int i;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	busy = !list_empty(&vdev->parked);
+	for (i = 0; i < VIV_NUM_EVENTS; i++)
+		busy |= !!vdev->events[i];
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	return busy;
+}
+
+static int viv_runtime_suspend(struct device *dev)
+{
+	struct viv_device *vdev = dev_get_drvdata(dev);
+
+	if (vdev->hw_ready) {
+		if (WARN_ON_ONCE(viv_busy(vdev)))
+			return -EBUSY;
+		/* Nothing may touch the registers once the clocks stop. */
+		viv_write(vdev, VIV_HI_INTR_ENBL, 0);
+		synchronize_irq(vdev->irq);
+		timer_delete_sync(&vdev->hang_timer);
+	}
+	viv_power_down(vdev);
+	return 0;
+}
+
+static int viv_runtime_resume(struct device *dev)
+{
+	struct viv_device *vdev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = viv_power_up(vdev);
+	if (ret)
+		return ret;
+	/*
+	 * The domain may have been off: the MMU setup, the FE and the
+	 * interrupt mask are gone. The ring starts empty, as after a reset.
+	 */
+	if (vdev->hw_ready)
+		viv_hw_init(vdev);
+	return 0;
+}
+
+static const struct dev_pm_ops viv_pm_ops = {
+	RUNTIME_PM_OPS(viv_runtime_suspend, viv_runtime_resume, NULL)
+};
+
+/* Power the GPU down now, whatever the autosuspend delay. */
+static void viv_pm_release(struct device *dev)
+{
+	pm_runtime_dont_use_autosuspend(dev);
+	pm_runtime_put_sync(dev);
 }
 
 static irqreturn_t viv_irq(int irq, void *data)
@@ -183,7 +273,9 @@ void viv_debugfs_init(struct viv_device *vdev)
 
 /*
  * &ugpu_family_ops.job_prepare: validate, then allocate the context state
- * the job will update while still in the submitter's context.
+ * the job will update while still in the submitter's context, and power
+ * the GPU up: the reference lasts until viv_cleanup(), so the GPU stays
+ * powered while the job waits, runs or is re-run after a reset.
  */
 static int viv_prepare(struct ugpu_job *job)
 {
@@ -193,9 +285,21 @@ static int viv_prepare(struct ugpu_job *job)
 		return ret;
 	ret = viv_ctx_reserve(to_viv(job->udev), ugpu_job_ctx_priv(job),
 			      job->priv);
+	if (!ret)
+		ret = pm_runtime_resume_and_get(job->udev->dev);
 	if (ret)
 		viv_job_cleanup(job);
 	return ret;
+}
+
+/* &ugpu_family_ops.job_cleanup: once per prepared job. */
+static void viv_cleanup(struct ugpu_job *job)
+{
+	struct device *dev = job->udev->dev;
+
+	viv_job_cleanup(job);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
 }
 
 static const struct ugpu_family_ops viv_ops = {
@@ -210,7 +314,7 @@ static const struct ugpu_family_ops viv_ops = {
 	.job_prepare = viv_prepare,
 	.job_run = viv_job_run,
 	.job_timedout = viv_job_timedout,
-	.job_cleanup = viv_job_cleanup,
+	.job_cleanup = viv_cleanup,
 	.reset = viv_reset,
 };
 
@@ -246,13 +350,58 @@ static void viv_identify(struct viv_device *vdev)
 		 vdev->features[0] & VIV_FEATURE_PIPE_2D ? ", 2D" : "");
 }
 
+static const char *const viv_clk_names[VIV_NUM_CLKS] = {
+	[VIV_CLK_BUS] = "bus",
+	[VIV_CLK_CORE] = "core",
+	[VIV_CLK_SHADER] = "shader",
+	[VIV_CLK_REG] = "reg",
+};
+
+/* The binding's resources; nothing here touches the GPU. */
+static int viv_get_resources(struct platform_device *pdev,
+			     struct viv_device *vdev)
+{
+	struct device *dev = &pdev->dev;
+	struct ugpu_device *udev = &vdev->udev;
+	struct regmap *regs;
+	unsigned int i;
+	int ret;
+
+	regs = ugpu_io_init(pdev);
+	if (IS_ERR(regs))
+		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
+	udev->regs = regs;
+
+	ret = platform_get_irq(pdev, 0);
+	if (ret < 0)
+		return ret;
+	vdev->irq = ret;
+
+	for (i = 0; i < VIV_NUM_CLKS; i++)
+		vdev->clks[i].id = viv_clk_names[i];
+	ret = devm_clk_bulk_get_optional(dev, VIV_NUM_CLKS, vdev->clks);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot get the clocks\n");
+	if (!vdev->clks[VIV_CLK_CORE].clk)
+		return dev_err_probe(dev, -ENODEV, "no \"core\" clock\n");
+
+	vdev->rst = devm_reset_control_get_optional_exclusive(dev, NULL);
+	if (IS_ERR(vdev->rst))
+		return dev_err_probe(dev, PTR_ERR(vdev->rst),
+				     "cannot get the reset\n");
+
+	/* No counter register is modelled: timestamps count core cycles. */
+	udev->timestamp_frequency = clk_get_rate(vdev->clks[VIV_CLK_CORE].clk);
+	if (!udev->timestamp_frequency)
+		return dev_err_probe(dev, -EINVAL, "the core clock has no rate\n");
+	return 0;
+}
+
 static int viv_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct viv_device *vdev;
 	struct ugpu_device *udev;
-	struct regmap *regs;
-	u32 freq = 0;
 	int ret;
 
 	vdev = ugpu_device_alloc(dev, &viv_ops, struct viv_device, udev);
@@ -264,14 +413,25 @@ static int viv_probe(struct platform_device *pdev)
 	INIT_WORK(&vdev->hang_work, viv_hang_work);
 	timer_setup(&vdev->hang_timer, viv_hang_timer, 0);
 
-	regs = ugpu_io_init(pdev);
-	if (IS_ERR(regs))
-		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
-	udev->regs = regs;
-	viv_identify(vdev);
+	ret = viv_get_resources(pdev, vdev);
+	if (ret)
+		return ret;
 
-	if (!(vdev->features[0] & (VIV_FEATURE_PIPE_3D | VIV_FEATURE_PIPE_2D)))
-		return dev_err_probe(dev, -ENODEV, "no 3D or 2D pipe\n");
+	pm_runtime_set_autosuspend_delay(dev, VIV_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(dev);
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return ret;
+	/* Clocks, reset and domain: only now do the registers answer. */
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot power the GPU up\n");
+
+	viv_identify(vdev);
+	if (!(vdev->features[0] & (VIV_FEATURE_PIPE_3D | VIV_FEATURE_PIPE_2D))) {
+		ret = dev_err_probe(dev, -ENODEV, "no 3D or 2D pipe\n");
+		goto err_pm;
+	}
 
 	/*
 	 * MMUv1 entries and the linear window hold 32-bit addresses. MMUv2
@@ -284,20 +444,22 @@ static int viv_probe(struct platform_device *pdev)
 		      dma_set_coherent_mask(dev, DMA_BIT_MASK(32));
 	else
 		ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
-	if (ret)
-		return dev_err_probe(dev, ret, "no suitable DMA mask\n");
+	if (ret) {
+		dev_err_probe(dev, ret, "no suitable DMA mask\n");
+		goto err_pm;
+	}
 	/* The MMU maps page by page: any segment length will do. */
 	dma_set_max_seg_size(dev, UINT_MAX);
-	device_property_read_u32(dev, "timestamp-frequency", &freq);
-	udev->timestamp_frequency = freq ?: 800000000;
 
 	vdev->kregion = dmam_alloc_coherent(dev, VIV_KREGION_SIZE,
 					    &vdev->kregion_dma, GFP_KERNEL);
-	if (!vdev->kregion)
-		return -ENOMEM;
+	if (!vdev->kregion) {
+		ret = -ENOMEM;
+		goto err_pm;
+	}
 	ret = viv_mmu_init(vdev);
 	if (ret)
-		return ret;
+		goto err_pm;
 	ret = viv_ring_init(vdev);
 	if (ret)
 		goto err_mmu;
@@ -327,47 +489,54 @@ static int viv_probe(struct platform_device *pdev)
 		strscpy(udev->queues[udev->num_queues++].name, "2d");
 	}
 
-	ret = platform_get_irq_byname(pdev, "irq");
-	if (ret < 0)
-		goto err_mmu;
-	vdev->irq = ret;
 	ret = devm_request_irq(dev, vdev->irq, viv_irq, 0, dev_name(dev), vdev);
 	if (ret)
 		goto err_mmu;
 
 	viv_hw_init(vdev);
+	vdev->hw_ready = true;
 	viv_debugfs_init(vdev);
 
 	ret = ugpu_device_register(udev);
 	if (ret)
 		goto err_stop;
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
 	return 0;
 
 err_stop:
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
+	vdev->hw_ready = false;
 	timer_shutdown_sync(&vdev->hang_timer);
 	cancel_work_sync(&vdev->hang_work);
 	cancel_work_sync(&vdev->unpark_work);
 err_mmu:
 	viv_mmu_fini(vdev);
+err_pm:
+	viv_pm_release(dev);
 	return ret;
 }
 
 static void viv_remove(struct platform_device *pdev)
 {
 	struct viv_device *vdev = platform_get_drvdata(pdev);
+	struct device *dev = &pdev->dev;
 
+	/* Unregister resets the GPU: it must answer. */
+	pm_runtime_get_sync(dev);
 	ugpu_device_unregister(&vdev->udev);
 	timer_shutdown_sync(&vdev->hang_timer);
 	cancel_work_sync(&vdev->hang_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	viv_ring_reset(vdev);
-	devm_free_irq(&pdev->dev, vdev->irq, vdev);
+	devm_free_irq(dev, vdev->irq, vdev);
 	/* Completions schedule it: only now can it not come back. */
 	cancel_work_sync(&vdev->unpark_work);
+	vdev->hw_ready = false;
 	viv_mmu_fini(vdev);
+	viv_pm_release(dev);
 }
 
 static const struct of_device_id viv_of_match[] = {
@@ -389,6 +558,7 @@ static struct platform_driver viv_driver = {
 	.driver = {
 		.name = "ugpu-vivante",
 		.of_match_table = viv_of_match,
+		.pm = pm_ptr(&viv_pm_ops),
 	},
 };
 module_platform_driver(viv_driver);

@@ -6,6 +6,7 @@
 #define _UGPU_VIVANTE_H_
 
 #include <linux/bitmap.h>
+#include <linux/clk.h>
 #include <linux/genalloc.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -44,6 +45,16 @@
 #define VIV_MMUV1_KERNEL_VA	((u64)VIV_MMUV1_WINDOW_START)
 #define VIV_MMUV1_FILE_VA_START	0x01000000ULL
 #define VIV_MMUV1_FILE_VA_END	0x80000000ULL
+
+/* The binding's clocks, in this order in &viv_device.clks. */
+#define VIV_CLK_BUS		0
+#define VIV_CLK_CORE		1
+#define VIV_CLK_SHADER		2
+#define VIV_CLK_REG		3
+#define VIV_NUM_CLKS		4
+
+/* Idle time after which the GPU is clock-gated and its domain released. */
+#define VIV_AUTOSUSPEND_MS	100
 
 #define VIV_HANGCHECK_MS	50
 #define VIV_HANGCHECK_TICKS	4
@@ -160,6 +171,11 @@ struct viv_job {
  * @specs: HI_CHIP_SPECS, _2, _3.
  * @mmuv2: the core has MMUv2.
  * @irq: the interrupt.
+ * @clks: the binding's clocks, by VIV_CLK_*; the board's missing ones are
+ *	NULL ("core" is required).
+ * @rst: the reset line, or NULL when the board has none.
+ * @hw_ready: what viv_hw_init() programs exists: a runtime resume
+ *	initialises the GPU again. Set and cleared with the device active.
  * @kregion: kernel region (CPU address).
  * @kregion_dma: its bus address.
  * @kregion_va: its GPU address.
@@ -206,6 +222,9 @@ struct viv_device {
 	u32 specs[3];
 	bool mmuv2;
 	int irq;
+	struct clk_bulk_data clks[VIV_NUM_CLKS];
+	struct reset_control *rst;
+	bool hw_ready;
 
 	void *kregion;
 	dma_addr_t kregion_dma;
