@@ -454,7 +454,11 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 			return -ENOMEM;
 	}
 
-	if (!board->power_domain) {
+	/*
+	 * A kernel without generic PM domains (a minimal debug build) runs
+	 * the block as a board whose node has no power-domains entry.
+	 */
+	if (!board->power_domain || !IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)) {
 		spin_lock_irqsave(&sdev->lock, flags);
 		sdev->powered = true;
 		spin_unlock_irqrestore(&sdev->lock, flags);
@@ -517,7 +521,8 @@ static int sim_board_show(struct seq_file *m, void *data)
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(m, "source: %s\npower domain: %s, %s\n", board->source,
-		   board->power_domain ?: "none", powered ? "on" : "off");
+		   IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS) && board->power_domain ?
+		   board->power_domain : "none", powered ? "on" : "off");
 	for (i = 0; i < board->num_clks; i++)
 		seq_printf(m, "clock %s: %lu Hz, %s\n", board->clks[i].con_id,
 			   board->clks[i].rate,
