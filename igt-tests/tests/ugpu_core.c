@@ -18,6 +18,7 @@
 
 #include "igt.h"
 #include "igt_ugpu.h"
+#include "sw_sync.h"
 
 #define BAD_HANDLE	0xdead0001u
 /* A user address nothing is mapped at: the kernel must return -EFAULT. */
@@ -2024,6 +2025,10 @@ static void test_bo_create_nomem(struct ugpu_device_info *d)
  * A context holds at most 1024 jobs that are not freed; beyond, SUBMIT
  * fails with -EBUSY rather than pin unbounded memory with work that
  * waits. Once the work completes the context takes submits again.
+ *
+ * The jobs wait for a sw_sync fence where the kernel has sw_sync: it
+ * signals only when the test says so, however long the queueing takes
+ * (on a debug kernel, longer than any job timeout).
  */
 #define MAX_QUEUED_JOBS	1024
 
@@ -2034,18 +2039,29 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 	uint32_t other = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 	uint32_t sig = ugpu_signal_create(fd, DRM_UGPU_SIGNAL_MANUAL_RESET);
-	uint32_t gate = syncobj_on_signal(fd, sig);
 	uint32_t done = ugpu_syncobj_create(fd, false);
 	struct ugpu_submit s;
 	unsigned int queued = 0, i;
+	int ret, timeline = -1;
+	uint32_t gate;
 	uint64_t t0;
-	int ret;
 
 	ugpu_bo_map(bo);
-	/*
-	 * The gate fails after the job timeout (500 ms at least): everything
-	 * up to the -EBUSY must happen before.
-	 */
+	if (kernel_has_sw_sync()) {
+		int fence;
+
+		timeline = sw_sync_timeline_create();
+		fence = sw_sync_timeline_create_fence(timeline, 1);
+		gate = ugpu_syncobj_create(fd, false);
+		igt_assert_eq(drmSyncobjImportSyncFile(fd, gate, fence), 0);
+		close(fence);
+	} else {
+		/*
+		 * A signal's fence fails after the job timeout (500 ms at
+		 * least): everything up to the -EBUSY must happen before.
+		 */
+		gate = syncobj_on_signal(fd, sig);
+	}
 	t0 = igt_nsec_now();
 	while (queued < MAX_QUEUED_JOBS) {
 		ugpu_submit_init(&s, ctx);
@@ -2060,8 +2076,8 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4, 1, 0);
 	ret = __ugpu_submit(fd, &s);
-	if (igt_nsec_now() - t0 > 400000000ull)
-		igt_skip("queueing %u jobs took longer than the job timeout\n",
+	if (timeline < 0 && igt_nsec_now() - t0 > 400000000ull)
+		igt_skip("queueing %u jobs took longer than the job timeout, and no sw_sync\n",
 			 MAX_QUEUED_JOBS);
 	igt_assert_eq(ret, -EBUSY);
 	/* Another context is not affected. */
@@ -2069,7 +2085,10 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	ugpu_submit_in_sync(&s, gate, 0);
 	ugpu_submit(fd, &s);
 
-	ugpu_signal_set(fd, sig, 1);
+	if (timeline >= 0)
+		sw_sync_timeline_inc(timeline, 1);
+	else
+		ugpu_signal_set(fd, sig, 1);
 	/*
 	 * The jobs complete and are freed (asynchronously, soon after): a
 	 * submit is taken again once there is room for it.
@@ -2091,6 +2110,8 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 8), 0x0e);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 12), 0x600d);
 	ugpu_bo_free(bo);
+	if (timeline >= 0)
+		close(timeline);
 	close(fd);
 }
 
