@@ -37,7 +37,6 @@
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
-#include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -52,6 +51,7 @@
 #include <ugpu/hw/adreno_regs.h>
 #include <ugpu/sim/adreno_sqe.h>
 
+#include "sim_cache.h"
 #include "sim_core.h"
 
 #define A6XX_SIM_IRQ_GPU	0
@@ -93,46 +93,11 @@ enum a6xx_exec {
  * UCHE 128 KiB; per CCU 64 KiB of depth cache (what Turnip reserves in
  * GMEM for it in sysmem mode) and 32 KiB of colour cache.
  */
-#define A6XX_LINE		64
 #define A6XX_WAYS		8
 #define A6XX_UCHE_SIZE		SZ_128K
 #define A6XX_CCU_DEPTH_SIZE	SZ_64K
 #define A6XX_CCU_COLOR_SIZE	SZ_32K
 #define A6XX_PAGE		SZ_4K	/* the SMMU's granule */
-
-/**
- * struct a6xx_line - one cache line.
- * @data: the bytes.
- * @pa: physical address of the line, aligned to %A6XX_LINE.
- * @valid: the line holds @pa.
- * @dirty: @data differs from memory; written back on eviction or clean.
- */
-struct a6xx_line {
-	u8 data[A6XX_LINE] __aligned(8);
-	phys_addr_t pa;
-	bool valid;
-	bool dirty;
-};
-
-/**
- * struct a6xx_cache - one write-back cache; under &sim_device.lock.
- * @line: the lines, @sets of %A6XX_WAYS.
- * @victim: per set, the way replaced next when no way is free.
- * @sets: number of sets, a power of two.
- * @hits: accesses that found their line.
- * @misses: accesses that loaded their line from memory.
- * @writebacks: dirty lines written to memory.
- * @lost: dirty lines an invalidate or a reset discarded.
- */
-struct a6xx_cache {
-	struct a6xx_line *line;
-	u8 *victim;
-	unsigned int sets;
-	u64 hits;
-	u64 misses;
-	u64 writebacks;
-	u64 lost;
-};
 
 /* Entries of the SMMU's TLB. */
 #define A6XX_SIM_TLB_ENTRIES	32
@@ -252,9 +217,9 @@ struct a6xx_sim {
 	u32 tlb_gen;
 	unsigned long faults;
 
-	struct a6xx_cache uche;
-	struct a6xx_cache ccu_color;
-	struct a6xx_cache ccu_depth;
+	struct sim_cache uche;
+	struct sim_cache ccu_color;
+	struct sim_cache ccu_depth;
 
 	u32 *pkt;
 	u8 *row;
@@ -459,144 +424,13 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	return fault;
 }
 
-/* Caches: called with the lock held unless noted. */
-
-/* Copy between @buf and RAM at @pa, within one page; false if not RAM. */
-static bool a6xx_phys_copy(phys_addr_t pa, void *buf, size_t len, bool write)
-{
-	unsigned long pfn = PHYS_PFN(pa);
-	struct page *page;
-	void *vaddr;
-
-	if (!pfn_valid(pfn))
-		return false;
-	page = pfn_to_page(pfn);
-	vaddr = kmap_local_page(page);
-	if (write) {
-		memcpy(vaddr + offset_in_page(pa), buf, len);
-		flush_dcache_page(page);
-	} else {
-		memcpy(buf, vaddr + offset_in_page(pa), len);
-	}
-	kunmap_local(vaddr);
-	return true;
-}
-
-/* Not locked: before the device runs. */
-static int a6xx_cache_init(struct a6xx_cache *c, size_t bytes)
-{
-	c->sets = bytes / (A6XX_LINE * A6XX_WAYS);
-	c->line = vzalloc(array_size(c->sets * A6XX_WAYS, sizeof(*c->line)));
-	c->victim = kzalloc(c->sets, GFP_KERNEL);
-	if (!c->line || !c->victim)
-		return -ENOMEM;
-	return 0;
-}
-
-static void a6xx_cache_fini(struct a6xx_cache *c)
-{
-	kfree(c->victim);
-	vfree(c->line);
-}
-
-static void a6xx_line_writeback(struct a6xx_cache *c, struct a6xx_line *l)
-{
-	if (l->valid && l->dirty) {
-		a6xx_phys_copy(l->pa, l->data, A6XX_LINE, true);
-		c->writebacks++;
-	}
-	l->dirty = false;
-}
-
-/*
- * The line of @pa (line-aligned, RAM), loaded from memory on a miss
- * unless @whole: the caller overwrites all of it.
- */
-static struct a6xx_line *a6xx_cache_line(struct a6xx_cache *c, phys_addr_t pa,
-					 bool whole)
-{
-	unsigned int set = (pa / A6XX_LINE) & (c->sets - 1);
-	struct a6xx_line *ways = &c->line[set * A6XX_WAYS], *l;
-	unsigned int way;
-
-	for (way = 0; way < A6XX_WAYS; way++) {
-		if (ways[way].valid && ways[way].pa == pa) {
-			c->hits++;
-			return &ways[way];
-		}
-	}
-	c->misses++;
-	for (way = 0; way < A6XX_WAYS; way++)
-		if (!ways[way].valid)
-			break;
-	if (way == A6XX_WAYS) {
-		way = c->victim[set];
-		c->victim[set] = (way + 1) % A6XX_WAYS;
-	}
-	l = &ways[way];
-	/* Eviction: the one way dirty data reaches memory unasked. */
-	a6xx_line_writeback(c, l);
-	l->pa = pa;
-	l->valid = true;
-	if (!whole)
-		a6xx_phys_copy(pa, l->data, A6XX_LINE, false);
-	return l;
-}
-
-/* Read or write [@pa, @pa + @len), within one RAM page, through @c. */
-static void a6xx_cache_access(struct a6xx_cache *c, phys_addr_t pa, u8 *buf,
-			      size_t len, bool write)
-{
-	while (len) {
-		phys_addr_t base = pa & ~(phys_addr_t)(A6XX_LINE - 1);
-		size_t off = pa - base;
-		size_t n = min_t(size_t, len, A6XX_LINE - off);
-		struct a6xx_line *l = a6xx_cache_line(c, base,
-						      write && n == A6XX_LINE);
-
-		if (write) {
-			memcpy(l->data + off, buf, n);
-			l->dirty = true;
-		} else {
-			memcpy(buf, l->data + off, n);
-		}
-		pa += n;
-		buf += n;
-		len -= n;
-	}
-}
-
-/* Clean: write every dirty line back; the lines stay valid. */
-static void a6xx_cache_clean(struct a6xx_cache *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->sets * A6XX_WAYS; i++)
-		a6xx_line_writeback(c, &c->line[i]);
-}
-
-/* Invalidate: forget every line, dirty ones included (they are lost). */
-static void a6xx_cache_invalidate(struct a6xx_cache *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->sets * A6XX_WAYS; i++) {
-		struct a6xx_line *l = &c->line[i];
-
-		if (l->valid && l->dirty)
-			c->lost++;
-		l->valid = false;
-		l->dirty = false;
-	}
-}
-
 /*
  * Read or write GPU memory through cache @c, for the 2D engine: each
  * page translated by the SMMU, then the cache. Not locked. Returns 0 or
  * a fault code as sim_mem_read() does. Pages before the faulting one
  * have been accessed.
  */
-static int a6xx_cached_op(struct a6xx_sim *a, struct a6xx_cache *c,
+static int a6xx_cached_op(struct a6xx_sim *a, struct sim_cache *c,
 			  unsigned int space, u64 va, void *buf, size_t len,
 			  bool write, u64 *fault_va)
 {
@@ -626,7 +460,8 @@ static int a6xx_cached_op(struct a6xx_sim *a, struct a6xx_cache *c,
 			*fault_va = cur;
 			return SMMU_FSR_TF;
 		}
-		a6xx_cache_access(c, pa, buf + done, chunk, write);
+		sim_cache_access(c, pa, buf + done, chunk,
+				 write ? SIM_CACHE_WRITE : SIM_CACHE_READ, 0, 0);
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		done += chunk;
 	}
@@ -996,22 +831,22 @@ static void a6xx_event_caches(struct a6xx_sim *a, u32 ev)
 {
 	switch (ev) {
 	case CACHE_FLUSH_TS:
-		a6xx_cache_clean(&a->uche);
+		sim_cache_clean(&a->uche);
 		break;
 	case CACHE_INVALIDATE:
-		a6xx_cache_invalidate(&a->uche);
+		sim_cache_invalidate(&a->uche);
 		break;
 	case PC_CCU_FLUSH_COLOR_TS:
-		a6xx_cache_clean(&a->ccu_color);
+		sim_cache_clean(&a->ccu_color);
 		break;
 	case PC_CCU_FLUSH_DEPTH_TS:
-		a6xx_cache_clean(&a->ccu_depth);
+		sim_cache_clean(&a->ccu_depth);
 		break;
 	case PC_CCU_INVALIDATE_COLOR:
-		a6xx_cache_invalidate(&a->ccu_color);
+		sim_cache_invalidate(&a->ccu_color);
 		break;
 	case PC_CCU_INVALIDATE_DEPTH:
-		a6xx_cache_invalidate(&a->ccu_depth);
+		sim_cache_invalidate(&a->ccu_depth);
 		break;
 	default:
 		break;
@@ -1489,9 +1324,9 @@ static void a6xx_reset(struct a6xx_sim *a)
 	a->mode = 0;
 	a->vis_override = 0;
 	/* A reset loses what the caches held, dirty lines included. */
-	a6xx_cache_invalidate(&a->uche);
-	a6xx_cache_invalidate(&a->ccu_color);
-	a6xx_cache_invalidate(&a->ccu_depth);
+	sim_cache_invalidate(&a->uche);
+	sim_cache_invalidate(&a->ccu_color);
+	sim_cache_invalidate(&a->ccu_depth);
 	/* The SMMU is a separate block: only its fault state is dropped. */
 	a->fsr = 0;
 	a->fsynr0 = 0;
@@ -1686,11 +1521,11 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 /* debugfs */
 
 static void a6xx_cache_show(struct seq_file *sf, const char *name,
-			    const struct a6xx_cache *c)
+			    const struct sim_cache_stats *c)
 {
-	seq_printf(sf, "%s: %u KiB hits %llu misses %llu writebacks %llu lost %llu\n",
-		   name, c->sets * A6XX_WAYS * A6XX_LINE / SZ_1K, c->hits,
-		   c->misses, c->writebacks, c->lost);
+	seq_printf(sf, "%s: %zu KiB hits %llu misses %llu writebacks %llu lost %llu\n",
+		   name, c->size / SZ_1K, c->hits, c->misses, c->writebacks,
+		   c->lost);
 }
 
 static int a6xx_state_show(struct seq_file *sf, void *unused)
@@ -1700,6 +1535,7 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	static const char * const states[] = { "running", "stalled", "halted" };
 	static const char * const ucodes[] = { "none", "pending", "loaded",
 					       "bad" };
+	struct sim_cache_stats uche, ccu_color, ccu_depth;
 	u32 protect_cntl, protect_status;
 	unsigned long flags;
 	struct a6xx_sim s;
@@ -1708,6 +1544,9 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	s = *a;
 	protect_cntl = a->regs[A6XX_CP_PROTECT_CNTL];
 	protect_status = a->regs[A6XX_CP_PROTECT_STATUS];
+	sim_cache_stats(&a->uche, &uche);
+	sim_cache_stats(&a->ccu_color, &ccu_color);
+	sim_cache_stats(&a->ccu_depth, &ccu_depth);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(sf, "cp: %s sqe %d ucode %s rb 0x%llx size %u rptr %u wptr %u depth %u\n",
@@ -1723,9 +1562,9 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 		   s.marker, s.mode, s.vis_override);
 	seq_printf(sf, "smmu: sctlr 0x%x ttbr0 0x%llx fsr 0x%x far 0x%llx fsynr0 0x%x faults %lu\n",
 		   s.sctlr, s.ttbr0, s.fsr, s.far, s.fsynr0, s.faults);
-	a6xx_cache_show(sf, "uche", &s.uche);
-	a6xx_cache_show(sf, "ccu color", &s.ccu_color);
-	a6xx_cache_show(sf, "ccu depth", &s.ccu_depth);
+	a6xx_cache_show(sf, "uche", &uche);
+	a6xx_cache_show(sf, "ccu color", &ccu_color);
+	a6xx_cache_show(sf, "ccu depth", &ccu_depth);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(a6xx_state);
@@ -1739,9 +1578,9 @@ static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 static void a6xx_free(struct a6xx_sim *a)
 {
-	a6xx_cache_fini(&a->ccu_depth);
-	a6xx_cache_fini(&a->ccu_color);
-	a6xx_cache_fini(&a->uche);
+	sim_cache_fini(&a->ccu_depth);
+	sim_cache_fini(&a->ccu_color);
+	sim_cache_fini(&a->uche);
 	vfree(a->row);
 	vfree(a->pkt);
 	vfree(a->regs);
@@ -1763,9 +1602,11 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
 	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
 	if (!a->regs || !a->pkt || !a->row ||
-	    a6xx_cache_init(&a->uche, A6XX_UCHE_SIZE) ||
-	    a6xx_cache_init(&a->ccu_color, num_ccu * A6XX_CCU_COLOR_SIZE) ||
-	    a6xx_cache_init(&a->ccu_depth, num_ccu * A6XX_CCU_DEPTH_SIZE)) {
+	    sim_cache_init(&a->uche, &sdev->lock, A6XX_UCHE_SIZE, A6XX_WAYS) ||
+	    sim_cache_init(&a->ccu_color, &sdev->lock,
+			   num_ccu * A6XX_CCU_COLOR_SIZE, A6XX_WAYS) ||
+	    sim_cache_init(&a->ccu_depth, &sdev->lock,
+			   num_ccu * A6XX_CCU_DEPTH_SIZE, A6XX_WAYS)) {
 		a6xx_free(a);
 		return -ENOMEM;
 	}

@@ -10,7 +10,6 @@
 
 #include <linux/bitmap.h>
 #include <linux/debugfs.h>
-#include <linux/highmem.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -20,10 +19,10 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/unaligned.h>
-#include <linux/vmalloc.h>
 
 #include <ugpu/hw/mali_regs.h>
 
+#include "sim_cache.h"
 #include "sim_core.h"
 
 #define MALI_MAX_AS		16	/* AS register blocks in the window */
@@ -38,8 +37,7 @@
  * The L2: 32 KiB, 64 sets of 8 lines of 64 bytes, physically tagged,
  * write-back, allocating on reads and writes.
  */
-#define MALI_L2_LINE		64
-#define MALI_L2_SETS		64
+#define MALI_L2_SIZE		SZ_32K
 #define MALI_L2_WAYS		8
 
 /*
@@ -197,30 +195,6 @@ struct mali_tlb_entry {
 };
 
 /**
- * struct mali_l2_line - one line of the L2.
- * @data: the bytes.
- * @pa: physical address of the line, aligned to %MALI_L2_LINE.
- * @valid: the line holds @pa.
- * @dirty: @data differs from memory; written back on eviction or clean.
- */
-struct mali_l2_line {
-	u8 data[MALI_L2_LINE] __aligned(8);
-	phys_addr_t pa;
-	bool valid;
-	bool dirty;
-};
-
-/**
- * struct mali_l2 - the L2 cache.
- * @line: the lines, by set and way.
- * @victim: per set, the way replaced next when no way is free.
- */
-struct mali_l2 {
-	struct mali_l2_line line[MALI_L2_SETS][MALI_L2_WAYS];
-	u8 victim[MALI_L2_SETS];
-};
-
-/**
  * struct mali_as - one address space.
  * @transtab: AS_TRANSTAB as written.
  * @memattr: AS_MEMATTR as written (stored, no effect).
@@ -339,11 +313,7 @@ struct mali_pwr {
  * @clean_at: see @cleaning.
  * @clean_inv: the clean under way also invalidates.
  * @latest_flush: LATEST_FLUSH, counts L2 cleans.
- * @l2: the L2 cache.
- * @l2_hits: accesses that found their line in @l2.
- * @l2_misses: accesses that loaded their line from memory.
- * @l2_writebacks: dirty lines written to memory.
- * @l2_lost: dirty lines a reset discarded.
+ * @l2: the L2 cache, with its statistics.
  * @cc_running: the cycle counter runs (CYCLE_COUNT_START).
  * @cc_base: cycle count when it last stopped or started.
  * @cc_start: time it last started.
@@ -371,11 +341,7 @@ struct mali_gpu {
 	ktime_t clean_at;
 	bool clean_inv;
 	u32 latest_flush;
-	struct mali_l2 *l2;
-	u64 l2_hits;
-	u64 l2_misses;
-	u64 l2_writebacks;
-	u64 l2_lost;
+	struct sim_cache l2;
 	bool cc_running;
 	u64 cc_base;
 	ktime_t cc_start;
@@ -432,153 +398,19 @@ static u64 mali_cycle_count(struct mali_gpu *m)
 
 /* L2 cache: called with the lock held. */
 
-/* An L2 flush that discards dirty lines, as a reset does. */
-#define MALI_L2_DROP	4
-
-/* Copy between @buf and RAM at @pa, within one page; false if not RAM. */
-static bool mali_phys_copy(phys_addr_t pa, void *buf, size_t len, bool write)
-{
-	unsigned long pfn = PHYS_PFN(pa);
-	struct page *page;
-	void *vaddr;
-
-	if (!pfn_valid(pfn))
-		return false;
-	page = pfn_to_page(pfn);
-	vaddr = kmap_local_page(page);
-	if (write) {
-		memcpy(vaddr + offset_in_page(pa), buf, len);
-		flush_dcache_page(page);
-	} else {
-		memcpy(buf, vaddr + offset_in_page(pa), len);
-	}
-	kunmap_local(vaddr);
-	return true;
-}
-
-static void mali_l2_writeback(struct mali_gpu *m, struct mali_l2_line *l)
-{
-	if (l->valid && l->dirty) {
-		mali_phys_copy(l->pa, l->data, MALI_L2_LINE, true);
-		m->l2_writebacks++;
-	}
-	l->dirty = false;
-}
-
-/* The line of @pa (line-aligned, RAM), loaded from memory on a miss. */
-static struct mali_l2_line *mali_l2_line(struct mali_gpu *m, phys_addr_t pa)
-{
-	unsigned int set = (pa >> ilog2(MALI_L2_LINE)) & (MALI_L2_SETS - 1);
-	struct mali_l2_line *ways = m->l2->line[set], *l;
-	unsigned int way;
-
-	for (way = 0; way < MALI_L2_WAYS; way++) {
-		if (ways[way].valid && ways[way].pa == pa) {
-			m->l2_hits++;
-			return &ways[way];
-		}
-	}
-	m->l2_misses++;
-	for (way = 0; way < MALI_L2_WAYS; way++)
-		if (!ways[way].valid)
-			break;
-	if (way == MALI_L2_WAYS) {
-		way = m->l2->victim[set];
-		m->l2->victim[set] = (way + 1) % MALI_L2_WAYS;
-	}
-	l = &ways[way];
-	/* Eviction: the one way dirty data reaches memory unasked. */
-	mali_l2_writeback(m, l);
-	l->pa = pa;
-	l->valid = true;
-	mali_phys_copy(pa, l->data, MALI_L2_LINE, false);
-	return l;
-}
-
-/* Fill @len bytes with the little-endian @pattern from its byte @phase. */
-static void mali_fill32(u8 *p, size_t len, u32 pattern, size_t phase)
-{
-	size_t i;
-
-	if (!(phase & 3) && !(len & 3) && IS_ALIGNED((unsigned long)p, 4)) {
-		memset32((u32 *)p, (__force u32)cpu_to_le32(pattern), len / 4);
-		return;
-	}
-	for (i = 0; i < len; i++)
-		p[i] = pattern >> (8 * ((phase + i) & 3));
-}
-
-enum mali_mem_op {
-	MALI_MEM_READ,
-	MALI_MEM_WRITE,
-	MALI_MEM_FILL,
-};
-
-/*
- * Access [@pa, @pa + @len), within one RAM page, through the L2. A fill
- * writes @pattern starting at its byte @phase; @buf is then unused.
- */
-static void mali_l2_access(struct mali_gpu *m, phys_addr_t pa, u8 *buf,
-			   u32 pattern, size_t phase, size_t len,
-			   enum mali_mem_op op)
-{
-	while (len) {
-		phys_addr_t base = pa & ~(phys_addr_t)(MALI_L2_LINE - 1);
-		size_t off = pa - base;
-		size_t n = min_t(size_t, len, MALI_L2_LINE - off);
-		struct mali_l2_line *l = mali_l2_line(m, base);
-
-		switch (op) {
-		case MALI_MEM_READ:
-			memcpy(buf, l->data + off, n);
-			break;
-		case MALI_MEM_WRITE:
-			memcpy(l->data + off, buf, n);
-			l->dirty = true;
-			break;
-		case MALI_MEM_FILL:
-			mali_fill32(l->data + off, n, pattern, phase);
-			l->dirty = true;
-			break;
-		}
-		pa += n;
-		phase += n;
-		len -= n;
-		if (buf)
-			buf += n;
-	}
-}
-
 /*
  * Flush the L2: @mode is a 2-bit flush field (bit 0 or 1 cleans, bit 1
- * also invalidates; the L2 has no invalidate without clean) or
- * %MALI_L2_DROP, which forgets every line, dirty ones included.
+ * also invalidates; the L2 has no invalidate without clean).
  */
 static void mali_l2_flush(struct mali_gpu *m, unsigned int mode)
 {
-	unsigned int set, way;
-
 	if (mode == MALI_FLUSH_NONE)
 		return;
-	for (set = 0; set < MALI_L2_SETS; set++) {
-		for (way = 0; way < MALI_L2_WAYS; way++) {
-			struct mali_l2_line *l = &m->l2->line[set][way];
-
-			if (!l->valid)
-				continue;
-			if (mode == MALI_L2_DROP) {
-				if (l->dirty)
-					m->l2_lost++;
-				l->dirty = false;
-			} else {
-				mali_l2_writeback(m, l);
-			}
-			if (mode & (MALI_L2_DROP | BIT(1)))
-				l->valid = false;
-		}
-	}
-	if (mode != MALI_L2_DROP)
-		m->latest_flush++;
+	if (mode & BIT(1))
+		sim_cache_clean_invalidate(&m->l2);
+	else
+		sim_cache_clean(&m->l2);
+	m->latest_flush++;
 }
 
 /* MMU */
@@ -1009,7 +841,7 @@ static bool mali_step_stopped(struct mali_gpu *m, struct mali_step *st)
  */
 static u32 mali_mem(struct mali_gpu *m, struct mali_step *st, u64 va,
 		    void *buf, u32 pattern, size_t len, enum sim_access access,
-		    enum mali_mem_op op)
+		    enum sim_cache_op op)
 {
 	size_t done = 0;
 
@@ -1027,8 +859,9 @@ static u32 mali_mem(struct mali_gpu *m, struct mali_step *st, u64 va,
 		if (!code) {
 			pa = sim_dma_to_phys(m->sdev, addr);
 			if (pfn_valid(PHYS_PFN(pa)))
-				mali_l2_access(m, pa, buf ? buf + done : NULL,
-					       pattern, done, chunk, op);
+				sim_cache_access(&m->l2, pa,
+						 buf ? buf + done : NULL,
+						 chunk, op, pattern, done);
 			else
 				code = MALI_EXC_JOB_BUS_FAULT;
 		}
@@ -1043,14 +876,14 @@ static u32 mali_mem(struct mali_gpu *m, struct mali_step *st, u64 va,
 static u32 mali_read(struct mali_gpu *m, struct mali_step *st, u64 va,
 		     void *buf, size_t len, enum sim_access access)
 {
-	return mali_mem(m, st, va, buf, 0, len, access, MALI_MEM_READ);
+	return mali_mem(m, st, va, buf, 0, len, access, SIM_CACHE_READ);
 }
 
 static u32 mali_write(struct mali_gpu *m, struct mali_step *st, u64 va,
 		      const void *buf, size_t len)
 {
 	return mali_mem(m, st, va, (void *)buf, 0, len, SIM_ACCESS_WRITE,
-			MALI_MEM_WRITE);
+			SIM_CACHE_WRITE);
 }
 
 static u32 mali_job_set_value(struct mali_gpu *m, struct mali_step *st)
@@ -1149,7 +982,7 @@ static u32 mali_job_fragment(struct mali_gpu *m, struct mali_step *st)
 	for (y = y0; y < y1; y++) {
 		code = mali_mem(m, st, rt + (u64)y * stride + x0 * 4, NULL,
 				color, (x1 - x0) * 4, SIM_ACCESS_WRITE,
-				MALI_MEM_FILL);
+				SIM_CACHE_FILL);
 		if (code)
 			return code;
 		if (mali_step_stopped(m, st))
@@ -1613,7 +1446,7 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 	memset(m->as, 0, sizeof(m->as));
 	memset(m->pwr, 0, sizeof(m->pwr));
 	/* The L2 loses its contents, dirty lines included. */
-	mali_l2_flush(m, MALI_L2_DROP);
+	sim_cache_invalidate(&m->l2);
 	m->job_irq_raw = 0;
 	m->job_irq_mask = 0;
 	m->mmu_irq_raw = 0;
@@ -2157,8 +1990,9 @@ DEFINE_DEBUGFS_ATTRIBUTE(mali_fault_next_fops, mali_fault_next_get,
 static int mali_state_show(struct seq_file *sf, void *unused)
 {
 	struct mali_gpu *m = sf->private;
-	unsigned int i, way, valid = 0, dirty = 0;
+	struct sim_cache_stats l2;
 	struct mali_gpu *snap;
+	unsigned int i;
 	unsigned long flags;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
@@ -2166,12 +2000,7 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 		return -ENOMEM;
 	spin_lock_irqsave(&m->sdev->lock, flags);
 	memcpy(snap, m, sizeof(*snap));
-	for (i = 0; i < MALI_L2_SETS; i++) {
-		for (way = 0; way < MALI_L2_WAYS; way++) {
-			valid += m->l2->line[i][way].valid;
-			dirty += m->l2->line[i][way].dirty;
-		}
-	}
+	sim_cache_stats(&m->l2, &l2);
 	spin_unlock_irqrestore(&m->sdev->lock, flags);
 
 	seq_printf(sf, "model %s gpu_id 0x%08x\n", m->sdev->model->name,
@@ -2188,8 +2017,8 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 		   snap->pwr[MALI_PWR_L2].ready);
 	seq_printf(sf,
 		   "l2 lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu latest_flush %u\n",
-		   valid, dirty, snap->l2_hits, snap->l2_misses,
-		   snap->l2_writebacks, snap->l2_lost, snap->latest_flush);
+		   l2.valid, l2.dirty, l2.hits, l2.misses, l2.writebacks,
+		   l2.lost, snap->latest_flush);
 	for (i = 0; i < MALI_NUM_JOB_SLOTS; i++) {
 		struct mali_slot *s = &snap->js[i];
 
@@ -2240,8 +2069,7 @@ static int mali_init(struct sim_device *sdev,
 		return -ENOMEM;
 	m->sdev = sdev;
 	m->id = id;
-	m->l2 = kvzalloc(sizeof(*m->l2), GFP_KERNEL);
-	if (!m->l2)
+	if (sim_cache_init(&m->l2, &sdev->lock, MALI_L2_SIZE, MALI_L2_WAYS))
 		goto err_free;
 	atomic_set(&m->hang_next, 0);
 	atomic_set(&m->fault_next, 0);
@@ -2257,7 +2085,7 @@ static int mali_init(struct sim_device *sdev,
 err_free:
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		bitmap_free(m->js[js].done_idx);
-	kvfree(m->l2);
+	sim_cache_fini(&m->l2);
 	kfree(m);
 	return -ENOMEM;
 }
@@ -2269,7 +2097,7 @@ static void mali_fini(struct sim_device *sdev)
 
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		bitmap_free(m->js[js].done_idx);
-	kvfree(m->l2);
+	sim_cache_fini(&m->l2);
 	kfree(m);
 }
 

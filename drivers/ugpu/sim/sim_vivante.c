@@ -151,6 +151,8 @@ static void vsim_reset_locked(struct vsim *v)
 	v->dma_addr = 0;
 	v->reset_state = true;
 	vsim_tlb_flush(v);
+	/* What the pixel engine held back is lost. */
+	sim_cache_invalidate(&v->pe);
 }
 
 /* The power domain went off: every register is back at its reset value. */
@@ -598,6 +600,14 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 			return vsim_rs_kick(sdev);
 		}
 		break;
+	case VIV_GL_FLUSH_CACHE:
+		/* A pixel-engine flush writes back and empties the cache. */
+		if (val & VIV_GL_FLUSH_CACHE_PE2D) {
+			spin_lock_irqsave(&sdev->lock, flags);
+			sim_cache_clean_invalidate(&v->pe);
+			spin_unlock_irqrestore(&sdev->lock, flags);
+		}
+		break;
 	case VIV_GL_FLUSH_MMU:
 		/* MMUv2 flushes through its configuration state. */
 		if (!v->cfg->mmuv2 && val) {
@@ -848,6 +858,8 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 {
 	struct sim_device *sdev = m->private;
 	struct vsim *v = sdev->priv;
+	struct sim_cache_stats pe;
+	unsigned long flags;
 
 	seq_printf(m, "commands: %llu\nstate_writes: %llu\ndraws: %llu\n",
 		   v->commands, v->state_writes, v->draws);
@@ -856,6 +868,12 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "pipe: %u\npc: %#x\n", v->pipe, v->pc);
 	seq_printf(m, "tlb_flushes: %llu\nwild_accesses: %llu\nwild_addr: %#x\n",
 		   v->tlb_flushes, v->wild_accesses, v->wild_addr);
+	spin_lock_irqsave(&sdev->lock, flags);
+	sim_cache_stats(&v->pe, &pe);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	seq_printf(m, "pe_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
+		   pe.size / SZ_1K, pe.valid, pe.dirty, pe.hits, pe.misses,
+		   pe.writebacks, pe.lost);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vsim_stats);
@@ -966,6 +984,7 @@ static void vsim_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 {
+	unsigned long flags;
 	struct vsim *v;
 
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
@@ -977,15 +996,25 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 		return -ENOMEM;
 	}
 	v->page0 = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!v->page0) {
-		vfree(v->state);
-		kfree(v);
-		return -ENOMEM;
-	}
+	if (!v->page0)
+		goto err_state;
+	if (sim_cache_init(&v->pe, &sdev->lock, VSIM_PE_CACHE_SIZE,
+			   VSIM_PE_CACHE_WAYS))
+		goto err_cache;
 	v->cfg = cfg;
+	spin_lock_irqsave(&sdev->lock, flags);
 	vsim_reset_locked(v);
+	spin_unlock_irqrestore(&sdev->lock, flags);
 	sdev->priv = v;
 	return 0;
+
+err_cache:
+	sim_cache_fini(&v->pe);
+	__free_page(v->page0);
+err_state:
+	vfree(v->state);
+	kfree(v);
+	return -ENOMEM;
 }
 
 static int vsim_init_gc2000(struct sim_device *sdev)
@@ -1007,6 +1036,7 @@ static void vsim_fini(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 
+	sim_cache_fini(&v->pe);
 	__free_page(v->page0);
 	vfree(v->state);
 	kfree(v);

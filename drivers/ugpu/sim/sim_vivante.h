@@ -6,10 +6,20 @@
 #ifndef _UGPU_SIM_VIVANTE_H_
 #define _UGPU_SIM_VIVANTE_H_
 
+#include <linux/sizes.h>
 #include <linux/types.h>
+
+#include "sim_cache.h"
 
 struct sim_device;
 struct page;
+
+/*
+ * The pixel engine's cache the 2D engine writes through: 16 KiB of 64-byte
+ * lines, 8 ways (the simulator's choice).
+ */
+#define VSIM_PE_CACHE_SIZE	SZ_16K
+#define VSIM_PE_CACHE_WAYS	8
 
 /* Translations the simulated MMU caches (fully associative, FIFO). */
 #define VSIM_TLB_ENTRIES	128
@@ -117,6 +127,9 @@ struct vsim_config {
  * @wild_accesses: accesses that went to physical page 0.
  * @wild_addr: GPU address of the last of them.
  * @mem_peek: GPU address the vivante_mem debugfs file reads.
+ * @pe: the pixel engine's cache, as the 2D engine uses it: write-back,
+ *	flushed (cleaned and emptied) by GL_FLUSH_CACHE with PE2D, emptied
+ *	by a reset; under &sim_device.lock.
  */
 struct vsim {
 	const struct vsim_config *cfg;
@@ -166,6 +179,7 @@ struct vsim {
 	u64 wild_accesses;
 	u32 wild_addr;
 	u32 mem_peek;
+	struct sim_cache pe;
 };
 
 void vsim_raise(struct sim_device *sdev, u32 bits);

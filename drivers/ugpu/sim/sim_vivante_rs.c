@@ -12,8 +12,10 @@
 
 #include <linux/gfp.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 
@@ -55,6 +57,44 @@ static int vsim_transfer(struct sim_device *sdev, u32 addr, u8 *buf,
 			      vsim_read(sdev, addr + done, buf + done, n);
 		if (ret)
 			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Read or write for the 2D engine: each 4 KiB page through the MMU, then
+ * the pixel engine's cache, which holds what it wrote until a
+ * GL_FLUSH_CACHE with PE2D. A failed translation is reported as
+ * vsim_read() does; pages before it have been accessed.
+ */
+static int vsim_pe_access(struct sim_device *sdev, u32 addr, void *buf,
+			  size_t len, bool write)
+{
+	struct vsim *v = sdev->priv;
+	size_t done = 0;
+
+	while (done < len) {
+		u64 cur = (u64)addr + done;
+		size_t chunk = min_t(size_t, len - done,
+				     SZ_4K - (cur & (SZ_4K - 1)));
+		unsigned long flags;
+		phys_addr_t pa;
+		int ret;
+
+		ret = sdev->model->translate(sdev, 0, cur, write ?
+					     SIM_ACCESS_WRITE : SIM_ACCESS_READ,
+					     &pa);
+		if (!ret && !pfn_valid(PHYS_PFN(pa)))
+			ret = SIM_FAULT_BUS;
+		if (ret) {
+			vsim_fault(sdev, ret, cur);
+			return ret;
+		}
+		spin_lock_irqsave(&sdev->lock, flags);
+		sim_cache_access(&v->pe, pa, buf + done, chunk,
+				 write ? SIM_CACHE_WRITE : SIM_CACHE_READ, 0, 0);
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		done += chunk;
 	}
 	return 0;
 }
@@ -378,11 +418,12 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 			if (cmd == VIV_DE_COMMAND_CLEAR) {
 				memset32((u32 *)row, (__force u32)cpu_to_le32(color),
 					 x1 - x0);
-			} else if (vsim_read(sdev, src + y * sstride + x0 * 4,
-					     row, len)) {
+			} else if (vsim_pe_access(sdev, src + y * sstride + x0 * 4,
+						  row, len, false)) {
 				goto out;
 			}
-			if (vsim_write(sdev, dst + y * dstride + x0 * 4, row, len))
+			if (vsim_pe_access(sdev, dst + y * dstride + x0 * 4,
+					   row, len, true))
 				goto out;
 		}
 	}

@@ -266,7 +266,14 @@ static int viv_submit_locked(struct viv_device *vdev, struct ugpu_job *job)
 	p += vjob->size / 4;
 	viv_apply_writes(vdev, vctx, vjob);
 
-	/* The tail: wait for the pipe, drop addresses, leave the tables. */
+	/*
+	 * The tail: write back what the pixel engine holds, so the job's
+	 * results are in memory when its event fires, wait for the pipe,
+	 * drop addresses, leave the tables.
+	 */
+	p = viv_emit_state(p, VIV_GL_FLUSH_CACHE,
+			   vdev->pipe == VIV_PIPE_2D ? VIV_GL_FLUSH_CACHE_PE2D :
+			   VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH);
 	p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
 	for (i = 0; i < vjob->num_addr_states; i++)
 		p = viv_emit_state(p, vjob->addr_states[i],
