@@ -472,9 +472,14 @@ static const struct reset_control_ops sim_rst_ops = {
 	.status = sim_rst_status,
 };
 
+/*
+ * No owner, here and for the regulators: a consumer would pin the module.
+ * Unloading deletes every device (unbinding its driver, which releases
+ * its lines and supplies) before the providers go, so the simulator can
+ * still be unloaded with the drivers bound, as without board resources.
+ */
 static struct reset_controller_dev sim_rcdev = {
 	.ops = &sim_rst_ops,
-	.owner = THIS_MODULE,
 	.nr_resets = SIM_MAX_DEVICES * SIM_MAX_RESETS,
 };
 
@@ -587,7 +592,6 @@ static int sim_supply_register(struct sim_device *sdev,
 	supply->init.consumer_supplies = &supply->consumer;
 	supply->desc.name = supply->name;
 	supply->desc.type = REGULATOR_VOLTAGE;
-	supply->desc.owner = THIS_MODULE;
 	supply->desc.ops = &sim_supply_ops;
 	config.dev = sim_provider;
 	config.init_data = &supply->init;
