@@ -1808,6 +1808,165 @@ static void test_fault_log(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/* The platform device's runtime PM file @file, e.g. "runtime_status". */
+static void power_path(int fd, const char *file, char *path, size_t size)
+{
+	char name[64];
+
+	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
+	snprintf(path, size, "/sys/bus/platform/devices/%s/power/%s", name,
+		 file);
+}
+
+static void power_read(int fd, const char *file, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	power_path(fd, file, path, sizeof(path));
+	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void power_write(int fd, const char *file, const char *value)
+{
+	char path[PATH_MAX];
+
+	power_path(fd, file, path, sizeof(path));
+	igt_assert_eq(igt_sysfs_write(path, value), 0);
+}
+
+/* Wait up to @ms for runtime_status to read @want. */
+static bool wait_runtime_status(int fd, const char *want, unsigned int ms)
+{
+	int64_t deadline = igt_deadline_ns(ms);
+	char buf[32];
+
+	do {
+		power_read(fd, "runtime_status", buf, sizeof(buf));
+		if (!strcmp(buf, want))
+			return true;
+		usleep(10000);
+	} while ((int64_t)igt_nsec_now() < deadline);
+	return false;
+}
+
+/*
+ * Register accesses the simulated bus could not deliver to the GPU
+ * (clocks stopped, power or supply off, held in reset) for the platform
+ * device @name; -1 without a simulator.
+ */
+static long long bus_errors_of(const char *name)
+{
+	char path[PATH_MAX], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ugpu_sim/%s/bus_errors",
+		 name);
+	if (access(path, R_OK))
+		return -1;
+	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	return strtoll(buf, NULL, 0);
+}
+
+static long long bus_errors(int fd)
+{
+	char name[64];
+	long long n;
+
+	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
+	n = bus_errors_of(name);
+	igt_require(n >= 0);
+	return n;
+}
+
+/* Run a one-job chain on @js writing @value; check the job and the data. */
+static void run_write(struct env *e, unsigned int js, uint32_t value)
+{
+	uint32_t got;
+
+	memset((char *)e->data->map + TARGETS, 0xaa, 16);
+	igt_assert_eq(run_chain(e, write_chain(e, 0, TARGETS, value),
+				slot_reqs[js]), 1);
+	check_done(e, 0);
+	memcpy(&got, (char *)e->data->map + TARGETS, 4);
+	igt_assert_eq_u32(got, value);
+	memcpy(&got, (char *)e->data->map + TARGETS + 4, 4);
+	igt_assert_eq_u32(got, 0xaaaaaaaa);
+}
+
+/*
+ * Runtime PM: idle for the autosuspend delay, the GPU is suspended
+ * (clocks stopped, resets asserted, supply and power domain off, so it
+ * lost every register), and the next job powers it up again and runs:
+ * the driver set up the MMU's address spaces and interrupt masks again.
+ * No register access ever reached the GPU while it was unpowered.
+ */
+static void test_runtime_suspend(struct ugpu_device_info *d)
+{
+	char old_delay[32], control[32];
+	unsigned int round;
+	struct env e;
+
+	env_open(&e, d);
+	igt_assert_eq(bus_errors(e.fd), 0);
+	power_read(e.fd, "control", control, sizeof(control));
+	igt_assert_f(!strcmp(control, "auto"), "runtime PM is %s\n", control);
+	power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
+	power_write(e.fd, "autosuspend_delay_ms", "20");
+
+	for (round = 0; round < MALI_NUM_JOB_SLOTS; round++) {
+		run_write(&e, round, 0x5eed0000 + round);
+		igt_assert_f(wait_runtime_status(e.fd, "suspended", 5000),
+			     "still powered after the autosuspend delay\n");
+		/* Suspended stays suspended while nothing is submitted. */
+		usleep(100000);
+		igt_assert(wait_runtime_status(e.fd, "suspended", 0));
+	}
+	/* Reading the timestamp powers the GPU up, then it sleeps again. */
+	igt_assert_lt_u64(0, ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0));
+	igt_assert(wait_runtime_status(e.fd, "suspended", 5000));
+	/* Back to back, with no time to suspend in between. */
+	for (round = 0; round < 4; round++)
+		run_write(&e, round % MALI_NUM_JOB_SLOTS, 0xc0de0000 + round);
+
+	power_write(e.fd, "autosuspend_delay_ms", old_delay);
+	igt_assert_eq(bus_errors(e.fd), 0);
+	env_close(&e);
+}
+
+/*
+ * Every Mali platform device of the simulator is bound (its clocks,
+ * resets and supply released and enabled as its board wants) and saw no
+ * register access while unclocked, unpowered or in reset.
+ */
+static void test_board_bound(void)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int bound = 0;
+	DIR *dir;
+
+	dir = opendir("/sys/bus/platform/devices");
+	igt_assert(dir);
+	while ((de = readdir(dir))) {
+		long long n;
+
+		if (strncmp(de->d_name, "ugpu-mali.", strlen("ugpu-mali.")))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/platform/devices/%s/driver", de->d_name);
+		igt_assert_f(!access(path, F_OK), "%s: no driver bound\n",
+			     de->d_name);
+		n = bus_errors_of(de->d_name);
+		igt_assert_f(n <= 0, "%s: %lld bus errors\n", de->d_name, n);
+		bound++;
+	}
+	closedir(dir);
+	igt_require(bound);
+	/* Each bound one is a DRM device. */
+	igt_assert_eq(bound, ugpu_enumerate(DRM_UGPU_FAMILY_MALI, devs,
+					    UGPU_MAX_DEVICES));
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1926,8 +2085,17 @@ igt_main
 		for_each_mali(d)
 			test_close_with_hang(d);
 
+	igt_describe("Idle GPUs suspend and work again after resuming.");
+	igt_subtest_with_dynamic("runtime-suspend")
+		for_each_mali(d)
+			test_runtime_suspend(d);
+
 	igt_describe("Unbind with a hung job in flight, then bind again.");
 	igt_subtest_with_dynamic("unbind")
 		for_each_mali(d)
 			test_unbind(d);
+
+	igt_describe("Every Mali device probed, with no register access while unpowered.");
+	igt_subtest("board-bound")
+		test_board_bound();
 }

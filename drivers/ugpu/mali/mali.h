@@ -43,7 +43,11 @@ enum mali_feature_word {
 	MALI_FEAT_COUNT,
 };
 
+struct clk_bulk_data;
 struct mali_device;
+struct regulator;
+struct reset_control;
+struct reset_control_bulk_data;
 
 /**
  * struct mali_vm - the Mali side of a &struct ugpu_vm.
@@ -142,9 +146,42 @@ struct mali_fault {
  * @gone: the device is being removed; no new hardware work.
  * @last_fault: the last fault, for debugfs. Under @js_lock.
  */
+/*
+ * Amlogic G12A/G12B: the GPU powers up only with these (undocumented)
+ * GPU_PWR_OVERRIDE1 bits set, behind the power manager's key.
+ */
+#define MALI_QUIRK_AMLOGIC_PWR	BIT(0)
+
+#define MALI_GPU_PWR_KEY		0x050
+#define MALI_GPU_PWR_KEY_UNLOCK		0x2968a819
+#define MALI_GPU_PWR_OVERRIDE1		0x058
+#define MALI_AMLOGIC_PWR_OVERRIDE1	(0xfff | 0x20 << 16)
+
+/* Most resets a node of the bindings lists. */
+#define MALI_MAX_RESETS		3
+
+/**
+ * struct mali_variant - what a compatible tells beyond the GPU's own ID.
+ * @quirks: MALI_QUIRK_* flags.
+ */
+struct mali_variant {
+	u32 quirks;
+};
+
 struct mali_device {
 	struct ugpu_device udev;
 	struct platform_device *pdev;
+	const struct mali_variant *variant;
+
+	/* The binding's resources, used by runtime PM. */
+	struct clk_bulk_data *clks;
+	int num_clks;
+	struct reset_control *rst;
+	struct reset_control_bulk_data *rsts;
+	int num_rsts;
+	struct regulator *supply;
+	/* Probe set the GPU up: a resume must do it again. */
+	bool hw_ready;
 
 	u32 gpu_id;
 	u32 feat[MALI_FEAT_COUNT];

@@ -2,6 +2,16 @@
 /*
  * ugpu driver for Arm Mali job-manager GPUs (Midgard, Bifrost): device
  * binding, probe and removal, power management, GPU reset.
+ *
+ * The resources are those of the arm,mali-midgard and arm,mali-bifrost
+ * bindings: the interrupts "job", "mmu" and "gpu", one to three clocks
+ * (all enabled while powered), optional resets (all released around
+ * power-up), an optional mali-supply (enabled before the clocks) and a
+ * power domain. The GPU is powered through runtime PM with autosuspend:
+ * a job holds a reference from its submit until it is freed, so the GPU
+ * never sleeps with work queued or running and job_run() never waits for
+ * a resume. A resume sets up again what the GPU lost: core power, the
+ * MMU's address spaces, the interrupt masks.
  */
 
 #include <linux/clk.h>
@@ -12,6 +22,8 @@
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
+#include <linux/regulator/consumer.h>
+#include <linux/reset.h>
 
 #include "mali.h"
 
@@ -78,27 +90,263 @@ static irqreturn_t (*const mali_irq_handlers[])(int, void *) = {
 static int mali_timestamp_init(struct mali_device *mdev)
 {
 	struct device *dev = mdev->udev.dev;
-	struct clk *clk;
 	u32 freq;
 
-	/* The simulator and some firmware describe the counter directly. */
+	/*
+	 * TIMESTAMP counts the system counter, whose rate the kernel does
+	 * not export to modules: the firmware (and the simulator) describe
+	 * it; failing that, the GPU clock is the best guess.
+	 */
 	if (!device_property_read_u32(dev, "timestamp-frequency", &freq) && freq) {
 		mdev->udev.timestamp_frequency = freq;
 		return 0;
 	}
-
-	/* On boards the counter runs from the GPU clock. */
-	clk = devm_clk_get_optional_enabled(dev, NULL);
-	if (IS_ERR(clk))
-		return dev_err_probe(dev, PTR_ERR(clk), "no GPU clock\n");
-	mdev->udev.timestamp_frequency = clk ? clk_get_rate(clk) : 0;
+	mdev->udev.timestamp_frequency = clk_get_rate(mdev->clks[0].clk);
 	if (!mdev->udev.timestamp_frequency)
 		dev_warn(dev, "timestamp frequency unknown\n");
 	return 0;
 }
 
+/*
+ * The binding's clocks: all of a devicetree node's, else those the clock
+ * lookups give for its names ("core", or the node's only, unnamed clock,
+ * which clkdev also returns for any name; and "bus").
+ */
+static int mali_get_clocks(struct mali_device *mdev)
+{
+	struct device *dev = mdev->udev.dev;
+	struct clk *core, *bus;
+	int ret;
+
+	if (dev_of_node(dev)) {
+		ret = devm_clk_bulk_get_all(dev, &mdev->clks);
+		if (ret < 0)
+			return dev_err_probe(dev, ret, "cannot get the clocks\n");
+		if (!ret)
+			return dev_err_probe(dev, -ENODEV, "no clock\n");
+		mdev->num_clks = ret;
+		return 0;
+	}
+
+	mdev->clks = devm_kcalloc(dev, 2, sizeof(*mdev->clks), GFP_KERNEL);
+	if (!mdev->clks)
+		return -ENOMEM;
+	core = devm_clk_get(dev, "core");
+	if (IS_ERR(core))
+		return dev_err_probe(dev, PTR_ERR(core), "no GPU clock\n");
+	bus = devm_clk_get_optional(dev, "bus");
+	if (IS_ERR(bus))
+		return dev_err_probe(dev, PTR_ERR(bus), "no bus clock\n");
+	mdev->clks[0].id = "core";
+	mdev->clks[0].clk = core;
+	mdev->num_clks = 1;
+	if (bus && !clk_is_match(bus, core)) {
+		mdev->clks[1].id = "bus";
+		mdev->clks[1].clk = bus;
+		mdev->num_clks = 2;
+	}
+	return 0;
+}
+
+/*
+ * The binding's resets, all released together around power-up: a node's
+ * whole list, else the lookups named by its reset-names property.
+ */
+static int mali_get_resets(struct mali_device *mdev)
+{
+	struct device *dev = mdev->udev.dev;
+	struct reset_control_bulk_data *rsts;
+	const char *names[MALI_MAX_RESETS];
+	int i, n, ret;
+
+	if (dev_of_node(dev)) {
+		mdev->rst = devm_reset_control_array_get_optional_exclusive(dev);
+		if (IS_ERR(mdev->rst))
+			return dev_err_probe(dev, PTR_ERR(mdev->rst),
+					     "cannot get the resets\n");
+		return 0;
+	}
+
+	n = device_property_read_string_array(dev, "reset-names", names,
+					      ARRAY_SIZE(names));
+	if (n <= 0)
+		return 0;
+	rsts = devm_kcalloc(dev, n, sizeof(*rsts), GFP_KERNEL);
+	if (!rsts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		rsts[i].id = names[i];
+	ret = devm_reset_control_bulk_get_exclusive(dev, n, rsts);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot get the resets\n");
+	mdev->rsts = rsts;
+	mdev->num_rsts = n;
+	return 0;
+}
+
+/* Both calls do nothing for what the device lacks. */
+static int mali_rst_deassert(struct mali_device *mdev)
+{
+	int ret;
+
+	ret = reset_control_deassert(mdev->rst);
+	if (ret)
+		return ret;
+	ret = reset_control_bulk_deassert(mdev->num_rsts, mdev->rsts);
+	if (ret)
+		reset_control_assert(mdev->rst);
+	return ret;
+}
+
+static void mali_rst_assert(struct mali_device *mdev)
+{
+	reset_control_bulk_assert(mdev->num_rsts, mdev->rsts);
+	reset_control_assert(mdev->rst);
+}
+
+/* Everything but the GPU itself: nothing here touches its registers. */
+static int mali_get_resources(struct mali_device *mdev)
+{
+	struct platform_device *pdev = mdev->pdev;
+	struct device *dev = &pdev->dev;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
+		ret = platform_get_irq_byname(pdev, mali_irq_names[i]);
+		if (ret < 0)
+			return ret;
+		mdev->irq[i] = ret;
+	}
+
+	ret = mali_get_clocks(mdev);
+	if (ret)
+		return ret;
+	ret = mali_get_resets(mdev);
+	if (ret)
+		return ret;
+
+	mdev->supply = devm_regulator_get_optional(dev, "mali");
+	if (IS_ERR(mdev->supply)) {
+		ret = PTR_ERR(mdev->supply);
+		if (ret != -ENODEV)
+			return dev_err_probe(dev, ret, "cannot get mali-supply\n");
+		mdev->supply = NULL;
+	}
+
+	return mali_timestamp_init(mdev);
+}
+
+/* Supply, then clocks, then out of reset: the GPU answers afterwards. */
+static int mali_power_up(struct mali_device *mdev)
+{
+	int ret;
+
+	if (mdev->supply) {
+		ret = regulator_enable(mdev->supply);
+		if (ret)
+			return ret;
+	}
+	ret = clk_bulk_prepare_enable(mdev->num_clks, mdev->clks);
+	if (ret)
+		goto err_supply;
+	/* The GPU leaves reset with its clocks running. */
+	ret = mali_rst_deassert(mdev);
+	if (ret)
+		goto err_clks;
+	return 0;
+
+err_clks:
+	clk_bulk_disable_unprepare(mdev->num_clks, mdev->clks);
+err_supply:
+	if (mdev->supply)
+		regulator_disable(mdev->supply);
+	return ret;
+}
+
+static void mali_power_down(struct mali_device *mdev)
+{
+	mali_rst_assert(mdev);
+	clk_bulk_disable_unprepare(mdev->num_clks, mdev->clks);
+	if (mdev->supply)
+		regulator_disable(mdev->supply);
+}
+
+/*
+ * Set the GPU up after a reset or a power loss: power the cores, program
+ * the MMU's address spaces again and unmask the interrupts. Called with
+ * reset_lock held.
+ */
+static int mali_hw_init(struct mali_device *mdev)
+{
+	int ret;
+
+	lockdep_assert_held(&mdev->reset_lock);
+	ret = mali_gpu_reset(mdev);
+	if (!ret)
+		ret = mali_gpu_power_on(mdev);
+	mali_mmu_reset(mdev);
+	mali_gpu_irq_enable(mdev);
+	return ret;
+}
+
+static int mali_runtime_suspend(struct device *dev)
+{
+	struct mali_device *mdev = dev_get_drvdata(dev);
+	unsigned int js;
+	int ret = 0;
+
+	mutex_lock(&mdev->reset_lock);
+	if (mdev->hw_ready) {
+		/* Jobs hold a runtime PM reference: there should be none. */
+		spin_lock(&mdev->js_lock);
+		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+			if (mdev->slots[js].jobs[0])
+				ret = -EBUSY;
+		spin_unlock(&mdev->js_lock);
+		if (WARN_ON(ret))
+			goto out_unlock;
+		/* Nothing may touch the registers once the clocks stop. */
+		mali_gpu_irq_disable(mdev);
+		mali_gpu_power_off(mdev);
+		mali_mmu_reset(mdev);
+	}
+	mali_power_down(mdev);
+out_unlock:
+	mutex_unlock(&mdev->reset_lock);
+	return ret;
+}
+
+static int mali_runtime_resume(struct device *dev)
+{
+	struct mali_device *mdev = dev_get_drvdata(dev);
+	int ret;
+
+	mutex_lock(&mdev->reset_lock);
+	ret = mali_power_up(mdev);
+	/* The domain or supply may have been off: the GPU kept nothing. */
+	if (!ret && mdev->hw_ready)
+		ret = mali_hw_init(mdev);
+	mutex_unlock(&mdev->reset_lock);
+	return ret;
+}
+
+static const struct dev_pm_ops mali_pm_ops = {
+	RUNTIME_PM_OPS(mali_runtime_suspend, mali_runtime_resume, NULL)
+};
+
+/* Power the GPU down now, whatever the autosuspend delay. */
+static void mali_pm_release(struct device *dev)
+{
+	pm_runtime_dont_use_autosuspend(dev);
+	pm_runtime_put_sync(dev);
+}
+
+static const struct mali_variant mali_generic = { };
+
 static int mali_probe(struct platform_device *pdev)
 {
+	const struct platform_device_id *id = platform_get_device_id(pdev);
 	struct device *dev = &pdev->dev;
 	struct mali_device *mdev;
 	struct ugpu_device *udev;
@@ -111,6 +359,12 @@ static int mali_probe(struct platform_device *pdev)
 		return PTR_ERR(mdev);
 	udev = &mdev->udev;
 	mdev->pdev = pdev;
+	/* A compatible's data, else the board's platform device name's. */
+	mdev->variant = device_get_match_data(dev);
+	if (!mdev->variant && id)
+		mdev->variant = (const struct mali_variant *)id->driver_data;
+	if (!mdev->variant)
+		mdev->variant = &mali_generic;
 	platform_set_drvdata(pdev, mdev);
 	spin_lock_init(&mdev->js_lock);
 	spin_lock_init(&mdev->as_lock);
@@ -125,41 +379,48 @@ static int mali_probe(struct platform_device *pdev)
 		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
 	udev->regs = regs;
 
-	ret = mali_timestamp_init(mdev);
+	ret = mali_get_resources(mdev);
 	if (ret)
 		return ret;
 
-	ret = mali_gpu_init(mdev);
+	pm_runtime_set_autosuspend_delay(dev, MALI_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(dev);
+	ret = devm_pm_runtime_enable(dev);
 	if (ret)
 		return ret;
+	/* Supply, clocks, resets and domain: only now do registers answer. */
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot power the GPU up\n");
+
+	ret = mali_gpu_init(mdev);
+	if (ret)
+		goto err_pm;
 
 	pa_bits = MALI_MMU_FEATURES_PA_BITS(mdev->feat[MALI_FEAT_MMU_FEATURES]);
 	if (!pa_bits || pa_bits > 48)
 		pa_bits = 40;
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(pa_bits));
-	if (ret)
-		return dev_err_probe(dev, ret, "no %u-bit DMA\n", pa_bits);
+	if (ret) {
+		dev_err_probe(dev, ret, "no %u-bit DMA\n", pa_bits);
+		goto err_pm;
+	}
 	/*
 	 * The MMU maps scatterlists of any segment length; without this
 	 * the DMA API assumes 64 KiB. Platform devices carry dma_parms.
 	 */
-	if (!dev->dma_parms)
-		return dev_err_probe(dev, -EINVAL, "no DMA parameters\n");
-	dma_set_max_seg_size(dev, UINT_MAX);
-
-	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
-		ret = platform_get_irq_byname(pdev, mali_irq_names[i]);
-		if (ret < 0)
-			return ret;
-		mdev->irq[i] = ret;
+	if (!dev->dma_parms) {
+		ret = dev_err_probe(dev, -EINVAL, "no DMA parameters\n");
+		goto err_pm;
 	}
+	dma_set_max_seg_size(dev, UINT_MAX);
 
 	ret = mali_gpu_reset(mdev);
 	if (ret)
-		return ret;
+		goto err_pm;
 	ret = mali_gpu_power_on(mdev);
 	if (ret)
-		return ret;
+		goto err_power_off;
 
 	/* Threaded: the handlers complete jobs and may dump GPU state. */
 	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
@@ -171,6 +432,7 @@ static int mali_probe(struct platform_device *pdev)
 			goto err_power_off;
 	}
 	mali_gpu_irq_enable(mdev);
+	mdev->hw_ready = true;
 
 	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
 	udev->job_timeout_ms = 500;
@@ -180,31 +442,25 @@ static int mali_probe(struct platform_device *pdev)
 		strscpy(udev->queues[i].name, mali_queues[i].name);
 	}
 
-	/* Powered now; the reference is dropped once registered. */
-	pm_runtime_set_active(dev);
-	pm_runtime_set_autosuspend_delay(dev, MALI_AUTOSUSPEND_MS);
-	pm_runtime_use_autosuspend(dev);
-	pm_runtime_get_noresume(dev);
-	pm_runtime_enable(dev);
-
 	mali_debugfs_init(mdev);
 
 	ret = ugpu_device_register(udev);
 	if (ret)
-		goto err_pm_disable;
+		goto err_irq_disable;
 
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_put_autosuspend(dev);
 	return 0;
 
-err_pm_disable:
-	pm_runtime_disable(dev);
-	pm_runtime_dont_use_autosuspend(dev);
-	pm_runtime_set_suspended(dev);
-	pm_runtime_put_noidle(dev);
+err_irq_disable:
+	mutex_lock(&mdev->reset_lock);
+	mdev->hw_ready = false;
+	mutex_unlock(&mdev->reset_lock);
 	mali_gpu_irq_disable(mdev);
 err_power_off:
 	mali_gpu_power_off(mdev);
+err_pm:
+	mali_pm_release(dev);
 	return ret;
 }
 
@@ -227,58 +483,22 @@ static void mali_remove(struct platform_device *pdev)
 	/* Whatever the reset left (nothing, normally) fails too. */
 	mali_job_kill_all(mdev, -ENODEV);
 	mali_gpu_power_off(mdev);
-
+	/* The suspend below only cuts the power. */
+	mdev->hw_ready = false;
 	mutex_unlock(&mdev->reset_lock);
 
-	pm_runtime_disable(dev);
-	pm_runtime_dont_use_autosuspend(dev);
-	pm_runtime_set_suspended(dev);
-	pm_runtime_put_noidle(dev);
+	mali_pm_release(dev);
 }
 
-static int mali_runtime_suspend(struct device *dev)
-{
-	struct mali_device *mdev = dev_get_drvdata(dev);
-	unsigned int js;
-	int ret = 0;
-
-	mutex_lock(&mdev->reset_lock);
-	/* Jobs hold a runtime PM reference: there should be none. */
-	spin_lock(&mdev->js_lock);
-	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
-		if (mdev->slots[js].jobs[0])
-			ret = -EBUSY;
-	spin_unlock(&mdev->js_lock);
-	if (!WARN_ON(ret)) {
-		mali_gpu_irq_disable(mdev);
-		mali_gpu_power_off(mdev);
-		mali_mmu_reset(mdev);
-	}
-	mutex_unlock(&mdev->reset_lock);
-
-	return ret;
-}
-
-static int mali_runtime_resume(struct device *dev)
-{
-	struct mali_device *mdev = dev_get_drvdata(dev);
-	int ret;
-
-	mutex_lock(&mdev->reset_lock);
-	ret = mali_gpu_reset(mdev);
-	if (!ret)
-		ret = mali_gpu_power_on(mdev);
-	mali_mmu_reset(mdev);
-	mali_gpu_irq_enable(mdev);
-	mutex_unlock(&mdev->reset_lock);
-
-	return ret;
-}
-
-static const struct dev_pm_ops mali_pm_ops = {
-	RUNTIME_PM_OPS(mali_runtime_suspend, mali_runtime_resume, NULL)
+/* The G12A/G12B GPU powers up only with the override set. */
+static const struct mali_variant mali_amlogic = {
+	.quirks = MALI_QUIRK_AMLOGIC_PWR,
 };
 
+/*
+ * Rockchip's nodes (rockchip,rk3399-mali, rockchip,rk3568-mali...) need
+ * nothing beyond their generic Arm compatible, which they all carry.
+ */
 static const struct of_device_id mali_of_match[] = {
 	{ .compatible = "arm,mali-t604" },
 	{ .compatible = "arm,mali-t624" },
@@ -290,6 +510,9 @@ static const struct of_device_id mali_of_match[] = {
 	{ .compatible = "arm,mali-t860" },
 	{ .compatible = "arm,mali-t880" },
 	{ .compatible = "arm,mali-bifrost" },
+	/* Job-manager Valhall (Mali-G57 of the MT8192): same interface. */
+	{ .compatible = "arm,mali-valhall-jm" },
+	{ .compatible = "amlogic,meson-g12a-mali", .data = &mali_amlogic },
 	{}
 };
 MODULE_DEVICE_TABLE(of, mali_of_match);

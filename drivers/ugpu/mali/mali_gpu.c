@@ -210,6 +210,12 @@ int mali_gpu_reset(struct mali_device *mdev)
 	mali_write(mdev, MALI_GPU_IRQ_CLEAR, ~0U);
 	mali_write(mdev, MALI_GPU_IRQ_MASK,
 		   MALI_GPU_IRQ_FAULT | MALI_GPU_IRQ_MULTIPLE_FAULT);
+	/* The reset cleared the override: set it before any power-up. */
+	if (mdev->variant->quirks & MALI_QUIRK_AMLOGIC_PWR) {
+		mali_write(mdev, MALI_GPU_PWR_KEY, MALI_GPU_PWR_KEY_UNLOCK);
+		mali_write(mdev, MALI_GPU_PWR_OVERRIDE1,
+			   MALI_AMLOGIC_PWR_OVERRIDE1);
+	}
 	return 0;
 }
 

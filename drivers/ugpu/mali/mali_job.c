@@ -79,16 +79,26 @@ int mali_job_prepare(struct ugpu_job *job)
 		return -EINVAL;
 
 	job->queue = slot;
-	return 0;
+	/*
+	 * Power the GPU up here, where waiting is allowed: the reference
+	 * lasts until mali_job_cleanup(), so the GPU stays powered while the
+	 * job waits, runs or is run again after a reset, and
+	 * mali_job_run() never waits for a resume.
+	 */
+	return pm_runtime_resume_and_get(job->udev->dev);
 }
 
 /**
- * mali_job_cleanup() - &ugpu_family_ops.job_cleanup: nothing to free, the
- * driver keeps no per-job allocation.
+ * mali_job_cleanup() - &ugpu_family_ops.job_cleanup: once per prepared
+ * job; drops the runtime PM reference mali_job_prepare() took.
  * @job: the job.
  */
 void mali_job_cleanup(struct ugpu_job *job)
 {
+	struct device *dev = job->udev->dev;
+
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
 }
 
 /* An AS slot for @mvm, or false when all are busy with running jobs. */
@@ -103,9 +113,10 @@ static bool mali_as_try_get(struct mali_device *mdev, struct mali_vm *mvm,
  * mali_job_run() - &ugpu_family_ops.job_run: queue @job on its slot.
  * @job: the job.
  *
- * Takes a runtime PM reference, an AS slot for the job's VM (waiting up to
- * the job timeout if all are used by jobs on the hardware) and a job
- * reference, all given back when the job leaves the hardware.
+ * Takes an AS slot for the job's VM (waiting up to the job timeout if all
+ * are used by jobs on the hardware) and a job reference, both given back
+ * when the job leaves the hardware. The GPU is powered: the job holds a
+ * runtime PM reference from mali_job_prepare() on.
  *
  * Return: 0, or a negative error that fails the job.
  */
@@ -123,16 +134,11 @@ int mali_job_run(struct ugpu_job *job)
 	if (READ_ONCE(mdev->gone))
 		return -ENODEV;
 
-	ret = pm_runtime_resume_and_get(dev);
-	if (ret)
-		return ret;
-
 	if (!wait_event_timeout(mdev->as_wq, mali_as_try_get(mdev, mvm, &as),
 				msecs_to_jiffies(mdev->udev.job_timeout_ms))) {
 		dev_err_ratelimited(dev, "js%u: no free address space for %s[%d]\n",
 				    js, job->comm, job->pid);
-		ret = -EBUSY;
-		goto err_pm_put;
+		return -EBUSY;
 	}
 
 	/*
@@ -178,9 +184,6 @@ err_unlock:
 	spin_unlock(&mdev->js_lock);
 	ugpu_job_put(job);
 	mali_as_put(mdev, mvm);
-err_pm_put:
-	pm_runtime_mark_last_busy(dev);
-	pm_runtime_put_autosuspend(dev);
 	return ret;
 }
 
@@ -188,8 +191,6 @@ err_pm_put:
 static void mali_job_release(struct mali_device *mdev, struct ugpu_job *job)
 {
 	mali_as_put(mdev, job->vm->priv);
-	pm_runtime_mark_last_busy(mdev->udev.dev);
-	pm_runtime_put_autosuspend(mdev->udev.dev);
 	ugpu_job_put(job);
 }
 

@@ -6,9 +6,11 @@
  * and gives its driver nothing but what a board would: a register window
  * (a regmap whose accessors run the model), named level-triggered
  * interrupts (a private irq_domain), device properties and, for a model
- * with a &struct sim_board, the board's clocks and power domain through
- * the kernel's own providers (clkdev lookups, a generic PM domain), so the
- * driver finds them with the consumer APIs it uses on the board. The model
+ * with a &struct sim_board, the board's clocks, power domain, resets and
+ * supplies through the kernel's own providers (clkdev lookups, a generic
+ * PM domain, a reset controller with lookups, fixed regulators with
+ * consumer mappings), so the driver finds them with the consumer APIs it
+ * uses on the board. The model
  * reaches memory only through its own translation hook, i.e. through the
  * GPU page tables the driver programmed.
  */
@@ -30,6 +32,9 @@
 #include <linux/pm_domain.h>
 #include <linux/property.h>
 #include <linux/regmap.h>
+#include <linux/regulator/driver.h>
+#include <linux/regulator/machine.h>
+#include <linux/reset-controller.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -59,6 +64,12 @@ static const struct sim_model *const sim_models[] = {
 static struct sim_device *sim_devices[SIM_MAX_DEVICES];
 static unsigned int sim_num_devices;
 static struct dentry *sim_debugfs_root;
+
+/*
+ * The parent of the board's reset controller and regulators, as the
+ * clock-and-reset unit and the PMIC are devices of their own on a board.
+ */
+static struct device *sim_provider;
 
 /* Interrupt lines */
 
@@ -191,7 +202,7 @@ static void sim_irq_fini(struct sim_device *sdev)
 	irq_domain_free_fwnode(fwnode);
 }
 
-/* Board resources: clocks and power domain */
+/* Board resources: clocks, power domain, resets and supplies */
 
 /**
  * struct sim_clk - a gate clock of the board feeding the block.
@@ -241,6 +252,8 @@ static LIST_HEAD(sim_pds);
  * @pd: its power domain, or NULL.
  * @pd_link: entry in &sim_pd.devs, under &sim_pd.lock.
  * @genpd_added: the platform device is in @pd's genpd.
+ * @supplies: its regulators, in &sim_board.supplies order.
+ * @num_supplies: regulators registered.
  */
 struct sim_board_res {
 	struct sim_device *sdev;
@@ -249,11 +262,28 @@ struct sim_board_res {
 	struct sim_pd *pd;
 	struct list_head pd_link;
 	bool genpd_added;
+	struct sim_supply {
+		struct sim_device *sdev;
+		unsigned int index;
+		struct regulator_desc desc;
+		struct regulator_init_data init;
+		struct regulator_consumer_supply consumer;
+		struct regulator_dev *rdev;
+		char name[32];
+		char dev_name[32];
+	} supplies[SIM_MAX_SUPPLIES];
+	unsigned int num_supplies;
 };
 
+/* Bits 0..@n-1. */
+static unsigned long sim_mask(unsigned int n)
+{
+	return n ? GENMASK(n - 1, 0) : 0;
+}
+
 /*
- * The block answers on its bus: every clock runs and its domain is on.
- * Caller holds sdev->lock.
+ * The block answers on its bus: every clock runs, its domain and every
+ * supply are on and it is out of reset. Caller holds sdev->lock.
  */
 static bool sim_reachable(struct sim_device *sdev)
 {
@@ -262,8 +292,9 @@ static bool sim_reachable(struct sim_device *sdev)
 	lockdep_assert_held(&sdev->lock);
 	if (!board)
 		return true;
-	return sdev->powered &&
-	       sdev->clk_on == GENMASK(board->num_clks - 1, 0);
+	return sdev->powered && !sdev->rst_asserted &&
+	       sdev->supply_on == sim_mask(board->num_supplies) &&
+	       sdev->clk_on == sim_mask(board->num_clks);
 }
 
 static bool sim_running(struct sim_device *sdev)
@@ -365,6 +396,210 @@ static int sim_pd_power_off(struct generic_pm_domain *genpd)
 	return 0;
 }
 
+/*
+ * The reset controller: one for every simulated device, as a SoC's
+ * clock-and-reset unit serves all its blocks. Line n of device i is
+ * reset i * SIM_MAX_RESETS + n. Lines come up asserted: the block stays
+ * in reset until its driver releases it.
+ */
+
+/* The device owning each block of lines; set at load, cleared at unload. */
+static struct sim_device *sim_rst_owner[SIM_MAX_DEVICES];
+
+static struct sim_device *sim_rst_line(unsigned long id, unsigned int *line)
+{
+	struct sim_device *sdev;
+
+	if (id >= SIM_MAX_DEVICES * SIM_MAX_RESETS)
+		return NULL;
+	sdev = READ_ONCE(sim_rst_owner[id / SIM_MAX_RESETS]);
+	*line = id % SIM_MAX_RESETS;
+	if (!sdev || *line >= sdev->model->board->num_resets)
+		return NULL;
+	return sdev;
+}
+
+static int sim_rst_assert(struct reset_controller_dev *rcdev,
+			  unsigned long id)
+{
+	struct sim_device *sdev;
+	unsigned long flags;
+	unsigned int line;
+
+	sdev = sim_rst_line(id, &line);
+	if (!sdev)
+		return -EINVAL;
+	spin_lock_irqsave(&sdev->lock, flags);
+	__set_bit(line, &sdev->rst_asserted);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return 0;
+}
+
+static int sim_rst_deassert(struct reset_controller_dev *rcdev,
+			    unsigned long id)
+{
+	struct sim_device *sdev;
+	unsigned long flags;
+	unsigned int line;
+
+	sdev = sim_rst_line(id, &line);
+	if (!sdev)
+		return -EINVAL;
+	spin_lock_irqsave(&sdev->lock, flags);
+	/* Leaving reset, the block starts from its power-up state. */
+	if (__test_and_clear_bit(line, &sdev->rst_asserted))
+		sdev->model->power_lost(sdev);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	sim_kick(sdev);
+	return 0;
+}
+
+static int sim_rst_status(struct reset_controller_dev *rcdev,
+			  unsigned long id)
+{
+	struct sim_device *sdev;
+	unsigned int line;
+
+	sdev = sim_rst_line(id, &line);
+	if (!sdev)
+		return -EINVAL;
+	return test_bit(line, &sdev->rst_asserted);
+}
+
+static const struct reset_control_ops sim_rst_ops = {
+	.assert = sim_rst_assert,
+	.deassert = sim_rst_deassert,
+	.status = sim_rst_status,
+};
+
+/*
+ * No owner, here and for the regulators: a consumer would pin the module.
+ * Unloading deletes every device (unbinding its driver, which releases
+ * its lines and supplies) before the providers go, so the simulator can
+ * still be unloaded with the drivers bound, as without board resources.
+ */
+static struct reset_controller_dev sim_rcdev = {
+	.ops = &sim_rst_ops,
+	.nr_resets = SIM_MAX_DEVICES * SIM_MAX_RESETS,
+};
+
+/*
+ * Name @sdev's lines for its driver. The reset framework cannot remove a
+ * lookup: the entries (and the strings they point to) outlive the module.
+ * Loaded again, the simulator registers its controller under the same
+ * name and a device at the same position gets the same lines, so an old
+ * entry found first still names the right line.
+ */
+static int sim_rst_add_lookups(struct sim_device *sdev,
+			       struct platform_device *pdev)
+{
+	const struct sim_board *board = sdev->model->board;
+	struct reset_control_lookup *lookup;
+	unsigned int i;
+
+	if (!board->num_resets)
+		return 0;
+	lookup = kcalloc(board->num_resets, sizeof(*lookup), GFP_KERNEL);
+	if (!lookup)
+		return -ENOMEM;
+	for (i = 0; i < board->num_resets; i++) {
+		lookup[i].provider = kstrdup(dev_name(sim_provider), GFP_KERNEL);
+		lookup[i].index = sdev->index * SIM_MAX_RESETS + i;
+		/* platform_device_add() names the device just so. */
+		lookup[i].dev_id = kasprintf(GFP_KERNEL, "%s.%d", pdev->name,
+					     pdev->id);
+		lookup[i].con_id = kstrdup(board->resets[i], GFP_KERNEL);
+		if (!lookup[i].provider || !lookup[i].dev_id ||
+		    !lookup[i].con_id)
+			goto err_free;
+	}
+	reset_controller_add_lookup(lookup, board->num_resets);
+	return 0;
+
+err_free:
+	for (i = 0; i < board->num_resets; i++) {
+		kfree(lookup[i].provider);
+		kfree(lookup[i].dev_id);
+		kfree(lookup[i].con_id);
+	}
+	kfree(lookup);
+	return -ENOMEM;
+}
+
+/* Supplies: a fixed regulator each, off until its consumer enables it. */
+
+static void sim_supply_set(struct regulator_dev *rdev, bool on)
+{
+	struct sim_supply *supply = rdev_get_drvdata(rdev);
+	struct sim_device *sdev = supply->sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (on) {
+		__set_bit(supply->index, &sdev->supply_on);
+	} else if (__test_and_clear_bit(supply->index, &sdev->supply_on)) {
+		/* Without power the block keeps nothing. */
+		sdev->model->power_lost(sdev);
+	}
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (on)
+		sim_kick(sdev);
+}
+
+static int sim_supply_enable(struct regulator_dev *rdev)
+{
+	sim_supply_set(rdev, true);
+	return 0;
+}
+
+static int sim_supply_disable(struct regulator_dev *rdev)
+{
+	sim_supply_set(rdev, false);
+	return 0;
+}
+
+static int sim_supply_is_enabled(struct regulator_dev *rdev)
+{
+	struct sim_supply *supply = rdev_get_drvdata(rdev);
+
+	return test_bit(supply->index, &supply->sdev->supply_on);
+}
+
+static const struct regulator_ops sim_supply_ops = {
+	.enable = sim_supply_enable,
+	.disable = sim_supply_disable,
+	.is_enabled = sim_supply_is_enabled,
+};
+
+static int sim_supply_register(struct sim_device *sdev,
+			       struct platform_device *pdev, unsigned int i)
+{
+	const struct sim_board_supply *bs = &sdev->model->board->supplies[i];
+	struct sim_supply *supply = &sdev->res->supplies[i];
+	struct regulator_config config = { };
+
+	supply->sdev = sdev;
+	supply->index = i;
+	snprintf(supply->name, sizeof(supply->name), "ugpu-sim%u-%s",
+		 sdev->index, bs->supply);
+	/* platform_device_add() names the device just so. */
+	snprintf(supply->dev_name, sizeof(supply->dev_name), "%s.%d",
+		 pdev->name, pdev->id);
+	supply->consumer.supply = bs->supply;
+	supply->consumer.dev_name = supply->dev_name;
+	supply->init.constraints.valid_ops_mask = REGULATOR_CHANGE_STATUS;
+	supply->init.num_consumer_supplies = 1;
+	supply->init.consumer_supplies = &supply->consumer;
+	supply->desc.name = supply->name;
+	supply->desc.type = REGULATOR_VOLTAGE;
+	supply->desc.ops = &sim_supply_ops;
+	config.dev = sim_provider;
+	config.init_data = &supply->init;
+	config.driver_data = supply;
+	supply->rdev = regulator_register(sim_provider, &supply->desc, &config);
+	return PTR_ERR_OR_ZERO(supply->rdev);
+}
+
 /* The domain @name, created (off, as after boot) on first use. */
 static struct sim_pd *sim_pd_get(const char *name)
 {
@@ -407,8 +642,9 @@ static void sim_pd_put(struct sim_pd *pd)
 }
 
 /*
- * Register the board's clocks and power domain for @pdev, which is not
- * added yet: they exist before its driver can probe, as on a board.
+ * Register the board's clocks, power domain, resets and supplies for
+ * @pdev, which is not added yet: they exist before its driver can probe,
+ * as on a board.
  */
 static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 {
@@ -422,7 +658,11 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 	if (!board)
 		return 0;
 	if (WARN_ON(!board->num_clks || board->num_clks > SIM_MAX_CLKS ||
-		    (board->power_domain && !sdev->model->power_lost)))
+		    board->num_resets > SIM_MAX_RESETS ||
+		    board->num_supplies > SIM_MAX_SUPPLIES ||
+		    sdev->index >= SIM_MAX_DEVICES ||
+		    ((board->power_domain || board->num_resets ||
+		      board->num_supplies) && !sdev->model->power_lost)))
 		return -EINVAL;
 
 	res = kzalloc(sizeof(*res), GFP_KERNEL);
@@ -431,6 +671,23 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 	res->sdev = sdev;
 	sdev->res = res;
 
+	/* Held in reset from the start; no supply is on yet. */
+	spin_lock_irqsave(&sdev->lock, flags);
+	sdev->rst_asserted = sim_mask(board->num_resets);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (board->num_resets) {
+		WRITE_ONCE(sim_rst_owner[sdev->index], sdev);
+		ret = sim_rst_add_lookups(sdev, pdev);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < board->num_supplies; i++) {
+		ret = sim_supply_register(sdev, pdev, i);
+		if (ret)
+			return ret;
+		res->num_supplies++;
+	}
+
 	for (i = 0; i < board->num_clks; i++) {
 		struct sim_clk *clk = &res->clks[i];
 		struct clk_init_data init = {
@@ -438,8 +695,9 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 			.ops = &sim_clk_ops,
 		};
 
+		/* A node without clock-names has one unnamed clock. */
 		snprintf(clk->name, sizeof(clk->name), "ugpu-sim%u-%s",
-			 sdev->index, board->clks[i].con_id);
+			 sdev->index, board->clks[i].con_id ?: "clk");
 		clk->sdev = sdev;
 		clk->index = i;
 		clk->hw.init = &init;
@@ -503,6 +761,10 @@ static void sim_board_fini(struct sim_device *sdev)
 			clkdev_drop(res->clks[i].lookup);
 		clk_hw_unregister(&res->clks[i].hw);
 	}
+	for (i = 0; i < res->num_supplies; i++)
+		regulator_unregister(res->supplies[i].rdev);
+	if (sdev->index < SIM_MAX_DEVICES)
+		WRITE_ONCE(sim_rst_owner[sdev->index], NULL);
 	kfree(res);
 	sdev->res = NULL;
 }
@@ -511,22 +773,33 @@ static int sim_board_show(struct seq_file *m, void *data)
 {
 	struct sim_device *sdev = m->private;
 	const struct sim_board *board = sdev->model->board;
-	unsigned long flags, clk_on;
+	unsigned long flags, clk_on, rst, supply_on;
 	unsigned int i;
 	bool powered;
 
 	spin_lock_irqsave(&sdev->lock, flags);
 	clk_on = sdev->clk_on;
 	powered = sdev->powered;
+	rst = sdev->rst_asserted;
+	supply_on = sdev->supply_on;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(m, "source: %s\npower domain: %s, %s\n", board->source,
 		   IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS) && board->power_domain ?
 		   board->power_domain : "none", powered ? "on" : "off");
 	for (i = 0; i < board->num_clks; i++)
-		seq_printf(m, "clock %s: %lu Hz, %s\n", board->clks[i].con_id,
+		seq_printf(m, "clock %s: %lu Hz, %s\n",
+			   board->clks[i].con_id ?: "(unnamed)",
 			   board->clks[i].rate,
 			   test_bit(i, &clk_on) ? "on" : "off");
+	for (i = 0; i < board->num_resets; i++)
+		seq_printf(m, "reset %s: %s\n", board->resets[i],
+			   test_bit(i, &rst) ? "asserted" : "deasserted");
+	for (i = 0; i < board->num_supplies; i++)
+		seq_printf(m, "supply %s: %d uV, %s\n",
+			   board->supplies[i].supply,
+			   board->supplies[i].microvolt,
+			   test_bit(i, &supply_on) ? "on" : "off");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_board);
@@ -538,7 +811,7 @@ static void sim_bus_error(struct sim_device *sdev, const char *what,
 			  unsigned int reg)
 {
 	atomic_inc(&sdev->bus_errors);
-	pr_warn_ratelimited("ugpu_sim: %s: register %s at %#x with clocks or power off\n",
+	pr_warn_ratelimited("ugpu_sim: %s: register %s at %#x with clocks or power off or in reset\n",
 			    dev_name(&sdev->pdev->dev), what, reg);
 }
 
@@ -826,7 +1099,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		.disable_locking = true,
 		.cache_type = REGCACHE_NONE,
 	};
-	struct property_entry props[SIM_MAX_PROPS + 2] = { };
+	struct property_entry props[SIM_MAX_PROPS + 3] = { };
 	struct resource res[SIM_MAX_IRQS] = { };
 	struct ugpu_platform_data pdata = { };
 	struct platform_device *pdev;
@@ -839,6 +1112,14 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	if (model->timestamp_frequency)
 		props[n++] = PROPERTY_ENTRY_U32("timestamp-frequency",
 						model->timestamp_frequency);
+	/*
+	 * Without devicetree the driver learns the names of the lookups
+	 * from the binding's reset-names property.
+	 */
+	if (model->board && model->board->num_resets)
+		props[n++] = PROPERTY_ENTRY_STRING_ARRAY_LEN("reset-names",
+							     model->board->resets,
+							     model->board->num_resets);
 	for (i = 0; model->props && model->props[i].name; i++) {
 		if (WARN_ON(i == SIM_MAX_PROPS))
 			return ERR_PTR(-EINVAL);
@@ -992,11 +1273,19 @@ static int __init ugpu_sim_init(void)
 {
 	const struct sim_model *models[SIM_MAX_DEVICES];
 	struct sim_device *sdev;
-	int count, i;
+	int count, i, ret;
 
 	count = sim_parse_gpus(gpus, models);
 	if (count < 0)
 		return count;
+
+	sim_provider = root_device_register("ugpu-sim");
+	if (IS_ERR(sim_provider))
+		return PTR_ERR(sim_provider);
+	sim_rcdev.dev = sim_provider;
+	ret = reset_controller_register(&sim_rcdev);
+	if (ret)
+		goto err_provider;
 
 	sim_debugfs_root = debugfs_create_dir("ugpu_sim", NULL);
 
@@ -1005,13 +1294,20 @@ static int __init ugpu_sim_init(void)
 		if (IS_ERR(sdev)) {
 			pr_err("ugpu_sim: cannot create %s: %pe\n",
 			       models[i]->name, sdev);
-			sim_destroy_all();
-			debugfs_remove_recursive(sim_debugfs_root);
-			return PTR_ERR(sdev);
+			ret = PTR_ERR(sdev);
+			goto err_destroy;
 		}
 		sim_devices[sim_num_devices++] = sdev;
 	}
 	return 0;
+
+err_destroy:
+	sim_destroy_all();
+	debugfs_remove_recursive(sim_debugfs_root);
+	reset_controller_unregister(&sim_rcdev);
+err_provider:
+	root_device_unregister(sim_provider);
+	return ret;
 }
 module_init(ugpu_sim_init);
 
@@ -1019,6 +1315,8 @@ static void __exit ugpu_sim_exit(void)
 {
 	sim_destroy_all();
 	debugfs_remove_recursive(sim_debugfs_root);
+	reset_controller_unregister(&sim_rcdev);
+	root_device_unregister(sim_provider);
 }
 module_exit(ugpu_sim_exit);
 

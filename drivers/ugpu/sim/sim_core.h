@@ -20,6 +20,8 @@
 #define SIM_MAX_IRQS		8
 #define SIM_MAX_PROPS		7
 #define SIM_MAX_CLKS		4
+#define SIM_MAX_RESETS		3
+#define SIM_MAX_SUPPLIES	2
 
 struct dentry;
 struct irq_domain;
@@ -60,6 +62,17 @@ struct sim_board_clk {
 };
 
 /**
+ * struct sim_board_supply - a regulator of the board feeding the block.
+ * @supply: the binding's supply name (the "mali" of mali-supply).
+ * @microvolt: its output, for the record (the GPU needs no voltage
+ *	control to run).
+ */
+struct sim_board_supply {
+	const char *supply;
+	int microvolt;
+};
+
+/**
  * struct sim_board - what a board's devicetree node gives the block,
  * transcribed from an upstream DTS.
  * @source: the DTS file and node it comes from.
@@ -68,17 +81,29 @@ struct sim_board_clk {
  * @power_domain: name of the domain of the node's power-domains entry,
  *	or NULL. Devices whose boards name the same domain share it, as the
  *	i.MX6's 3D and 2D cores share the PU domain.
+ * @resets: the node's resets, in its order, each by its reset-names
+ *	entry (the name its lookup is keyed by).
+ * @num_resets: entries in @resets (at most %SIM_MAX_RESETS).
+ * @supplies: the node's supplies.
+ * @num_supplies: entries in @supplies (at most %SIM_MAX_SUPPLIES).
  *
  * The simulator registers each resource with a real kernel provider: a
- * gate clock (clkdev lookup by device and @con_id) and a generic PM domain
- * the device is added to. The block answers on its bus only while every
- * clock runs and its domain is on; losing power resets it.
+ * gate clock (clkdev lookup by device and @con_id), a generic PM domain
+ * the device is added to, a line of the simulator's reset controller
+ * (reset lookup by device and name) and a fixed regulator (consumer
+ * mapping by device and supply name). The block answers on its bus only
+ * while every clock runs, its domain and every supply are on and no reset
+ * line is asserted; losing power or leaving reset resets it.
  */
 struct sim_board {
 	const char *source;
 	struct sim_board_clk clks[SIM_MAX_CLKS];
 	unsigned int num_clks;
 	const char *power_domain;
+	const char *resets[SIM_MAX_RESETS];
+	unsigned int num_resets;
+	struct sim_board_supply supplies[SIM_MAX_SUPPLIES];
+	unsigned int num_supplies;
 };
 
 /**
@@ -96,9 +121,10 @@ struct sim_board {
  *	NULL: unnamed, as for a binding with a single interrupt.
  * @props: further device properties (at most %SIM_MAX_PROPS), or NULL.
  * @init: allocate and reset the model state in &sim_device.priv.
- * @power_lost: the block's power domain went off: return every register
- *	to its value after power-up. Called with &sim_device.lock held.
- *	Required with a @board that has a power domain.
+ * @power_lost: the block lost power (its domain or a supply went off) or
+ *	left reset: return every register to its value after power-up.
+ *	Called with &sim_device.lock held. Required with a @board that has
+ *	a power domain, resets or supplies.
  * @fini: free what @init allocated. The device thread has stopped.
  * @reg_read: read a register; called with &sim_device.lock held.
  * @reg_write: write a register; called with &sim_device.lock held.
@@ -153,6 +179,9 @@ struct sim_model {
  *	&sim_model.board.
  * @clk_on: bit n set while clock n of the board runs; under @lock.
  * @powered: the power domain is on; under @lock.
+ * @rst_asserted: bit n set while reset line n of the board is asserted;
+ *	under @lock.
+ * @supply_on: bit n set while supply n of the board is on; under @lock.
  * @bus_errors: register accesses that did not reach the block.
  * @priv: model state.
  */
@@ -175,6 +204,8 @@ struct sim_device {
 	struct sim_board_res *res;
 	unsigned long clk_on;
 	bool powered;
+	unsigned long rst_asserted;
+	unsigned long supply_on;
 	atomic_t bus_errors;
 	void *priv;
 };

@@ -74,6 +74,34 @@ static const char * const mali_irq_names[MALI_NUM_IRQS] = {
 	[MALI_IRQ_GPU] = "gpu",
 };
 
+/*
+ * The boards, from the upstream devicetree. Mali-T860: the RK3399's gpu
+ * node (rk3399-base.dtsi: one unnamed clock, ACLK_GPU, the GPU power
+ * domain) with the mali-supply of boards such as the ROCKPro64 (vdd_gpu,
+ * at the 800 mV of the lowest operating point of rk3399-op1.dtsi). Mali-G52: the
+ * Amlogic G12A/G12B gpu node (meson-g12-common.dtsi: one unnamed clock,
+ * CLKID_MALI, two resets and no power domain or supply of its own). The
+ * node names neither reset: the names of the lookups here are those of
+ * the reset controller's lines (RESET_DVALIN_CAPB3, RESET_DVALIN). The
+ * rates are those of the boards' operating points.
+ */
+static const struct sim_board mali_board_t860 = {
+	.source = "rk3399-base.dtsi gpu@ff9a0000, rk3399-rockpro64.dtsi mali-supply",
+	.clks = { { NULL, 200000000 } },
+	.num_clks = 1,
+	.power_domain = "rk3399-pd-gpu",
+	.supplies = { { "mali", 800000 } },
+	.num_supplies = 1,
+};
+
+static const struct sim_board mali_board_g52 = {
+	.source = "meson-g12-common.dtsi gpu@ffe40000",
+	.clks = { { NULL, 124999998 } },
+	.num_clks = 1,
+	.resets = { "dvalin-capb3", "dvalin" },
+	.num_resets = 2,
+};
+
 enum mali_pwr_domain {
 	MALI_PWR_SHADER,
 	MALI_PWR_TILER,
@@ -1463,6 +1491,21 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 	sim_kick(m->sdev);
 }
 
+/*
+ * The block lost power or left reset: everything is as after power-up,
+ * the GPU_IRQ_MASK a reset keeps included. No reset is in progress, so
+ * no RESET_COMPLETED follows.
+ */
+static void mali_power_lost(struct sim_device *sdev)
+{
+	struct mali_gpu *m = to_mali(sdev);
+
+	mali_reset(m, ktime_get());
+	m->resetting = false;
+	m->gpu_irq_mask = 0;
+	mali_update_irqs(m);
+}
+
 static void mali_gpu_command(struct mali_gpu *m, u32 cmd)
 {
 	ktime_t now = ktime_get();
@@ -2111,11 +2154,13 @@ static int mali_g52_init(struct sim_device *sdev)
 	return mali_init(sdev, &mali_g52_identity);
 }
 
-#define MALI_MODEL(_name, _init, _freq)					\
+#define MALI_MODEL(_name, _init, _freq, _board)				\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-mali",				\
 		.timestamp_frequency = _freq,				\
+		.board = _board,					\
+		.power_lost = mali_power_lost,				\
 		.max_register = 0x3ffc,					\
 		.num_irqs = MALI_NUM_IRQS,				\
 		.irq_names = mali_irq_names,				\
@@ -2129,6 +2174,6 @@ static int mali_g52_init(struct sim_device *sdev)
 	}
 
 const struct sim_model sim_mali_t860 =
-	MALI_MODEL("mali-t860", mali_t860_init, 24000000);
+	MALI_MODEL("mali-t860", mali_t860_init, 24000000, &mali_board_t860);
 const struct sim_model sim_mali_g52 =
-	MALI_MODEL("mali-g52", mali_g52_init, 24000000);
+	MALI_MODEL("mali-g52", mali_g52_init, 24000000, &mali_board_g52);
