@@ -7,6 +7,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
 #include <linux/regmap.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -378,6 +379,34 @@ struct regmap *ugpu_io_init(struct platform_device *pdev)
 	return devm_regmap_init_mmio(&pdev->dev, base, &config);
 }
 EXPORT_SYMBOL_GPL(ugpu_io_init);
+
+/**
+ * ugpu_pm_runtime_init - enable runtime PM of a GPU and power it up
+ * @dev: the GPU's device, whose runtime PM callbacks power it
+ * @autosuspend_ms: how long the GPU stays powered once idle
+ *
+ * Runtime PM stays enabled until the device is unbound. The GPU is
+ * powered on return, with a usage reference the caller drops when it is
+ * done with probe (pm_runtime_put_autosuspend()).
+ *
+ * Return: 0, or a negative errno (already logged).
+ */
+int ugpu_pm_runtime_init(struct device *dev, int autosuspend_ms)
+{
+	int ret;
+
+	pm_runtime_set_autosuspend_delay(dev, autosuspend_ms);
+	pm_runtime_use_autosuspend(dev);
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return ret;
+	/* Clocks, resets, supplies, domains: only now do registers answer. */
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot power the GPU up\n");
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ugpu_pm_runtime_init);
 
 /* Last reference to the DRM device: nothing can use the queues any more. */
 static void ugpu_core_release(struct drm_device *drm, void *data)

@@ -383,15 +383,9 @@ static int mali_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	pm_runtime_set_autosuspend_delay(dev, MALI_AUTOSUSPEND_MS);
-	pm_runtime_use_autosuspend(dev);
-	ret = devm_pm_runtime_enable(dev);
+	ret = ugpu_pm_runtime_init(dev, MALI_AUTOSUSPEND_MS);
 	if (ret)
 		return ret;
-	/* Supply, clocks, resets and domain: only now do registers answer. */
-	ret = pm_runtime_resume_and_get(dev);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot power the GPU up\n");
 
 	ret = mali_gpu_init(mdev);
 	if (ret)

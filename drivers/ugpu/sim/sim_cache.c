@@ -18,6 +18,7 @@
 #include <linux/string.h>
 
 #include "sim_cache.h"
+#include "sim_core.h"
 
 /**
  * struct sim_cache_line - one cache line.
@@ -140,19 +141,6 @@ static struct sim_cache_line *sim_cache_line(struct sim_cache *c,
 	return l;
 }
 
-/* Fill @len bytes with the little-endian @pattern from its byte @phase. */
-static void sim_cache_fill32(u8 *p, size_t len, u32 pattern, size_t phase)
-{
-	size_t i;
-
-	if (!(phase & 3) && !(len & 3) && IS_ALIGNED((unsigned long)p, 4)) {
-		memset32((u32 *)p, (__force u32)cpu_to_le32(pattern), len / 4);
-		return;
-	}
-	for (i = 0; i < len; i++)
-		p[i] = pattern >> (8 * ((phase + i) & 3));
-}
-
 /**
  * sim_cache_access() - read or write memory through a cache.
  * @c: the cache.
@@ -190,7 +178,7 @@ void sim_cache_access(struct sim_cache *c, phys_addr_t pa, void *buf,
 			l->dirty = true;
 			break;
 		case SIM_CACHE_FILL:
-			sim_cache_fill32(l->data + off, n, pattern, phase);
+			sim_fill32(l->data + off, n, pattern, phase);
 			l->dirty = true;
 			break;
 		}

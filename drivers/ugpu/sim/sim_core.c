@@ -945,8 +945,14 @@ enum sim_mem_op {
 	SIM_MEM_FILL,
 };
 
-/* Fill @len bytes with a little-endian 32-bit @pattern starting at @phase. */
-static void sim_fill32(u8 *p, size_t len, u32 pattern, size_t phase)
+/**
+ * sim_fill32() - fill bytes with a repeated little-endian 32-bit pattern.
+ * @p: the bytes.
+ * @len: how many.
+ * @pattern: the pattern.
+ * @phase: the byte of @pattern that @p[0] takes (only its low 2 bits count).
+ */
+void sim_fill32(u8 *p, size_t len, u32 pattern, size_t phase)
 {
 	size_t i;
 

@@ -217,6 +217,7 @@ int sim_mem_read(struct sim_device *sdev, unsigned int space, u64 va,
 		 void *buf, size_t len, enum sim_access access, u64 *fault_va);
 int sim_mem_write(struct sim_device *sdev, unsigned int space, u64 va,
 		  const void *buf, size_t len, u64 *fault_va);
+void sim_fill32(u8 *p, size_t len, u32 pattern, size_t phase);
 int sim_mem_fill32(struct sim_device *sdev, unsigned int space, u64 va,
 		   u32 pattern, size_t len, u64 *fault_va);
 phys_addr_t sim_dma_to_phys(struct sim_device *sdev, dma_addr_t addr);

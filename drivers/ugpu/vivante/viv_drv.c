@@ -417,15 +417,9 @@ static int viv_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	pm_runtime_set_autosuspend_delay(dev, VIV_AUTOSUSPEND_MS);
-	pm_runtime_use_autosuspend(dev);
-	ret = devm_pm_runtime_enable(dev);
+	ret = ugpu_pm_runtime_init(dev, VIV_AUTOSUSPEND_MS);
 	if (ret)
 		return ret;
-	/* Clocks, reset and domain: only now do the registers answer. */
-	ret = pm_runtime_resume_and_get(dev);
-	if (ret)
-		return dev_err_probe(dev, ret, "cannot power the GPU up\n");
 
 	viv_identify(vdev);
 	if (!(vdev->features[0] & (VIV_FEATURE_PIPE_3D | VIV_FEATURE_PIPE_2D))) {
