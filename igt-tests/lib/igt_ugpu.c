@@ -734,3 +734,67 @@ void mali_chain_append(struct mali_chain *c, uint64_t off)
 		mali_job_set_next(c->bo, c->last, c->bo->va + off);
 	c->last = off;
 }
+
+long long ugpu_sim_bus_errors_of(const char *name)
+{
+	char path[PATH_MAX], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ugpu_sim/%s/bus_errors",
+		 name);
+	if (access(path, R_OK))
+		return -1;
+	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	return strtoll(buf, NULL, 0);
+}
+
+long long ugpu_sim_bus_errors(int fd)
+{
+	char name[64];
+	long long n;
+
+	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
+	n = ugpu_sim_bus_errors_of(name);
+	igt_require_f(n >= 0, "no simulated bus behind %s\n", name);
+	return n;
+}
+
+static void ugpu_power_path(int fd, const char *file, char *path,
+			    size_t size)
+{
+	char name[64];
+
+	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
+	snprintf(path, size, "/sys/bus/platform/devices/%s/power/%s", name,
+		 file);
+}
+
+void ugpu_power_read(int fd, const char *file, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	ugpu_power_path(fd, file, path, sizeof(path));
+	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+void ugpu_power_write(int fd, const char *file, const char *value)
+{
+	char path[PATH_MAX];
+
+	ugpu_power_path(fd, file, path, sizeof(path));
+	igt_assert_eq(igt_sysfs_write(path, value), 0);
+}
+
+bool ugpu_wait_runtime_status(int fd, const char *want, unsigned int ms)
+{
+	int64_t deadline = igt_deadline_ns(ms);
+	char buf[32];
+
+	do {
+		ugpu_power_read(fd, "runtime_status", buf, sizeof(buf));
+		if (!strcmp(buf, want))
+			return true;
+		usleep(10000);
+	} while ((int64_t)igt_nsec_now() < deadline);
+	return false;
+}

@@ -190,6 +190,20 @@ int __ugpu_signal_export(int fd, struct drm_ugpu_signal_export *arg);
 bool ugpu_sim_debugfs_path(int fd, const char *file, char *buf, size_t size);
 int ugpu_sim_debugfs_write(int fd, const char *file, const char *value);
 /*
+ * Register accesses the simulated bus could not deliver to the GPU of
+ * platform device @name (clocks stopped, power or supply off, held in
+ * reset): a board's bus-fault log. -1 without a simulator.
+ */
+long long ugpu_sim_bus_errors_of(const char *name);
+/* The same for the device behind @fd; skips without a simulator. */
+long long ugpu_sim_bus_errors(int fd);
+
+/* Runtime PM: the device's power/@file in sysfs, e.g. "runtime_status". */
+void ugpu_power_read(int fd, const char *file, char *buf, size_t size);
+void ugpu_power_write(int fd, const char *file, const char *value);
+/* Wait up to @ms for power/runtime_status to read @want. */
+bool ugpu_wait_runtime_status(int fd, const char *want, unsigned int ms);
+/*
  * True on a kernel with the memory checkers (kmemleak, KASAN) on, where
  * every call costs several times more: exhaustive loops shrink there.
  */

@@ -1808,76 +1808,6 @@ static void test_fault_log(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
-/* The platform device's runtime PM file @file, e.g. "runtime_status". */
-static void power_path(int fd, const char *file, char *path, size_t size)
-{
-	char name[64];
-
-	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
-	snprintf(path, size, "/sys/bus/platform/devices/%s/power/%s", name,
-		 file);
-}
-
-static void power_read(int fd, const char *file, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-
-	power_path(fd, file, path, sizeof(path));
-	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-static void power_write(int fd, const char *file, const char *value)
-{
-	char path[PATH_MAX];
-
-	power_path(fd, file, path, sizeof(path));
-	igt_assert_eq(igt_sysfs_write(path, value), 0);
-}
-
-/* Wait up to @ms for runtime_status to read @want. */
-static bool wait_runtime_status(int fd, const char *want, unsigned int ms)
-{
-	int64_t deadline = igt_deadline_ns(ms);
-	char buf[32];
-
-	do {
-		power_read(fd, "runtime_status", buf, sizeof(buf));
-		if (!strcmp(buf, want))
-			return true;
-		usleep(10000);
-	} while ((int64_t)igt_nsec_now() < deadline);
-	return false;
-}
-
-/*
- * Register accesses the simulated bus could not deliver to the GPU
- * (clocks stopped, power or supply off, held in reset) for the platform
- * device @name; -1 without a simulator.
- */
-static long long bus_errors_of(const char *name)
-{
-	char path[PATH_MAX], buf[32];
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/ugpu_sim/%s/bus_errors",
-		 name);
-	if (access(path, R_OK))
-		return -1;
-	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
-	return strtoll(buf, NULL, 0);
-}
-
-static long long bus_errors(int fd)
-{
-	char name[64];
-	long long n;
-
-	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
-	n = bus_errors_of(name);
-	igt_require(n >= 0);
-	return n;
-}
-
 /* Run a one-job chain on @js writing @value; check the job and the data. */
 static void run_write(struct env *e, unsigned int js, uint32_t value)
 {
@@ -1907,29 +1837,29 @@ static void test_runtime_suspend(struct ugpu_device_info *d)
 	struct env e;
 
 	env_open(&e, d);
-	igt_assert_eq(bus_errors(e.fd), 0);
-	power_read(e.fd, "control", control, sizeof(control));
+	igt_assert_eq(ugpu_sim_bus_errors(e.fd), 0);
+	ugpu_power_read(e.fd, "control", control, sizeof(control));
 	igt_assert_f(!strcmp(control, "auto"), "runtime PM is %s\n", control);
-	power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
-	power_write(e.fd, "autosuspend_delay_ms", "20");
+	ugpu_power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", "20");
 
 	for (round = 0; round < MALI_NUM_JOB_SLOTS; round++) {
 		run_write(&e, round, 0x5eed0000 + round);
-		igt_assert_f(wait_runtime_status(e.fd, "suspended", 5000),
+		igt_assert_f(ugpu_wait_runtime_status(e.fd, "suspended", 5000),
 			     "still powered after the autosuspend delay\n");
 		/* Suspended stays suspended while nothing is submitted. */
 		usleep(100000);
-		igt_assert(wait_runtime_status(e.fd, "suspended", 0));
+		igt_assert(ugpu_wait_runtime_status(e.fd, "suspended", 0));
 	}
 	/* Reading the timestamp powers the GPU up, then it sleeps again. */
 	igt_assert_lt_u64(0, ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0));
-	igt_assert(wait_runtime_status(e.fd, "suspended", 5000));
+	igt_assert(ugpu_wait_runtime_status(e.fd, "suspended", 5000));
 	/* Back to back, with no time to suspend in between. */
 	for (round = 0; round < 4; round++)
 		run_write(&e, round % MALI_NUM_JOB_SLOTS, 0xc0de0000 + round);
 
-	power_write(e.fd, "autosuspend_delay_ms", old_delay);
-	igt_assert_eq(bus_errors(e.fd), 0);
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", old_delay);
+	igt_assert_eq(ugpu_sim_bus_errors(e.fd), 0);
 	env_close(&e);
 }
 
@@ -1956,7 +1886,7 @@ static void test_board_bound(void)
 			 "/sys/bus/platform/devices/%s/driver", de->d_name);
 		igt_assert_f(!access(path, F_OK), "%s: no driver bound\n",
 			     de->d_name);
-		n = bus_errors_of(de->d_name);
+		n = ugpu_sim_bus_errors_of(de->d_name);
 		igt_assert_f(n <= 0, "%s: %lld bus errors\n", de->d_name, n);
 		bound++;
 	}

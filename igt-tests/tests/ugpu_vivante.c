@@ -497,33 +497,6 @@ static void test_events(int minor)
 	viv_env_close(&e);
 }
 
-/* The platform device's runtime PM file @file, e.g. "runtime_status". */
-static void power_path(int fd, const char *file, char *path, size_t size)
-{
-	char name[64];
-
-	igt_assert(ugpu_device_sysfs_name(fd, name, sizeof(name)));
-	snprintf(path, size, "/sys/bus/platform/devices/%s/power/%s", name,
-		 file);
-}
-
-static void power_read(int fd, const char *file, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-
-	power_path(fd, file, path, sizeof(path));
-	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-static void power_write(int fd, const char *file, const char *value)
-{
-	char path[PATH_MAX];
-
-	power_path(fd, file, path, sizeof(path));
-	igt_assert_eq(igt_sysfs_write(path, value), 0);
-}
-
 /*
  * Keep the core powered (power/control "on") while a test reads what the
  * simulated core holds (vivante_state, vivante_mem): a core that lost
@@ -531,7 +504,7 @@ static void power_write(int fd, const char *file, const char *value)
  */
 static void hold_power(int fd, bool on)
 {
-	power_write(fd, "control", on ? "on" : "auto");
+	ugpu_power_write(fd, "control", on ? "on" : "auto");
 }
 
 /* A state of the simulated core, through its vivante_state debugfs file. */
@@ -3096,36 +3069,6 @@ static void test_core_clock(void)
 	}
 }
 
-/*
- * Register accesses the simulated bus could not deliver to the block
- * (clocks stopped or domain off): a board's bus-fault log.
- */
-static long long bus_errors(int fd)
-{
-	char path[PATH_MAX] = "", buf[32];
-
-	/* Read-only: ugpu_sim_debugfs_path() asks for write access. */
-	ugpu_sim_debugfs_path(fd, "bus_errors", path, sizeof(path));
-	igt_require(path[0] && access(path, R_OK) == 0);
-	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
-	return strtoll(buf, NULL, 0);
-}
-
-/* Wait up to @ms for runtime_status to read @want. */
-static bool wait_runtime_status(int fd, const char *want, unsigned int ms)
-{
-	int64_t deadline = igt_deadline_ns(ms);
-	char buf[32];
-
-	do {
-		power_read(fd, "runtime_status", buf, sizeof(buf));
-		if (!strcmp(buf, want))
-			return true;
-		usleep(10000);
-	} while ((int64_t)igt_nsec_now() < deadline);
-	return false;
-}
-
 /* Fill @bo with @fill on the GPU: a resolve fill, or a 2D clear. */
 static void gpu_fill(struct viv_env *e, struct ugpu_bo *bo, uint32_t fill)
 {
@@ -3163,29 +3106,29 @@ static void test_runtime_suspend(int minor)
 	int round;
 
 	viv_env_open(&e, minor);
-	igt_assert_eq(bus_errors(e.fd), 0);
-	power_read(e.fd, "control", control, sizeof(control));
+	igt_assert_eq(ugpu_sim_bus_errors(e.fd), 0);
+	ugpu_power_read(e.fd, "control", control, sizeof(control));
 	igt_assert_f(!strcmp(control, "auto"), "runtime PM is %s\n", control);
-	power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
-	power_write(e.fd, "autosuspend_delay_ms", "20");
+	ugpu_power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", "20");
 
 	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
 	ugpu_bo_map(bo);
 	for (round = 0; round < 3; round++) {
 		gpu_fill(&e, bo, 0xff102030 + round);
-		igt_assert_f(wait_runtime_status(e.fd, "suspended", 5000),
+		igt_assert_f(ugpu_wait_runtime_status(e.fd, "suspended", 5000),
 			     "still powered after the autosuspend delay\n");
 		/* Suspended stays suspended while nothing is submitted. */
 		usleep(100000);
-		igt_assert(wait_runtime_status(e.fd, "suspended", 0));
+		igt_assert(ugpu_wait_runtime_status(e.fd, "suspended", 0));
 	}
 	/* A pause longer than the delay between submits, then back to back. */
 	for (round = 0; round < 4; round++)
 		gpu_fill(&e, bo, 0xff405060 + round);
 
-	power_write(e.fd, "autosuspend_delay_ms", old_delay);
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", old_delay);
 	ugpu_bo_free(bo);
-	igt_assert_eq(bus_errors(e.fd), 0);
+	igt_assert_eq(ugpu_sim_bus_errors(e.fd), 0);
 	viv_env_close(&e);
 }
 
@@ -3205,31 +3148,31 @@ static void test_shared_domain(void)
 	viv_env_open(&e[0], find_model(0x2000));
 	viv_env_open(&e[1], find_model(0x320));
 	for (i = 0; i < 2; i++) {
-		igt_assert_eq(bus_errors(e[i].fd), 0);
-		power_read(e[i].fd, "autosuspend_delay_ms", old_delay[i],
+		igt_assert_eq(ugpu_sim_bus_errors(e[i].fd), 0);
+		ugpu_power_read(e[i].fd, "autosuspend_delay_ms", old_delay[i],
 			   sizeof(old_delay[i]));
-		power_write(e[i].fd, "autosuspend_delay_ms", "20");
+		ugpu_power_write(e[i].fd, "autosuspend_delay_ms", "20");
 		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
 		ugpu_bo_map(bo[i]);
 	}
 
 	hold_power(e[1].fd, true);
 	gpu_fill(&e[0], bo[0], 0xff112233);
-	igt_assert(wait_runtime_status(e[0].fd, "suspended", 5000));
-	igt_assert(wait_runtime_status(e[1].fd, "active", 0));
+	igt_assert(ugpu_wait_runtime_status(e[0].fd, "suspended", 5000));
+	igt_assert(ugpu_wait_runtime_status(e[1].fd, "active", 0));
 	gpu_fill(&e[0], bo[0], 0xff445566);
 	gpu_fill(&e[1], bo[1], 0xff778899);
 	hold_power(e[1].fd, false);
 
 	for (i = 0; i < 2; i++)
-		igt_assert(wait_runtime_status(e[i].fd, "suspended", 5000));
+		igt_assert(ugpu_wait_runtime_status(e[i].fd, "suspended", 5000));
 	gpu_fill(&e[1], bo[1], 0xffaabbcc);
 	gpu_fill(&e[0], bo[0], 0xffddeeff);
 
 	for (i = 0; i < 2; i++) {
-		power_write(e[i].fd, "autosuspend_delay_ms", old_delay[i]);
+		ugpu_power_write(e[i].fd, "autosuspend_delay_ms", old_delay[i]);
 		ugpu_bo_free(bo[i]);
-		igt_assert_eq(bus_errors(e[i].fd), 0);
+		igt_assert_eq(ugpu_sim_bus_errors(e[i].fd), 0);
 		viv_env_close(&e[i]);
 	}
 }
@@ -3246,7 +3189,7 @@ static void test_no_bus_errors(void)
 	for (i = 0; i < n; i++) {
 		int fd = ugpu_open_minor(now[i].minor);
 
-		igt_assert_eq(bus_errors(fd), 0);
+		igt_assert_eq(ugpu_sim_bus_errors(fd), 0);
 		close(fd);
 	}
 }
