@@ -110,8 +110,11 @@ done
 if [[ ${#missing[@]} -gt 0 ]]; then
 	echo "install-deps: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	# Package lists may be absent or stale on a fresh machine.
-	"${sudo[@]}" apt-get update -q
+	# Package lists may be absent or stale on a fresh machine. A mirror
+	# caught mid-sync fails one list while the rest are good: go on, and
+	# let the install say what it cannot find.
+	"${sudo[@]}" apt-get update -q ||
+		echo "install-deps: some package lists did not update" >&2
 	"${sudo[@]}" apt-get install -y -q --no-install-recommends \
 		-o Dpkg::Options::=--force-confdef \
 		-o Dpkg::Options::=--force-confold \
@@ -143,7 +146,8 @@ fetch_foreign() {
 	done
 	[[ ${#need[@]} -eq 0 ]] && return 0
 	echo "install-deps: fetching $deb_arch packages ${need[*]}"
-	apt-get -q "${opts[@]}" update >/dev/null
+	apt-get -q "${opts[@]}" update >/dev/null ||
+		echo "install-deps: some $deb_arch package lists did not update" >&2
 	dl=$(mktemp -d "$sysroot/.dl.XXXXXX")
 	(cd "$dl" && apt-get -q "${opts[@]}" download "${need[@]}")
 	for p in "${need[@]}"; do
