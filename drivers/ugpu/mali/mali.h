@@ -142,7 +142,8 @@ struct mali_fault {
  * @as_vm: the VM bound to each AS slot, or NULL.
  * @as_lru: VMs bound to an AS slot, most recently used first.
  * @as_wq: job_run() waits here for an AS slot when all are busy.
- * @reset_lock: serialises reset, runtime suspend/resume and removal.
+ * @reset_lock: serialises resets and removal (runtime PM callbacks never
+ *	run during a reset: see mali_reset()).
  * @gone: the device is being removed; no new hardware work.
  * @last_fault: the last fault, for debugfs. Under @js_lock.
  */
@@ -205,7 +206,7 @@ struct mali_device {
 	struct list_head as_lru;
 	wait_queue_head_t as_wq;
 
-	/* Serialises reset, runtime suspend/resume and removal. */
+	/* Serialises resets and removal; not taken by runtime PM callbacks. */
 	struct mutex reset_lock;
 	bool gone;
 	struct mali_fault last_fault;

@@ -36,8 +36,16 @@ void mali_reset(struct ugpu_device *udev)
 	struct mali_device *mdev = to_mali(udev);
 	int ret;
 
-	/* Before the lock: a runtime suspend in progress takes it too. */
-	ret = pm_runtime_resume_and_get(udev->dev);
+	/*
+	 * This runs in the fence signalling path (timeouts, recovery): it
+	 * must not resume the GPU, which takes the supply's and the clocks'
+	 * locks, held elsewhere while memory is allocated. A job holds a
+	 * runtime PM reference from prepare to cleanup, so a GPU that is not
+	 * active has no job to stop and no state to reset.
+	 */
+	ret = pm_runtime_get_if_active(udev->dev);
+	if (!ret)
+		return;
 
 	mutex_lock(&mdev->reset_lock);
 	if (!READ_ONCE(mdev->gone))
@@ -50,7 +58,7 @@ void mali_reset(struct ugpu_device *udev)
 	mali_gpu_irq_enable(mdev);
 	mutex_unlock(&mdev->reset_lock);
 
-	if (!ret) {
+	if (ret > 0) {
 		pm_runtime_mark_last_busy(udev->dev);
 		pm_runtime_put_autosuspend(udev->dev);
 	}
@@ -273,15 +281,14 @@ static void mali_power_down(struct mali_device *mdev)
 }
 
 /*
- * Set the GPU up after a reset or a power loss: power the cores, program
- * the MMU's address spaces again and unmask the interrupts. Called with
- * reset_lock held.
+ * Set the GPU up after a power loss: power the cores, program the MMU's
+ * address spaces again and unmask the interrupts. Called from runtime
+ * resume, when no reset can run: mali_reset() touches only an active GPU.
  */
 static int mali_hw_init(struct mali_device *mdev)
 {
 	int ret;
 
-	lockdep_assert_held(&mdev->reset_lock);
 	ret = mali_gpu_reset(mdev);
 	if (!ret)
 		ret = mali_gpu_power_on(mdev);
@@ -296,7 +303,11 @@ static int mali_runtime_suspend(struct device *dev)
 	unsigned int js;
 	int ret = 0;
 
-	mutex_lock(&mdev->reset_lock);
+	/*
+	 * No reset_lock here nor in resume: the supply and clock calls take
+	 * locks that must not nest inside the reset path's. A reset runs
+	 * only while the GPU is active, never during these callbacks.
+	 */
 	if (mdev->hw_ready) {
 		/* Jobs hold a runtime PM reference: there should be none. */
 		spin_lock(&mdev->js_lock);
@@ -305,16 +316,14 @@ static int mali_runtime_suspend(struct device *dev)
 				ret = -EBUSY;
 		spin_unlock(&mdev->js_lock);
 		if (WARN_ON(ret))
-			goto out_unlock;
+			return ret;
 		/* Nothing may touch the registers once the clocks stop. */
 		mali_gpu_irq_disable(mdev);
 		mali_gpu_power_off(mdev);
 		mali_mmu_reset(mdev);
 	}
 	mali_power_down(mdev);
-out_unlock:
-	mutex_unlock(&mdev->reset_lock);
-	return ret;
+	return 0;
 }
 
 static int mali_runtime_resume(struct device *dev)
@@ -322,12 +331,10 @@ static int mali_runtime_resume(struct device *dev)
 	struct mali_device *mdev = dev_get_drvdata(dev);
 	int ret;
 
-	mutex_lock(&mdev->reset_lock);
 	ret = mali_power_up(mdev);
 	/* The domain or supply may have been off: the GPU kept nothing. */
 	if (!ret && mdev->hw_ready)
 		ret = mali_hw_init(mdev);
-	mutex_unlock(&mdev->reset_lock);
 	return ret;
 }
 
