@@ -106,6 +106,14 @@ struct ugpu_queue {
 	unsigned int index;
 	/** @caps: DRM_UGPU_QUEUE_CAP_* bits, set by the family before register. */
 	u32 caps;
+	/**
+	 * @depth: most jobs of this queue on the hardware at once (run and
+	 * hardware fence not signalled yet): the scheduler's credit limit.
+	 * Set by the family before register; 0 means 2. A family whose jobs
+	 * need a scarce resource while on the hardware sizes it so that
+	 * &ugpu_family_ops.job_run always finds one free.
+	 */
+	unsigned int depth;
 	/** @name: engine name for fdinfo (drm-engine-<name>), set by the family. */
 	char name[16];
 	/** @fence_context: dma_fence context of this queue's hardware fences. */
@@ -191,6 +199,9 @@ struct ugpu_family_ops {
 	 * family signals it with ugpu_job_done() when the hardware is done.
 	 * Called from the scheduler, and from ugpu_recover() to run an
 	 * innocent job again after a reset. A negative return fails the job.
+	 * A fence signalling path: it never waits. At most
+	 * &ugpu_queue.depth jobs of the queue are on the hardware when it
+	 * is called, this one included.
 	 */
 	int (*job_run)(struct ugpu_job *job);
 	/**

@@ -669,7 +669,6 @@ int ugpu_sched_init(struct ugpu_device *udev)
 	struct drm_sched_init_args args = {
 		.ops = &ugpu_hw_sched_ops,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		.credit_limit = 2,
 		.hang_limit = 0,
 		.dev = udev->dev,
 	};
@@ -694,6 +693,7 @@ int ugpu_sched_init(struct ugpu_device *udev)
 		if (!queue->name[0])
 			snprintf(queue->name, sizeof(queue->name), "queue%u", i);
 		args.name = queue->name;
+		args.credit_limit = queue->depth ?: 2;
 		ret = drm_sched_init(&queue->sched, &args);
 		if (ret)
 			goto err;
