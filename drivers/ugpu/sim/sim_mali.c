@@ -350,6 +350,8 @@ struct mali_pwr {
  * @as: address spaces.
  * @hang_next: debugfs knob, consumed by the next chain started.
  * @fault_next: debugfs knob, consumed by the next chain started.
+ * @as_present: the AS_PRESENT the GPU has: the model's, or fewer through
+ *	the test-only ``as_present`` debugfs knob. READ_ONCE/WRITE_ONCE.
  *
  * Everything but @sdev, @id, the knobs (atomic) and the device-thread-only
  * fields of &struct mali_slot is protected by &sim_device.lock.
@@ -378,6 +380,7 @@ struct mali_gpu {
 	struct mali_as as[MALI_MAX_AS];
 	atomic_t hang_next;
 	atomic_t fault_next;
+	u32 as_present;
 };
 
 static inline struct mali_gpu *to_mali(struct sim_device *sdev)
@@ -1314,7 +1317,7 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 		bitmap_zero(s->done_idx, MALI_NUM_JOB_INDICES);
 		s->njobs = 0;
 	}
-	if (!(m->id->as_present & BIT(st.as))) {
+	if (!(READ_ONCE(m->as_present) & BIT(st.as))) {
 		code = MALI_EXC_JOB_CONFIG_FAULT;
 		st.cost_ns = MALI_JOB_NS;
 	} else if (inject) {
@@ -1591,7 +1594,7 @@ static u32 mali_read_gpu(struct mali_gpu *m, unsigned int reg)
 	case MALI_MMU_FEATURES:
 		return id->mmu_features;
 	case MALI_AS_PRESENT:
-		return id->as_present;
+		return READ_ONCE(m->as_present);
 	case MALI_JS_PRESENT:
 		return id->js_present;
 	case MALI_GPU_IRQ_RAWSTAT:
@@ -1899,7 +1902,7 @@ static bool mali_as_reg(struct mali_gpu *m, unsigned int reg,
 		return false;
 	*asn = (reg - MALI_AS_BASE) / MALI_AS_STRIDE;
 	*off = (reg - MALI_AS_BASE) % MALI_AS_STRIDE;
-	return m->id->as_present & BIT(*asn);
+	return READ_ONCE(m->as_present) & BIT(*asn);
 }
 
 static bool mali_js_reg(struct mali_gpu *m, unsigned int reg,
@@ -2030,6 +2033,27 @@ static int mali_fault_next_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(mali_fault_next_fops, mali_fault_next_get,
 			 mali_fault_next_set, "0x%llx\n");
 
+static int mali_as_present_get(void *data, u64 *val)
+{
+	struct mali_gpu *m = data;
+
+	*val = READ_ONCE(m->as_present);
+	return 0;
+}
+
+/* Test-only: a GPU with fewer address spaces, for a driver probed next. */
+static int mali_as_present_set(void *data, u64 val)
+{
+	struct mali_gpu *m = data;
+
+	if (!val || val & ~(u64)m->id->as_present)
+		return -EINVAL;
+	WRITE_ONCE(m->as_present, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mali_as_present_fops, mali_as_present_get,
+			 mali_as_present_set, "0x%llx\n");
+
 static int mali_state_show(struct seq_file *sf, void *unused)
 {
 	struct mali_gpu *m = sf->private;
@@ -2075,7 +2099,7 @@ static int mali_state_show(struct seq_file *sf, void *unused)
 	for (i = 0; i < MALI_MAX_AS; i++) {
 		struct mali_as *as = &snap->as[i];
 
-		if (!(snap->id->as_present & BIT(i)))
+		if (!(snap->as_present & BIT(i)))
 			continue;
 		seq_printf(sf,
 			   "as%u transtab 0x%llx transcfg 0x%llx faultstatus 0x%08x faultaddress 0x%llx%s\n",
@@ -2096,6 +2120,8 @@ static void mali_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 				   &mali_hang_next_fops);
 	debugfs_create_file_unsafe("fault_next", 0600, dir, m,
 				   &mali_fault_next_fops);
+	debugfs_create_file_unsafe("as_present", 0600, dir, m,
+				   &mali_as_present_fops);
 	debugfs_create_file("state", 0400, dir, m, &mali_state_fops);
 }
 
@@ -2112,6 +2138,7 @@ static int mali_init(struct sim_device *sdev,
 		return -ENOMEM;
 	m->sdev = sdev;
 	m->id = id;
+	m->as_present = id->as_present;
 	if (sim_cache_init(&m->l2, &sdev->lock, MALI_L2_SIZE, MALI_L2_WAYS))
 		goto err_free;
 	atomic_set(&m->hang_next, 0);
