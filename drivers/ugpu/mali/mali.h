@@ -9,7 +9,6 @@
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
-#include <linux/wait.h>
 
 #include <ugpu/ugpu_core.h>
 #include <ugpu/ugpu_pgtable.h>
@@ -141,7 +140,6 @@ struct mali_fault {
  *	Never held together with @js_lock.
  * @as_vm: the VM bound to each AS slot, or NULL.
  * @as_lru: VMs bound to an AS slot, most recently used first.
- * @as_wq: job_run() waits here for an AS slot when all are busy.
  * @reset_lock: serialises resets and removal (runtime PM callbacks never
  *	run during a reset: see mali_reset()).
  * @gone: the device is being removed; no new hardware work.
@@ -204,7 +202,6 @@ struct mali_device {
 	spinlock_t as_lock;
 	struct mali_vm *as_vm[MALI_MAX_AS];
 	struct list_head as_lru;
-	wait_queue_head_t as_wq;
 
 	/* Serialises resets and removal; not taken by runtime PM callbacks. */
 	struct mutex reset_lock;
@@ -266,6 +263,7 @@ irqreturn_t mali_mmu_irq(int irq, void *data);
 /* mali_job.c */
 int mali_job_prepare(struct ugpu_job *job);
 int mali_job_run(struct ugpu_job *job);
+void mali_queue_depths(struct mali_device *mdev);
 enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job);
 void mali_job_cleanup(struct ugpu_job *job);
 void mali_job_reset(struct mali_device *mdev);

@@ -376,7 +376,6 @@ static int mali_probe(struct platform_device *pdev)
 	spin_lock_init(&mdev->js_lock);
 	spin_lock_init(&mdev->as_lock);
 	INIT_LIST_HEAD(&mdev->as_lru);
-	init_waitqueue_head(&mdev->as_wq);
 	ret = devm_mutex_init(dev, &mdev->reset_lock);
 	if (ret)
 		return ret;
@@ -442,6 +441,7 @@ static int mali_probe(struct platform_device *pdev)
 		udev->queues[i].caps = mali_queues[i].caps;
 		strscpy(udev->queues[i].name, mali_queues[i].name);
 	}
+	mali_queue_depths(mdev);
 
 	mali_debugfs_init(mdev);
 

@@ -4,6 +4,7 @@
  * parameters and the timestamp counter.
  */
 
+#include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
@@ -125,6 +126,12 @@ int mali_gpu_init(struct mali_device *mdev)
 			   GENMASK(MALI_MAX_AS - 1, 0);
 	if (!mdev->as_present || !mdev->shader_present) {
 		dev_err(udev->dev, "no address space or no shader core\n");
+		return -ENODEV;
+	}
+	/* A job on each slot needs one: see mali_queue_depths(). */
+	if (hweight32(mdev->as_present) < MALI_NUM_JOB_SLOTS) {
+		dev_err(udev->dev, "%d address spaces for %d job slots\n",
+			hweight32(mdev->as_present), MALI_NUM_JOB_SLOTS);
 		return -ENODEV;
 	}
 	if ((mdev->feat[MALI_FEAT_JS_PRESENT] & GENMASK(MALI_NUM_JOB_SLOTS - 1, 0)) !=

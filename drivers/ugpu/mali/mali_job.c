@@ -5,9 +5,13 @@
  *
  * Each slot holds up to two jobs: the one in JS_HEAD and one waiting in
  * the _NEXT registers, which the hardware starts by itself when the first
- * one completes. A failing job stalls the slot until its interrupt is
- * cleared, so the waiting job is cancelled (JS_COMMAND_NEXT = NOP) before
- * the clear and started again once the failure is handled.
+ * one completes. How many a slot gets is its queue depth, chosen at probe
+ * so that every job on the hardware can have an address space of its
+ * own: job_run() is a fence signalling path and never waits for one.
+ *
+ * A failing job stalls the slot until its interrupt is cleared, so the
+ * waiting job is cancelled (JS_COMMAND_NEXT = NOP) before the clear and
+ * started again once the failure is handled.
  *
  * JS_CONFIG asks for an L2 clean and invalidate before and after every
  * chain: the end flush puts what the jobs wrote in memory before the
@@ -15,6 +19,7 @@
  * the CPU may have changed since.
  */
 
+#include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
@@ -101,22 +106,40 @@ void mali_job_cleanup(struct ugpu_job *job)
 	pm_runtime_put_autosuspend(dev);
 }
 
-/* An AS slot for @mvm, or false when all are busy with running jobs. */
-static bool mali_as_try_get(struct mali_device *mdev, struct mali_vm *mvm,
-			    int *as)
+/**
+ * mali_queue_depths() - how many jobs each slot's queue puts on the
+ * hardware at once.
+ * @mdev: the device; AS_PRESENT has at least one slot per job slot.
+ *
+ * A job holds an AS slot from mali_job_run() until it leaves the hardware,
+ * and jobs of different VMs need different ones. With no more jobs on the
+ * hardware than AS slots, mali_job_run() always finds one: each job slot
+ * gets JS_HEAD and, while AS slots remain, the _NEXT registers too, job
+ * slot 0 (fragment) first, then 1, then 2. Eight AS slots give every job
+ * slot two jobs; four (Mali-T60x, T720) give 2, 1 and 1.
+ */
+void mali_queue_depths(struct mali_device *mdev)
 {
-	*as = mali_as_get(mdev, mvm);
-	return *as != -EBUSY;
+	unsigned int spare = hweight32(mdev->as_present) - MALI_NUM_JOB_SLOTS;
+	unsigned int js, extra;
+
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		extra = min_t(unsigned int, spare, MALI_SLOT_DEPTH - 1);
+		mdev->udev.queues[js].depth = 1 + extra;
+		spare -= extra;
+	}
 }
 
 /**
  * mali_job_run() - &ugpu_family_ops.job_run: queue @job on its slot.
  * @job: the job.
  *
- * Takes an AS slot for the job's VM (waiting up to the job timeout if all
- * are used by jobs on the hardware) and a job reference, both given back
- * when the job leaves the hardware. The GPU is powered: the job holds a
- * runtime PM reference from mali_job_prepare() on.
+ * Takes an AS slot for the job's VM and a job reference, both given back
+ * when the job leaves the hardware. Never waits: the queue depths
+ * (mali_queue_depths()) keep the jobs on the hardware at or below the
+ * number of AS slots, so one is always free or bound to an idle VM. The
+ * GPU is powered: the job holds a runtime PM reference from
+ * mali_job_prepare() on.
  *
  * Return: 0, or a negative error that fails the job.
  */
@@ -134,12 +157,9 @@ int mali_job_run(struct ugpu_job *job)
 	if (READ_ONCE(mdev->gone))
 		return -ENODEV;
 
-	if (!wait_event_timeout(mdev->as_wq, mali_as_try_get(mdev, mvm, &as),
-				msecs_to_jiffies(mdev->udev.job_timeout_ms))) {
-		dev_err_ratelimited(dev, "js%u: no free address space for %s[%d]\n",
-				    js, job->comm, job->pid);
-		return -EBUSY;
-	}
+	as = mali_as_get(mdev, mvm);
+	if (WARN_ON_ONCE(as < 0))
+		return as;
 
 	/*
 	 * L2 clean and invalidate around the chain: its results reach memory
@@ -200,8 +220,14 @@ static void mali_job_finish(struct mali_device *mdev, struct mali_done *d)
 		mali_dump_coredump(mdev, d->job, d->job->queue, d->fault);
 		ugpu_job_guilty(d->job);
 	}
+	/*
+	 * The AS slot goes back before the fence signals: from the signal
+	 * on, the scheduler may run the next job, which the queue depths
+	 * promise a slot.
+	 */
+	mali_as_put(mdev, d->job->vm->priv);
 	ugpu_job_done(d->job, d->error);
-	mali_job_release(mdev, d->job);
+	ugpu_job_put(d->job);
 }
 
 /* Remove the oldest job of @slot and record how it ended. */

@@ -7,7 +7,8 @@
  * it while idle, so the next job of the same VM needs no reprogramming.
  * When every slot is bound, the least recently used slot with no job on
  * the hardware is taken over. A slot used by a job on the hardware is
- * never taken.
+ * never taken, and there are never more jobs on the hardware than slots
+ * (mali_queue_depths()), so a job always gets one without waiting.
  */
 
 #include <linux/bitops.h>
@@ -144,7 +145,7 @@ static void mali_as_disable(struct mali_device *mdev, int as)
  *
  * Context: any; takes &mali_device.as_lock.
  * Return: the slot number, or -EBUSY when every slot is in use by jobs on
- * the hardware.
+ * the hardware, which the queue depths rule out.
  */
 int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm)
 {
@@ -208,7 +209,6 @@ void mali_as_put(struct mali_device *mdev, struct mali_vm *mvm)
 	if (!WARN_ON(!mvm->as_users))
 		mvm->as_users--;
 	spin_unlock(&mdev->as_lock);
-	wake_up_all(&mdev->as_wq);
 }
 
 /**
@@ -231,7 +231,6 @@ void mali_mmu_reset(struct mali_device *mdev)
 		list_del_init(&mvm->lru);
 	}
 	spin_unlock(&mdev->as_lock);
-	wake_up_all(&mdev->as_wq);
 }
 
 /*
