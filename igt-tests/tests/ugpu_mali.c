@@ -1286,6 +1286,208 @@ static int wait_status_long(int fd, uint32_t sync)
 	return ugpu_syncobj_status(fd, sync);
 }
 
+/*
+ * A GPU with four address spaces, as the Mali-T60x and T720 have: the
+ * simulator's test-only as_present knob lowers AS_PRESENT, which the
+ * driver reads at probe, so the device is unbound and bound again.
+ */
+#define FEW_AS		0xfull
+
+static char as_knob[PATH_MAX];
+static char as_knob_orig[32];
+
+static void as_present_restore(int sig)
+{
+	(void)sig;
+	if (as_knob[0])
+		igt_sysfs_write(as_knob, as_knob_orig);
+}
+
+/* Bind @d again with AS_PRESENT @mask; returns what the driver reports. */
+static uint64_t rebind_as_present(struct ugpu_device_info *d, uint64_t mask)
+{
+	char val[32];
+	uint64_t as;
+	int fd;
+
+	fd = ugpu_open_minor(d->minor);
+	ugpu_device_unbind_init(fd);
+	close(fd);
+	ugpu_device_unbind();
+	snprintf(val, sizeof(val), "%#llx", (unsigned long long)mask);
+	igt_assert_eq(igt_sysfs_write(as_knob, val), 0);
+	ugpu_device_rebind();
+	d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_MALI, d->name);
+
+	fd = ugpu_open_minor(d->minor);
+	as = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_AS_PRESENT, 0);
+	close(fd);
+	return as;
+}
+
+#define OVER_CLIENTS	8	/* twice FEW_AS */
+#define OVER_JOBS	20	/* per slot and chain */
+
+/*
+ * Every client submits a chain on each slot in one submit, all clients at
+ * once, for a few rounds: more VMs want the hardware than there are
+ * address spaces, and every job completes, in order, with its data.
+ */
+static void as_oversubscribed_load(struct ugpu_device_info *d)
+{
+	struct env envs[OVER_CLIENTS];
+	uint32_t syncs[OVER_CLIENTS];
+	unsigned int i, js, j, round;
+
+	for (i = 0; i < OVER_CLIENTS; i++) {
+		env_open(&envs[i], d);
+		syncs[i] = ugpu_syncobj_create(envs[i].fd, false);
+	}
+
+	for (round = 0; round < 4; round++) {
+		for (i = 0; i < OVER_CLIENTS; i++) {
+			struct env *e = &envs[i];
+			struct ugpu_submit s;
+
+			ugpu_submit_init(&s, e->ctx);
+			for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+				struct mali_chain c;
+
+				mali_chain_init(&c, e->jobs, true);
+				for (j = 0; j < OVER_JOBS; j++) {
+					unsigned int job = js * OVER_JOBS + j;
+
+					mali_set_value_job(e->jobs, JOB(job), j + 1,
+							   e->data->va + TARGETS + 8 * job,
+							   MALI_SET_VALUE_IMM32,
+							   round << 24 | i << 16 | job);
+					mali_chain_append(&c, JOB(job));
+				}
+				ugpu_submit_mali(&s, c.head, slot_reqs[js],
+						 DRM_UGPU_QUEUE_AUTO, 0);
+			}
+			submit_rw(e, &s, syncs[i]);
+		}
+		for (i = 0; i < OVER_CLIENTS; i++) {
+			struct env *e = &envs[i];
+
+			igt_assert_eq(ugpu_syncobj_wait_status(e->fd, syncs[i]), 1);
+			for (j = 0; j < MALI_NUM_JOB_SLOTS * OVER_JOBS; j++) {
+				check_done(e, j);
+				igt_assert_eq_u32(ugpu_bo_read32(e->data,
+								 TARGETS + 8 * j),
+						  round << 24 | i << 16 | j);
+			}
+		}
+	}
+	for (i = 0; i < OVER_CLIENTS; i++)
+		env_close(&envs[i]);
+}
+
+/*
+ * Hung chains on slots 0 and 1, each with a job of another client behind
+ * it, hold up to four address spaces until a reset; a fifth client's job
+ * on slot 2 must still run at once, not wait for an address space until
+ * the job timeout (and fail). The jobs behind the hangs complete too.
+ */
+static void as_oversubscribed_hangs(struct ugpu_device_info *d)
+{
+	static const uint32_t reqs[5] = {
+		DRM_UGPU_MALI_REQ_FRAGMENT, DRM_UGPU_MALI_REQ_FRAGMENT,
+		DRM_UGPU_MALI_REQ_COMPUTE, DRM_UGPU_MALI_REQ_COMPUTE,
+		DRM_UGPU_MALI_REQ_COMPUTE_ONLY,
+	};
+	struct env envs[5];
+	uint32_t syncs[5];
+	unsigned int i;
+	int status;
+
+	for (i = 0; i < 5; i++) {
+		env_open(&envs[i], d);
+		syncs[i] = ugpu_syncobj_create(envs[i].fd, false);
+	}
+	require_debugfs(envs[0].fd, "hang_next");
+
+	for (i = 0; i < 5; i++) {
+		struct env *e = &envs[i];
+		bool hang = i == 0 || i == 2;
+
+		/* Only a reset ends these. */
+		if (hang)
+			igt_assert_eq(ugpu_sim_debugfs_write(e->fd, "hang_next",
+							     "2"), 0);
+		submit_chain_async(e, e->ctx,
+				   write_chain(e, 0, TARGETS, 0x5000 + i),
+				   reqs[i], syncs[i]);
+		if (hang)
+			wait_knob_consumed(e->fd, "hang_next");
+		else if (i < 4)
+			usleep(50 * 1000);	/* into job_run */
+	}
+
+	/* The fifth job does not wait for the hung ones. */
+	igt_assert_eq(ugpu_syncobj_wait_status(envs[4].fd, syncs[4]), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(envs[4].data, TARGETS), 0x5004);
+	igt_assert_f(ugpu_syncobj_wait(envs[0].fd, syncs[0], 0) != 0,
+		     "the hang ended before the job on slot 2 completed\n");
+
+	/*
+	 * The first hang times out; the second is innocent of that reset
+	 * and runs again (to completion: the hang was one shot), unless its
+	 * own timeout came first.
+	 */
+	igt_assert_eq(wait_status_long(envs[0].fd, syncs[0]), -ETIMEDOUT);
+	status = wait_status_long(envs[2].fd, syncs[2]);
+	igt_assert_f(status == 1 || status == -ETIMEDOUT,
+		     "second hang: fence status %d\n", status);
+	for (i = 1; i < 4; i += 2) {
+		igt_assert_eq(wait_status_long(envs[i].fd, syncs[i]), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(envs[i].data, TARGETS),
+				  0x5000 + i);
+	}
+
+	/* Every slot works afterwards. */
+	for (i = 0; i < MALI_NUM_JOB_SLOTS; i++) {
+		igt_assert_eq(run_chain(&envs[4],
+					write_chain(&envs[4], 1 + i,
+						    TARGETS + 8 + 8 * i, 0x600d + i),
+					slot_reqs[i]), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(envs[4].data,
+						 TARGETS + 8 + 8 * i), 0x600d + i);
+	}
+	for (i = 0; i < 5; i++)
+		env_close(&envs[i]);
+}
+
+static void test_as_oversubscribed(struct ugpu_device_info *d)
+{
+	static bool handler;
+	uint64_t orig;
+	int fd;
+
+	igt_require(getuid() == 0);
+	fd = ugpu_open_minor(d->minor);
+	igt_require_f(ugpu_sim_debugfs_path(fd, "as_present", as_knob,
+					    sizeof(as_knob)),
+		      "no simulator control as_present\n");
+	orig = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_AS_PRESENT, 0);
+	close(fd);
+	igt_require_f((orig & FEW_AS) == FEW_AS, "AS_PRESENT %#llx\n",
+		      (unsigned long long)orig);
+	snprintf(as_knob_orig, sizeof(as_knob_orig), "%#llx",
+		 (unsigned long long)orig);
+	if (!handler) {
+		igt_install_exit_handler(as_present_restore);
+		handler = true;
+	}
+
+	igt_assert_eq_u64(rebind_as_present(d, FEW_AS), FEW_AS);
+	as_oversubscribed_load(d);
+	as_oversubscribed_hangs(d);
+	igt_assert_eq_u64(rebind_as_present(d, orig), orig);
+	as_knob[0] = '\0';
+}
+
 #define DEVCD_DIR	"/sys/class/devcoredump"
 
 /* Drop every device coredump: devcoredump keeps one per device. */
@@ -1997,6 +2199,11 @@ igt_main
 	igt_subtest_with_dynamic("many-clients")
 		for_each_mali(d)
 			test_many_clients(d);
+
+	igt_describe("Fewer address spaces than jobs the slots hold: jobs never wait for one.");
+	igt_subtest_with_dynamic("as-oversubscribed")
+		for_each_mali(d)
+			test_as_oversubscribed(d);
 
 	igt_subtest_with_dynamic("hang-recovery")
 		for_each_mali(d)
