@@ -16,6 +16,17 @@
  *   hw-chain      that hardware command 64 times in one submit, each
  *                 depending on the one before; the time is per command.
  *
+ * After the table of a device, the latency of that hardware command when
+ * the device has been left alone for a while: 20 ms (its front end idles
+ * powered) and 300 ms (past the runtime PM autosuspend of the drivers that
+ * have one), median of a few; and, when the GPUs are simulated, what the
+ * simulator's device threads (ugpu-sim/N) cost in the second after the
+ * device's last command: the share of one CPU and their wakeups.
+ *
+ * Before the first device and after the last, the same for the simulator
+ * threads while no client uses any device, over IDLE seconds, one second
+ * after the last work.
+ *
  * The operations run in rounds, a batch of each operation per round, so
  * that a slow moment of the machine weighs on all of them alike; the first
  * round warms up. For each operation the table gives the median over the
@@ -24,10 +35,13 @@
  * Only the ratios of one run compare: the absolute times depend on the
  * machine (in the test VM, on QEMU's emulation).
  *
- * Usage: ugpu-bench [-s SCALE] [render node...]
+ * Usage: ugpu-bench [-s SCALE] [-i IDLE] [render node...]
  *   -s  multiply the number of operations by SCALE (default 1)
+ *   -i  seconds of each idle CPU measurement, 0: none (default 5)
  * Exit status: 0 measured, 77 no ugpu device, 1 failure, 2 usage.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -35,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -89,6 +104,7 @@ struct op {
 };
 
 static unsigned int scale = 1;
+static unsigned int idle_seconds = 5;
 
 static int do_get_param(struct bench *b)
 {
@@ -348,6 +364,123 @@ static int check_results(const struct bench *b, const char *device)
 	return 0;
 }
 
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Latency of one hardware command after @ms without work: median of 5. */
+static int idle_latency(struct bench *b, unsigned int ms, double *us)
+{
+	double v[5];
+	unsigned int i;
+	int64_t t0;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		sleep_ms(ms);
+		b->deadline = ugpu_deadline_ns(WAIT_NS);
+		t0 = ugpu_now_ns();
+		ret = do_hw(b);
+		if (ret)
+			return ret;
+		v[i] = (ugpu_now_ns() - t0) / 1000.0;
+	}
+	*us = median(v, ARRAY_SIZE(v));
+	return 0;
+}
+
+/*
+ * Time on a CPU (ns) and times scheduled in of the kernel threads named
+ * ugpu-sim/N, summed; returns how many there are.
+ */
+static unsigned int sim_threads(unsigned long long *ns,
+				unsigned long long *slices)
+{
+	unsigned long long run, wait, n_in;
+	char path[300], buf[64];
+	unsigned int n = 0;
+	struct dirent *de;
+	FILE *f;
+	DIR *d;
+
+	*ns = 0;
+	*slices = 0;
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f) || strncmp(buf, "ugpu-sim/", 9)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%s/schedstat", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu %llu %llu", &run, &wait, &n_in) == 3) {
+			*ns += run;
+			*slices += n_in;
+			n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * What the simulator's threads cost over the next @ms, the share of one
+ * CPU and the wakeups per second, as a line into @out (empty without
+ * simulator).
+ */
+static void sim_cpu(char *out, size_t len, const char *what, unsigned int ms)
+{
+	unsigned long long ns0, ns1, s0, s1;
+	unsigned int n;
+	int64_t w0, w1;
+	double secs;
+
+	*out = 0;
+	w0 = ugpu_now_ns();
+	n = sim_threads(&ns0, &s0);
+	if (!n)
+		return;
+	sleep_ms(ms);
+	sim_threads(&ns1, &s1);
+	w1 = ugpu_now_ns();
+	secs = (w1 - w0) / 1e9;
+	snprintf(out, len,
+		 "%s: %u ugpu-sim threads, %.2f%% of one CPU, %.0f wakeups/s over %.1f s\n",
+		 what, n, 100.0 * (ns1 - ns0) / 1e9 / secs, (s1 - s0) / secs,
+		 secs);
+}
+
+/* Every device idle, one second after the last work. */
+static void idle_cpu(const char *when)
+{
+	char what[64], line[160];
+
+	if (!idle_seconds)
+		return;
+	sleep_ms(1000);
+	snprintf(what, sizeof(what), "idle CPU %s", when);
+	sim_cpu(line, sizeof(line), what, idle_seconds * 1000);
+	if (*line)
+		printf("%s\n", line);
+	fflush(stdout);
+}
+
 static int bench_node(int fd, const char *node, void *arg)
 {
 	struct bench b = { .fd = fd };
@@ -361,9 +494,9 @@ static int bench_node(int fd, const char *node, void *arg)
 		{ "hw-chain", b.chain_what, 1, 0, do_hw_chain },
 	};
 	double ns[ARRAY_SIZE(ops)][ROUNDS], ratio[ARRAY_SIZE(ops)][ROUNDS];
-	char device[NAME_MAX + 1];
+	char device[NAME_MAX + 1], after[160];
 	unsigned int i, round;
-	double t[ARRAY_SIZE(ops)];
+	double t[ARRAY_SIZE(ops)], lat20, lat300;
 	int ret;
 
 	(void)arg;
@@ -397,6 +530,19 @@ static int bench_node(int fd, const char *node, void *arg)
 			ratio[i][round - 1] = t[i] / t[0];
 		}
 	}
+	/* The second after this device's last command. */
+	*after = 0;
+	if (idle_seconds)
+		sim_cpu(after, sizeof(after), "  simulator CPU, 1 s after work",
+			1000);
+	ret = idle_latency(&b, 20, &lat20);
+	if (!ret)
+		ret = idle_latency(&b, 300, &lat300);
+	if (ret) {
+		fprintf(stderr, "ugpu-bench: %s: hw after idle: %s\n", device,
+			strerror(-ret));
+		goto out;
+	}
 	ret = check_results(&b, device);
 	if (ret)
 		goto out;
@@ -409,7 +555,8 @@ static int bench_node(int fd, const char *node, void *arg)
 		printf("  %-10s %-40s %7u %10.0f %8.2f\n", ops[i].name,
 		       ops[i].what, ROUNDS * ops[i].calls * ops[i].ops_per_call,
 		       median(ns[i], ROUNDS), median(ratio[i], ROUNDS));
-	printf("\n");
+	printf("  hw after 20 ms idle: %.0f us, after 300 ms idle: %.0f us\n%s\n",
+	       lat20, lat300, after);
 	fflush(stdout);
 out:
 	teardown(&b);
@@ -418,7 +565,7 @@ out:
 
 static void print_usage(FILE *f, const char *prog)
 {
-	fprintf(f, "usage: %s [-s SCALE] [render node...]\n", prog);
+	fprintf(f, "usage: %s [-s SCALE] [-i IDLE] [render node...]\n", prog);
 }
 
 int main(int argc, char **argv)
@@ -426,11 +573,18 @@ int main(int argc, char **argv)
 	int devices, failed, opt;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:h")) != -1) {
 		switch (opt) {
 		case 's':
 			scale = strtoul(optarg, &end, 0);
 			if (*end || !scale || scale > 1000) {
+				print_usage(stderr, argv[0]);
+				return 2;
+			}
+			break;
+		case 'i':
+			idle_seconds = strtoul(optarg, &end, 0);
+			if (*end || idle_seconds > 3600) {
 				print_usage(stderr, argv[0]);
 				return 2;
 			}
@@ -444,8 +598,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	idle_cpu("before");
 	devices = ugpu_visit_nodes(argv + optind, argc - optind, 0,
 				   bench_node, NULL, &failed);
+	if (devices)
+		idle_cpu("after");
 	if (!devices) {
 		fprintf(stderr, "ugpu-bench: no ugpu device found\n");
 		return EXIT_SKIP;
