@@ -14,7 +14,9 @@
  *                 NOP on the 3D pipe (the 2D pipe of a 2D-only core), an
  *                 Adreno IB of one CP_NOP;
  *   hw-chain      that hardware command 64 times in one submit, each
- *                 depending on the one before; the time is per command.
+ *                 depending on the one before; the time is per command;
+ *   hw-jobs       (Mali) one command of a job chain of 64 NULL jobs; the
+ *                 time is per job.
  *
  * After the table of a device, the latency of that hardware command when
  * the device has been left alone for a while: 20 ms (its front end idles
@@ -67,6 +69,9 @@
 /* The hardware commands of the chained submit, at the most. */
 #define CHAIN_MAX	64
 #define BO_SIZE		4096
+/* The NULL jobs of the Mali job chain, in the command buffer from CHAIN_OFF. */
+#define CHAIN_JOBS	64
+#define CHAIN_OFF	0x800
 /* A batch that takes longer than this has hung. */
 #define WAIT_NS		(30 * NSEC_PER_SEC)
 
@@ -82,6 +87,7 @@ struct bench {
 	struct drm_ugpu_cmd_buf buf;
 	struct drm_ugpu_cmd write32;
 	struct drm_ugpu_cmd hw[CHAIN_MAX];
+	struct drm_ugpu_cmd jobs;
 	unsigned int chain;
 	uint32_t write_count;
 	/* The hardware rows of the table. */
@@ -164,6 +170,11 @@ static int do_hw_chain(struct bench *b)
 	return submit_wait(b, b->hw, b->chain, true);
 }
 
+static int do_hw_jobs(struct bench *b)
+{
+	return submit_wait(b, &b->jobs, 1, true);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -204,6 +215,7 @@ static int setup_mali(struct bench *b, struct drm_ugpu_cmd *cmd)
 	uint32_t config = MALI_JOB_HDR_64BIT |
 			  MALI_JOB_TYPE_NULL << MALI_JOB_HDR_TYPE_SHIFT |
 			  1 << 16;	/* job index 1 */
+	unsigned int i;
 	int ret;
 
 	ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 1,
@@ -213,10 +225,24 @@ static int setup_mali(struct bench *b, struct drm_ugpu_cmd *cmd)
 	if (!(js_features & 1u << MALI_JOB_TYPE_NULL))
 		return -ENOTSUP;
 	memcpy(b->cmdbuf.map + MALI_JOB_HDR_CONFIG, &config, sizeof(config));
+	/* The chain: job i + 1 (index i + 1) follows job i. */
+	for (i = 0; i < CHAIN_JOBS; i++) {
+		uint8_t *hdr = b->cmdbuf.map + CHAIN_OFF + i * MALI_JOB_HDR_SIZE;
+		uint64_t next = i + 1 < CHAIN_JOBS ?
+				b->cmdbuf.va + CHAIN_OFF + (i + 1) * MALI_JOB_HDR_SIZE : 0;
+
+		config = MALI_JOB_HDR_64BIT |
+			 MALI_JOB_TYPE_NULL << MALI_JOB_HDR_TYPE_SHIFT |
+			 (i + 1) << 16;
+		memcpy(hdr + MALI_JOB_HDR_CONFIG, &config, sizeof(config));
+		memcpy(hdr + MALI_JOB_HDR_NEXT, &next, sizeof(next));
+	}
 	cmd->flags = DRM_UGPU_MALI_REQ_COMPUTE;
 	cmd->address = b->cmdbuf.va;
 	/* The GPU writes the job's status back into its header. */
 	b->bo_list.flags |= DRM_UGPU_SUBMIT_BO_WRITE;
+	b->jobs = *cmd;
+	b->jobs.address = b->cmdbuf.va + CHAIN_OFF;
 	snprintf(b->hw_what, sizeof(b->hw_what),
 		 "SUBMIT + wait, one Mali NULL job");
 	return 0;
@@ -345,7 +371,7 @@ static void teardown(struct bench *b)
 /* What the commands left behind: the last value written, the job status. */
 static int check_results(const struct bench *b, const char *device)
 {
-	uint32_t v;
+	uint32_t v, last;
 
 	memcpy(&v, b->data.map, sizeof(v));
 	if (v != b->write_count) {
@@ -356,6 +382,11 @@ static int check_results(const struct bench *b, const char *device)
 	if (b->family != DRM_UGPU_FAMILY_MALI)
 		return 0;
 	memcpy(&v, b->cmdbuf.map + MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(v));
+	memcpy(&last, b->cmdbuf.map + CHAIN_OFF +
+	       (CHAIN_JOBS - 1) * MALI_JOB_HDR_SIZE +
+	       MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(last));
+	if ((last & 0xff) != MALI_EXC_DONE)
+		v = last;
 	if ((v & 0xff) != MALI_EXC_DONE) {
 		fprintf(stderr, "ugpu-bench: %s: NULL job status 0x%02x\n",
 			device, v & 0xff);
@@ -492,7 +523,11 @@ static int bench_node(int fd, const char *node, void *arg)
 		{ "write32", "SUBMIT + wait, soft WRITE32", 20, 1, do_write32 },
 		{ "hw", b.hw_what, 20, 1, do_hw },
 		{ "hw-chain", b.chain_what, 1, 0, do_hw_chain },
+		/* Last: Mali only. */
+		{ "hw-jobs", "one Mali chain of 64 NULL jobs, each", 1,
+		  CHAIN_JOBS, do_hw_jobs },
 	};
+	unsigned int nops = ARRAY_SIZE(ops);
 	double ns[ARRAY_SIZE(ops)][ROUNDS], ratio[ARRAY_SIZE(ops)][ROUNDS];
 	char device[NAME_MAX + 1], after[160];
 	unsigned int i, round;
@@ -507,7 +542,9 @@ static int bench_node(int fd, const char *node, void *arg)
 			strerror(-ret));
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+	if (b.family != DRM_UGPU_FAMILY_MALI)
+		nops--;
+	for (i = 0; i < nops; i++) {
 		ops[i].calls *= scale;
 		if (!ops[i].ops_per_call)
 			ops[i].ops_per_call = b.chain;
@@ -515,7 +552,7 @@ static int bench_node(int fd, const char *node, void *arg)
 
 	/* Round 0 warms up. */
 	for (round = 0; round <= ROUNDS; round++) {
-		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		for (i = 0; i < nops; i++) {
 			ret = run_batch(&b, &ops[i], &t[i]);
 			if (ret) {
 				fprintf(stderr, "ugpu-bench: %s: %s: %s\n",
@@ -525,7 +562,7 @@ static int bench_node(int fd, const char *node, void *arg)
 		}
 		if (!round)
 			continue;
-		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		for (i = 0; i < nops; i++) {
 			ns[i][round - 1] = t[i];
 			ratio[i][round - 1] = t[i] / t[0];
 		}
@@ -551,7 +588,7 @@ static int bench_node(int fd, const char *node, void *arg)
 	       ugpu_family_name(b.family), node, ROUNDS);
 	printf("  %-10s %-40s %7s %10s %8s\n", "operation", "what", "ops",
 	       "ns/op", "ratio");
-	for (i = 0; i < ARRAY_SIZE(ops); i++)
+	for (i = 0; i < nops; i++)
 		printf("  %-10s %-40s %7u %10.0f %8.2f\n", ops[i].name,
 		       ops[i].what, ROUNDS * ops[i].calls * ops[i].ops_per_call,
 		       median(ns[i], ROUNDS), median(ratio[i], ROUNDS));
