@@ -397,6 +397,57 @@ static void test_job_set_value(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+#define SIM_REALTIME	"/sys/module/ugpu_sim/parameters/realtime"
+
+/*
+ * Modelled time (Documentation/simulator.rst): a job of a chain takes
+ * 2 us of the GPU's own time, which its TIMESTAMP counts, whether the
+ * simulator skips that time (the default) or waits it out (realtime=1).
+ * The job taking up job 1 starts no earlier than 2 us after job 0 did,
+ * so N timestamp jobs span at least (N - 2) * 2 us, all between the
+ * TIMESTAMP read before the submit and the one read after.
+ */
+static void test_job_duration(struct ugpu_device_info *d)
+{
+	enum { N = 16 };
+	uint64_t ts[N], ts0, ts1, freq, min_ticks;
+	char old[8] = "";
+	struct mali_chain c;
+	unsigned int i, rt;
+	struct env e;
+
+	igt_require_f(igt_sysfs_read(SIM_REALTIME, old, sizeof(old) - 1) > 0,
+		      "not the simulator\n");
+	env_open(&e, d);
+	freq = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY, 0);
+	min_ticks = (N - 2) * 2 * freq / 1000000;
+	for (rt = 0; rt < 2; rt++) {
+		igt_assert_eq(igt_sysfs_write(SIM_REALTIME, rt ? "1" : "0"), 0);
+		mali_chain_init(&c, e.jobs, true);
+		for (i = 0; i < N; i++) {
+			mali_set_value_job(e.jobs, JOB(i), i + 1,
+					   e.data->va + TARGETS + 8 * i,
+					   MALI_SET_VALUE_TIMESTAMP, 0);
+			mali_chain_append(&c, JOB(i));
+		}
+		ts0 = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+		igt_assert_eq(run_chain(&e, c.head, DRM_UGPU_MALI_REQ_COMPUTE), 1);
+		ts1 = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+		memcpy(ts, (char *)e.data->map + TARGETS, sizeof(ts));
+		for (i = 0; i < N; i++) {
+			check_done(&e, i);
+			igt_assert_lte_u64(i ? ts[i - 1] : ts0, ts[i]);
+		}
+		igt_assert_lte_u64(ts[N - 1], ts1);
+		igt_info("realtime=%u: %u jobs span %llu ticks (at least %llu)\n",
+			 rt, N, (unsigned long long)(ts[N - 1] - ts[0]),
+			 (unsigned long long)min_ticks);
+		igt_assert_lte_u64(min_ticks, ts[N - 1] - ts[0]);
+	}
+	igt_assert_eq(igt_sysfs_write(SIM_REALTIME, old), 0);
+	env_close(&e);
+}
+
 static void test_job_cache_flush(struct ugpu_device_info *d)
 {
 	struct mali_chain c;
@@ -2122,6 +2173,11 @@ igt_main
 	igt_subtest_with_dynamic("job-set-value")
 		for_each_mali(d)
 			test_job_set_value(d);
+
+	igt_describe("Jobs take their modelled time on the GPU's clock.");
+	igt_subtest_with_dynamic("job-duration")
+		for_each_mali(d)
+			test_job_duration(d);
 
 	igt_subtest_with_dynamic("job-cache-flush")
 		for_each_mali(d)

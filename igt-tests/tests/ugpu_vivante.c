@@ -3133,6 +3133,55 @@ static void test_runtime_suspend(int minor)
 }
 
 /*
+ * An idle core. Powered, its FE sits in the ring's WAIT/LINK loop and
+ * fetches the WAIT again and again, as silicon does: the driver hands it
+ * work by replacing the WAIT in memory, with no register access. That
+ * loop backs off while it finds nothing new, so over 80 ms it runs a few
+ * dozen times at most (each pass fetches the WAIT and its LINK), not
+ * once every WAIT delay; a submit after it is still seen. Suspended
+ * (clocks stopped, power off), the core fetches nothing at all, and the
+ * next submit powers it up and works.
+ */
+static void test_idle_wait(int minor)
+{
+	char old_delay[32];
+	long long c0, c1;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	ugpu_power_read(e.fd, "autosuspend_delay_ms", old_delay, sizeof(old_delay));
+	/* Powered through the first part. */
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", "2000");
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo);
+
+	gpu_fill(&e, bo, 0xff0a0b0c);
+	igt_assert(ugpu_wait_runtime_status(e.fd, "active", 0));
+	c0 = sim_stat(e.fd, "commands");
+	usleep(80000);
+	c1 = sim_stat(e.fd, "commands");
+	igt_info("FE commands in 80 ms of WAIT: %lld\n", c1 - c0);
+	igt_assert_f(c1 - c0 <= 150,
+		     "the idle FE ran %lld commands in 80 ms\n", c1 - c0);
+	gpu_fill(&e, bo, 0xff0d0e0f);
+
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", "20");
+	igt_assert(ugpu_wait_runtime_status(e.fd, "suspended", 5000));
+	c0 = sim_stat(e.fd, "commands");
+	usleep(200000);
+	c1 = sim_stat(e.fd, "commands");
+	igt_assert(ugpu_wait_runtime_status(e.fd, "suspended", 0));
+	igt_assert_eq(c1 - c0, 0);
+	gpu_fill(&e, bo, 0xff102030);
+
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", old_delay);
+	ugpu_bo_free(bo);
+	igt_assert_eq(ugpu_sim_bus_errors(e.fd), 0);
+	viv_env_close(&e);
+}
+
+/*
  * The i.MX6Q's GC2000 and GC320 share a power domain: while the GC320 is
  * kept powered the GC2000 suspends with the domain on (clocks stopped,
  * registers kept) and must still work after resuming; once both are
@@ -3355,6 +3404,10 @@ igt_main
 		test_runtime_suspend(find_model(0x7000));
 	igt_subtest("runtime-suspend-shared-domain")
 		test_shared_domain();
+	igt_subtest("idle-wait-gc2000")
+		test_idle_wait(find_model(0x2000));
+	igt_subtest("idle-wait-gc7000")
+		test_idle_wait(find_model(0x7000));
 
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")

@@ -14,7 +14,20 @@
  *                 NOP on the 3D pipe (the 2D pipe of a 2D-only core), an
  *                 Adreno IB of one CP_NOP;
  *   hw-chain      that hardware command 64 times in one submit, each
- *                 depending on the one before; the time is per command.
+ *                 depending on the one before; the time is per command;
+ *   hw-jobs       (Mali) one command of a job chain of 64 NULL jobs; the
+ *                 time is per job.
+ *
+ * After the table of a device, the latency of that hardware command when
+ * the device has been left alone for a while: 20 ms (its front end idles
+ * powered) and 300 ms (past the runtime PM autosuspend of the drivers that
+ * have one), median of a few; and, when the GPUs are simulated, what the
+ * simulator's device threads (ugpu-sim/N) cost in the second after the
+ * device's last command: the share of one CPU and their wakeups.
+ *
+ * Before the first device and after the last, the same for the simulator
+ * threads while no client uses any device, over IDLE seconds, one second
+ * after the last work.
  *
  * The operations run in rounds, a batch of each operation per round, so
  * that a slow moment of the machine weighs on all of them alike; the first
@@ -24,10 +37,13 @@
  * Only the ratios of one run compare: the absolute times depend on the
  * machine (in the test VM, on QEMU's emulation).
  *
- * Usage: ugpu-bench [-s SCALE] [render node...]
+ * Usage: ugpu-bench [-s SCALE] [-i IDLE] [render node...]
  *   -s  multiply the number of operations by SCALE (default 1)
+ *   -i  seconds of each idle CPU measurement, 0: none (default 5)
  * Exit status: 0 measured, 77 no ugpu device, 1 failure, 2 usage.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -35,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -52,6 +69,9 @@
 /* The hardware commands of the chained submit, at the most. */
 #define CHAIN_MAX	64
 #define BO_SIZE		4096
+/* The NULL jobs of the Mali job chain, in the command buffer from CHAIN_OFF. */
+#define CHAIN_JOBS	64
+#define CHAIN_OFF	0x800
 /* A batch that takes longer than this has hung. */
 #define WAIT_NS		(30 * NSEC_PER_SEC)
 
@@ -67,6 +87,7 @@ struct bench {
 	struct drm_ugpu_cmd_buf buf;
 	struct drm_ugpu_cmd write32;
 	struct drm_ugpu_cmd hw[CHAIN_MAX];
+	struct drm_ugpu_cmd jobs;
 	unsigned int chain;
 	uint32_t write_count;
 	/* The hardware rows of the table. */
@@ -89,6 +110,7 @@ struct op {
 };
 
 static unsigned int scale = 1;
+static unsigned int idle_seconds = 5;
 
 static int do_get_param(struct bench *b)
 {
@@ -148,6 +170,11 @@ static int do_hw_chain(struct bench *b)
 	return submit_wait(b, b->hw, b->chain, true);
 }
 
+static int do_hw_jobs(struct bench *b)
+{
+	return submit_wait(b, &b->jobs, 1, true);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -188,6 +215,7 @@ static int setup_mali(struct bench *b, struct drm_ugpu_cmd *cmd)
 	uint32_t config = MALI_JOB_HDR_64BIT |
 			  MALI_JOB_TYPE_NULL << MALI_JOB_HDR_TYPE_SHIFT |
 			  1 << 16;	/* job index 1 */
+	unsigned int i;
 	int ret;
 
 	ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_MALI_JS_FEATURES, 1,
@@ -197,10 +225,24 @@ static int setup_mali(struct bench *b, struct drm_ugpu_cmd *cmd)
 	if (!(js_features & 1u << MALI_JOB_TYPE_NULL))
 		return -ENOTSUP;
 	memcpy(b->cmdbuf.map + MALI_JOB_HDR_CONFIG, &config, sizeof(config));
+	/* The chain: job i + 1 (index i + 1) follows job i. */
+	for (i = 0; i < CHAIN_JOBS; i++) {
+		uint8_t *hdr = b->cmdbuf.map + CHAIN_OFF + i * MALI_JOB_HDR_SIZE;
+		uint64_t next = i + 1 < CHAIN_JOBS ?
+				b->cmdbuf.va + CHAIN_OFF + (i + 1) * MALI_JOB_HDR_SIZE : 0;
+
+		config = MALI_JOB_HDR_64BIT |
+			 MALI_JOB_TYPE_NULL << MALI_JOB_HDR_TYPE_SHIFT |
+			 (i + 1) << 16;
+		memcpy(hdr + MALI_JOB_HDR_CONFIG, &config, sizeof(config));
+		memcpy(hdr + MALI_JOB_HDR_NEXT, &next, sizeof(next));
+	}
 	cmd->flags = DRM_UGPU_MALI_REQ_COMPUTE;
 	cmd->address = b->cmdbuf.va;
 	/* The GPU writes the job's status back into its header. */
 	b->bo_list.flags |= DRM_UGPU_SUBMIT_BO_WRITE;
+	b->jobs = *cmd;
+	b->jobs.address = b->cmdbuf.va + CHAIN_OFF;
 	snprintf(b->hw_what, sizeof(b->hw_what),
 		 "SUBMIT + wait, one Mali NULL job");
 	return 0;
@@ -329,7 +371,7 @@ static void teardown(struct bench *b)
 /* What the commands left behind: the last value written, the job status. */
 static int check_results(const struct bench *b, const char *device)
 {
-	uint32_t v;
+	uint32_t v, last;
 
 	memcpy(&v, b->data.map, sizeof(v));
 	if (v != b->write_count) {
@@ -340,12 +382,134 @@ static int check_results(const struct bench *b, const char *device)
 	if (b->family != DRM_UGPU_FAMILY_MALI)
 		return 0;
 	memcpy(&v, b->cmdbuf.map + MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(v));
+	memcpy(&last, b->cmdbuf.map + CHAIN_OFF +
+	       (CHAIN_JOBS - 1) * MALI_JOB_HDR_SIZE +
+	       MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(last));
+	if ((last & 0xff) != MALI_EXC_DONE)
+		v = last;
 	if ((v & 0xff) != MALI_EXC_DONE) {
 		fprintf(stderr, "ugpu-bench: %s: NULL job status 0x%02x\n",
 			device, v & 0xff);
 		return -EIO;
 	}
 	return 0;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Latency of one hardware command after @ms without work: median of 5. */
+static int idle_latency(struct bench *b, unsigned int ms, double *us)
+{
+	double v[5];
+	unsigned int i;
+	int64_t t0;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		sleep_ms(ms);
+		b->deadline = ugpu_deadline_ns(WAIT_NS);
+		t0 = ugpu_now_ns();
+		ret = do_hw(b);
+		if (ret)
+			return ret;
+		v[i] = (ugpu_now_ns() - t0) / 1000.0;
+	}
+	*us = median(v, ARRAY_SIZE(v));
+	return 0;
+}
+
+/*
+ * Time on a CPU (ns) and times scheduled in of the kernel threads named
+ * ugpu-sim/N, summed; returns how many there are.
+ */
+static unsigned int sim_threads(unsigned long long *ns,
+				unsigned long long *slices)
+{
+	unsigned long long run, wait, n_in;
+	char path[300], buf[64];
+	unsigned int n = 0;
+	struct dirent *de;
+	FILE *f;
+	DIR *d;
+
+	*ns = 0;
+	*slices = 0;
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f) || strncmp(buf, "ugpu-sim/", 9)) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		snprintf(path, sizeof(path), "/proc/%s/schedstat", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu %llu %llu", &run, &wait, &n_in) == 3) {
+			*ns += run;
+			*slices += n_in;
+			n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * What the simulator's threads cost over the next @ms, the share of one
+ * CPU and the wakeups per second, as a line into @out (empty without
+ * simulator).
+ */
+static void sim_cpu(char *out, size_t len, const char *what, unsigned int ms)
+{
+	unsigned long long ns0, ns1, s0, s1;
+	unsigned int n;
+	int64_t w0, w1;
+	double secs;
+
+	*out = 0;
+	w0 = ugpu_now_ns();
+	n = sim_threads(&ns0, &s0);
+	if (!n)
+		return;
+	sleep_ms(ms);
+	sim_threads(&ns1, &s1);
+	w1 = ugpu_now_ns();
+	secs = (w1 - w0) / 1e9;
+	snprintf(out, len,
+		 "%s: %u ugpu-sim threads, %.2f%% of one CPU, %.0f wakeups/s over %.1f s\n",
+		 what, n, 100.0 * (ns1 - ns0) / 1e9 / secs, (s1 - s0) / secs,
+		 secs);
+}
+
+/* Every device idle, one second after the last work. */
+static void idle_cpu(const char *when)
+{
+	char what[64], line[160];
+
+	if (!idle_seconds)
+		return;
+	sleep_ms(1000);
+	snprintf(what, sizeof(what), "idle CPU %s", when);
+	sim_cpu(line, sizeof(line), what, idle_seconds * 1000);
+	if (*line)
+		printf("%s\n", line);
+	fflush(stdout);
 }
 
 static int bench_node(int fd, const char *node, void *arg)
@@ -359,11 +523,15 @@ static int bench_node(int fd, const char *node, void *arg)
 		{ "write32", "SUBMIT + wait, soft WRITE32", 20, 1, do_write32 },
 		{ "hw", b.hw_what, 20, 1, do_hw },
 		{ "hw-chain", b.chain_what, 1, 0, do_hw_chain },
+		/* Last: Mali only. */
+		{ "hw-jobs", "one Mali chain of 64 NULL jobs, each", 1,
+		  CHAIN_JOBS, do_hw_jobs },
 	};
+	unsigned int nops = ARRAY_SIZE(ops);
 	double ns[ARRAY_SIZE(ops)][ROUNDS], ratio[ARRAY_SIZE(ops)][ROUNDS];
-	char device[NAME_MAX + 1];
+	char device[NAME_MAX + 1], after[160];
 	unsigned int i, round;
-	double t[ARRAY_SIZE(ops)];
+	double t[ARRAY_SIZE(ops)], lat20, lat300;
 	int ret;
 
 	(void)arg;
@@ -374,7 +542,9 @@ static int bench_node(int fd, const char *node, void *arg)
 			strerror(-ret));
 		goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+	if (b.family != DRM_UGPU_FAMILY_MALI)
+		nops--;
+	for (i = 0; i < nops; i++) {
 		ops[i].calls *= scale;
 		if (!ops[i].ops_per_call)
 			ops[i].ops_per_call = b.chain;
@@ -382,7 +552,7 @@ static int bench_node(int fd, const char *node, void *arg)
 
 	/* Round 0 warms up. */
 	for (round = 0; round <= ROUNDS; round++) {
-		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		for (i = 0; i < nops; i++) {
 			ret = run_batch(&b, &ops[i], &t[i]);
 			if (ret) {
 				fprintf(stderr, "ugpu-bench: %s: %s: %s\n",
@@ -392,10 +562,23 @@ static int bench_node(int fd, const char *node, void *arg)
 		}
 		if (!round)
 			continue;
-		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		for (i = 0; i < nops; i++) {
 			ns[i][round - 1] = t[i];
 			ratio[i][round - 1] = t[i] / t[0];
 		}
+	}
+	/* The second after this device's last command. */
+	*after = 0;
+	if (idle_seconds)
+		sim_cpu(after, sizeof(after), "  simulator CPU, 1 s after work",
+			1000);
+	ret = idle_latency(&b, 20, &lat20);
+	if (!ret)
+		ret = idle_latency(&b, 300, &lat300);
+	if (ret) {
+		fprintf(stderr, "ugpu-bench: %s: hw after idle: %s\n", device,
+			strerror(-ret));
+		goto out;
 	}
 	ret = check_results(&b, device);
 	if (ret)
@@ -405,11 +588,12 @@ static int bench_node(int fd, const char *node, void *arg)
 	       ugpu_family_name(b.family), node, ROUNDS);
 	printf("  %-10s %-40s %7s %10s %8s\n", "operation", "what", "ops",
 	       "ns/op", "ratio");
-	for (i = 0; i < ARRAY_SIZE(ops); i++)
+	for (i = 0; i < nops; i++)
 		printf("  %-10s %-40s %7u %10.0f %8.2f\n", ops[i].name,
 		       ops[i].what, ROUNDS * ops[i].calls * ops[i].ops_per_call,
 		       median(ns[i], ROUNDS), median(ratio[i], ROUNDS));
-	printf("\n");
+	printf("  hw after 20 ms idle: %.0f us, after 300 ms idle: %.0f us\n%s\n",
+	       lat20, lat300, after);
 	fflush(stdout);
 out:
 	teardown(&b);
@@ -418,7 +602,7 @@ out:
 
 static void print_usage(FILE *f, const char *prog)
 {
-	fprintf(f, "usage: %s [-s SCALE] [render node...]\n", prog);
+	fprintf(f, "usage: %s [-s SCALE] [-i IDLE] [render node...]\n", prog);
 }
 
 int main(int argc, char **argv)
@@ -426,11 +610,18 @@ int main(int argc, char **argv)
 	int devices, failed, opt;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "s:i:h")) != -1) {
 		switch (opt) {
 		case 's':
 			scale = strtoul(optarg, &end, 0);
 			if (*end || !scale || scale > 1000) {
+				print_usage(stderr, argv[0]);
+				return 2;
+			}
+			break;
+		case 'i':
+			idle_seconds = strtoul(optarg, &end, 0);
+			if (*end || idle_seconds > 3600) {
 				print_usage(stderr, argv[0]);
 				return 2;
 			}
@@ -444,8 +635,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	idle_cpu("before");
 	devices = ugpu_visit_nodes(argv + optind, argc - optind, 0,
 				   bench_node, NULL, &failed);
+	if (devices)
+		idle_cpu("after");
 	if (!devices) {
 		fprintf(stderr, "ugpu-bench: no ugpu device found\n");
 		return EXIT_SKIP;

@@ -57,7 +57,8 @@
 #define A6XX_SIM_IRQ_GPU	0
 #define A6XX_SIM_IRQ_SMMU	1
 #define A6XX_SIM_BATCH		256	/* packets per device-thread round */
-#define A6XX_SIM_POLL_US	200	/* CP_WAIT_REG_MEM re-check period */
+/* CP_WAIT_REG_MEM re-check period, before backing off. */
+#define A6XX_SIM_POLL_NS	(200 * NSEC_PER_USEC)
 #define A6XX_SIM_MAX_PKT	0x4000	/* dwords: header + largest payload */
 #define A6XX_SIM_MAX_ROW	(0x4000 * 4)
 #define A6XX_AON_HZ		19200000
@@ -156,6 +157,9 @@ struct a6xx_ib {
  * @marker: last CP_SET_MARKER mode.
  * @mode: last CP_SET_MODE.
  * @vis_override: last CP_SET_VISIBILITY_OVERRIDE.
+ * @wait_since: device time the CP_WAIT_REG_MEM being polled started, or
+ *	the driver last accessed a register.
+ * @wait_ns: interval of its next check, 0 while the CP does not wait.
  * @sctlr: SMMU CB SCTLR.
  * @tcr: SMMU CB TCR.
  * @ttbr0: SMMU CB TTBR0 (ASID in bits 63:48).
@@ -204,6 +208,8 @@ struct a6xx_sim {
 	u32 marker;
 	u32 mode;
 	u32 vis_override;
+	ktime_t wait_since;
+	u64 wait_ns;
 
 	u32 sctlr;
 	u32 tcr;
@@ -238,9 +244,10 @@ static void a6xx_update_irqs(struct a6xx_sim *a)
 			  (a->fsr & SMMU_FSR_FAULT) && (a->sctlr & SMMU_SCTLR_CFIE));
 }
 
-static u64 a6xx_aon(void)
+/* The always-on counter runs at its rate in the GPU's own time. */
+static u64 a6xx_aon(struct a6xx_sim *a)
 {
-	return mul_u64_u32_div(ktime_get_ns(), A6XX_AON_HZ, NSEC_PER_SEC);
+	return sim_ticks(a->sdev, A6XX_AON_HZ);
 }
 
 /*
@@ -880,7 +887,7 @@ static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
 		if (cnt >= 4) {
 			va = p[1] | (u64)p[2] << 32;
 			val = p[0] & CP_EVENT_WRITE_TIMESTAMP ?
-			      lower_32_bits(a6xx_aon()) : p[3];
+			      lower_32_bits(a6xx_aon(a)) : p[3];
 			if (sim_mem_write(a->sdev, a6xx_space(level), va, &val,
 					  4, &fva))
 				return A6XX_EXEC_FAULT;
@@ -1128,9 +1135,9 @@ out:
 
 /*
  * Fetch and run one packet. Returns false when the CP has nothing to do
- * now; *@next is set when it should look again at a given time.
+ * now (it may have asked to poll again at a given time).
  */
-static bool a6xx_cp_step(struct a6xx_sim *a, ktime_t *next)
+static bool a6xx_cp_step(struct a6xx_sim *a)
 {
 	struct sim_device *sdev = a->sdev;
 	struct a6xx_step st = { };
@@ -1224,6 +1231,8 @@ commit:
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		return true;
 	}
+	if (ex != A6XX_EXEC_WAIT)
+		a->wait_ns = 0;
 	switch (ex) {
 	case A6XX_EXEC_NEXT:
 		if (level) {
@@ -1246,7 +1255,15 @@ commit:
 		}
 		break;
 	case A6XX_EXEC_WAIT:
-		*next = ktime_add_us(ktime_get(), A6XX_SIM_POLL_US);
+		/*
+		 * Memory or a register the CPU writes: real time passes. The
+		 * checks back off while the condition stays false.
+		 */
+		if (!a->wait_ns)
+			a->wait_since = sim_now(sdev);
+		a->wait_ns = sim_poll_interval(sdev, a->wait_since,
+					       A6XX_SIM_POLL_NS);
+		sim_poll_at(sdev, ktime_add_ns(sim_now(sdev), a->wait_ns));
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		return false;
 	case A6XX_EXEC_FAULT:
@@ -1289,14 +1306,13 @@ commit:
 static ktime_t a6xx_process(struct sim_device *sdev)
 {
 	struct a6xx_sim *a = to_a6xx(sdev);
-	ktime_t next = KTIME_MAX;
 	unsigned int i;
 
 	for (i = 0; i < A6XX_SIM_BATCH; i++)
-		if (!a6xx_cp_step(a, &next))
-			return next;
+		if (!a6xx_cp_step(a))
+			return KTIME_MAX;
 	/* More to do: let the thread breathe, then go on. */
-	return ktime_get();
+	return sim_now(sdev);
 }
 
 /* Registers */
@@ -1323,6 +1339,7 @@ static void a6xx_reset(struct a6xx_sim *a)
 	a->marker = 0;
 	a->mode = 0;
 	a->vis_override = 0;
+	a->wait_ns = 0;
 	/* A reset loses what the caches held, dirty lines included. */
 	sim_cache_invalidate(&a->uche);
 	sim_cache_invalidate(&a->ccu_color);
@@ -1406,11 +1423,29 @@ static void a6xx_smmu_write(struct a6xx_sim *a, unsigned int off, u32 val)
 	a6xx_update_irqs(a);
 }
 
+/*
+ * A register access: the driver is at work, so a CP_WAIT_REG_MEM being
+ * polled is checked again at its own pace, and at once if it had backed
+ * off. Caller holds sdev->lock.
+ */
+static void a6xx_touch(struct a6xx_sim *a)
+{
+	if (!a->wait_ns)
+		return;
+	a->wait_since = sim_now(a->sdev);
+	if (a->wait_ns > A6XX_SIM_POLL_NS) {
+		a->wait_ns = A6XX_SIM_POLL_NS;
+		sim_kick(a->sdev);
+	}
+}
+
 static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg)
 {
 	struct a6xx_sim *a = to_a6xx(sdev);
 	unsigned int r = reg / 4;
 	u64 aon;
+
+	a6xx_touch(a);
 
 	if (reg >= A6XX_SMMU_WINDOW)
 		return a6xx_smmu_read(a, reg - A6XX_SMMU_WINDOW);
@@ -1437,9 +1472,9 @@ static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg)
 	case A6XX_CP_HW_FAULT:
 		return a->hw_fault;
 	case A6XX_CP_ALWAYS_ON_COUNTER:
-		return lower_32_bits(a6xx_aon());
+		return lower_32_bits(a6xx_aon(a));
 	case A6XX_CP_ALWAYS_ON_COUNTER_HI:
-		aon = a6xx_aon();
+		aon = a6xx_aon(a);
 		return upper_32_bits(aon);
 	default:
 		return r < A6XX_NUM_REGS ? a->regs[r] : 0;
@@ -1450,6 +1485,8 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 {
 	struct a6xx_sim *a = to_a6xx(sdev);
 	unsigned int r = reg / 4;
+
+	a6xx_touch(a);
 
 	if (reg >= A6XX_SMMU_WINDOW) {
 		a6xx_smmu_write(a, reg - A6XX_SMMU_WINDOW, val);

@@ -26,6 +26,7 @@
 #include <linux/irq.h>
 #include <linux/irqdomain.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -49,6 +50,15 @@
 static char *gpus = "mali-t860,mali-g52,a618,a635,gc2000,gc320,gc7000";
 module_param(gpus, charp, 0444);
 MODULE_PARM_DESC(gpus, "Comma-separated list of simulated GPUs to create");
+
+/*
+ * Off: the modelled durations of GPU work advance the device's own clock
+ * at once (it jumps ahead), so work costs only the CPU time it takes to
+ * simulate. On: the device thread waits them out in real time.
+ */
+static bool realtime;
+module_param(realtime, bool, 0644);
+MODULE_PARM_DESC(realtime, "Pace GPU work in real time instead of skipping its modelled durations (default: off)");
 
 static const struct sim_model *const sim_models[] = {
 	&sim_mali_t860,
@@ -860,10 +870,114 @@ void sim_kick(struct sim_device *sdev)
 	wake_up(&sdev->wq);
 }
 
+/**
+ * sim_now() - the device's own time.
+ * @sdev: the device.
+ *
+ * CLOCK_MONOTONIC plus the modelled durations the device skipped: it runs
+ * at the rate of CLOCK_MONOTONIC, never goes backwards, and a job's
+ * modelled duration advances it even when simulating the job took less
+ * real time. The GPU's counters (timestamps, cycle counts) derive from it.
+ *
+ * Return: the time, in ns.
+ */
+ktime_t sim_now(struct sim_device *sdev)
+{
+	return ktime_add_ns(ktime_get(), atomic64_read(&sdev->skew_ns));
+}
+
+/**
+ * sim_ticks() - a counter of the device running at @hz from time 0.
+ * @sdev: the device.
+ * @hz: its rate.
+ *
+ * Return: the count now, by sim_now().
+ */
+u64 sim_ticks(struct sim_device *sdev, u32 hz)
+{
+	return mul_u64_u32_div(ktime_to_ns(sim_now(sdev)), hz, NSEC_PER_SEC);
+}
+
+/**
+ * sim_poll_at() - ask the device thread to run the model again at a time.
+ * @sdev: the device.
+ * @when: device time (sim_now()).
+ *
+ * For a GPU that waits for something outside it (a command it re-reads
+ * from memory the CPU may write): unlike an event that process() returns,
+ * the time passes for real. Device thread only, from process(); the
+ * request holds for that call's result.
+ */
+void sim_poll_at(struct sim_device *sdev, ktime_t when)
+{
+	sdev->poll_at = min(sdev->poll_at, when);
+}
+
+/**
+ * sim_poll_interval() - when a poll that found nothing new looks again.
+ * @sdev: the device.
+ * @since: device time the poll last found a change (or the driver
+ *	accessed a register).
+ * @base_ns: the interval of the hardware's own poll loop.
+ *
+ * A quarter of the time waited since @since, at least @base_ns and at
+ * most %SIM_POLL_MAX_NS: each look comes 1.25 times as long after the
+ * start as the one before, about 4.5 ln(T / @base_ns) looks in a wait
+ * of T until the cap, not T / @base_ns, and a change is seen at most a
+ * quarter of the time the GPU sat idle late.
+ *
+ * Return: the interval in ns.
+ */
+u64 sim_poll_interval(struct sim_device *sdev, ktime_t since, u64 base_ns)
+{
+	s64 waited = ktime_to_ns(ktime_sub(sim_now(sdev), since));
+
+	return clamp_t(u64, waited > 0 ? (u64)waited >> 2 : 0, base_ns,
+		       max_t(u64, base_ns, SIM_POLL_MAX_NS));
+}
+
+/**
+ * sim_clk_rate() - rate of a clock of the board.
+ * @sdev: the device.
+ * @con_id: the clock's binding name.
+ *
+ * Return: the rate in Hz, 0 if the board has no such clock.
+ */
+unsigned long sim_clk_rate(struct sim_device *sdev, const char *con_id)
+{
+	const struct sim_board *board = sdev->model->board;
+	unsigned int i;
+
+	for (i = 0; board && i < board->num_clks; i++)
+		if (board->clks[i].con_id && !strcmp(board->clks[i].con_id, con_id))
+			return board->clks[i].rate;
+	return 0;
+}
+
+/* Sleep until a kick, or at most @timeout if it is not KTIME_MAX. */
+static void sim_thread_wait(struct sim_device *sdev, ktime_t timeout)
+{
+	if (timeout == KTIME_MAX)
+		wait_event_interruptible(sdev->wq,
+					 atomic_read(&sdev->kicked) ||
+					 kthread_should_stop());
+	else
+		wait_event_interruptible_hrtimeout(sdev->wq,
+						   atomic_read(&sdev->kicked) ||
+						   kthread_should_stop(),
+						   timeout);
+}
+
+/*
+ * The device thread: runs the model when a register access, a clock or a
+ * power change kicks it, at the events the model returns and at the times
+ * it asks to poll. Without either, it sleeps until kicked; a gated or
+ * unpowered block is never run.
+ */
 static int sim_thread_fn(void *data)
 {
 	struct sim_device *sdev = data;
-	ktime_t next, now;
+	ktime_t next, now, wake;
 
 	while (!kthread_should_stop()) {
 		atomic_set(&sdev->kicked, 0);
@@ -871,25 +985,31 @@ static int sim_thread_fn(void *data)
 		smp_mb__after_atomic();
 		/* A gated or unpowered block does nothing until a clock starts. */
 		if (!sim_running(sdev)) {
-			wait_event_interruptible(sdev->wq,
-						 atomic_read(&sdev->kicked) ||
-						 kthread_should_stop());
+			sim_thread_wait(sdev, KTIME_MAX);
 			continue;
 		}
+		sdev->poll_at = KTIME_MAX;
 		next = sdev->model->process(sdev);
-
-		if (next == KTIME_MAX) {
-			wait_event_interruptible(sdev->wq,
-						 atomic_read(&sdev->kicked) ||
-						 kthread_should_stop());
-			continue;
+		now = sim_now(sdev);
+		wake = sdev->poll_at;
+		if (next != KTIME_MAX) {
+			if (!ktime_after(next, now)) {
+				cond_resched();
+				continue;
+			}
+			if (!READ_ONCE(realtime)) {
+				/* Nothing to compute until then: the GPU's time jumps. */
+				atomic64_add(ktime_to_ns(ktime_sub(next, now)),
+					     &sdev->skew_ns);
+				cond_resched();
+				continue;
+			}
+			wake = min(wake, next);
 		}
-		now = ktime_get();
-		if (ktime_after(next, now))
-			wait_event_interruptible_hrtimeout(sdev->wq,
-							   atomic_read(&sdev->kicked) ||
-							   kthread_should_stop(),
-							   ktime_sub(next, now));
+		if (wake == KTIME_MAX)
+			sim_thread_wait(sdev, KTIME_MAX);
+		else if (ktime_after(wake, now))
+			sim_thread_wait(sdev, ktime_sub(wake, now));
 		cond_resched();
 	}
 	return 0;
@@ -1140,6 +1260,8 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	sdev->index = index;
 	spin_lock_init(&sdev->lock);
 	init_waitqueue_head(&sdev->wq);
+	atomic64_set(&sdev->skew_ns, 0);
+	sdev->poll_at = KTIME_MAX;
 	init_irq_work(&sdev->irq_work, sim_irq_work_fn);
 	sdev->irq_masked = ~0UL;
 

@@ -51,6 +51,13 @@ enum sim_access {
  */
 #define SIM_FAULT_BUS		0x100
 
+/*
+ * A GPU polling memory for a change backs off while nothing changes, to
+ * at most this interval: what the backoff adds to the latency of work
+ * the CPU hands it by a plain memory write.
+ */
+#define SIM_POLL_MAX_NS		(2 * NSEC_PER_MSEC)
+
 /**
  * struct sim_board_clk - a clock the board feeds the block.
  * @con_id: the name the binding gives it (its clock-names entry).
@@ -129,7 +136,11 @@ struct sim_board {
  * @reg_read: read a register; called with &sim_device.lock held.
  * @reg_write: write a register; called with &sim_device.lock held.
  * @process: run whatever hardware activity is due, on the device thread.
- *	Returns the absolute time of the next event, or KTIME_MAX.
+ *	Returns the device time (sim_now()) of the next event of the GPU's
+ *	own, or KTIME_MAX. Unless the simulator runs in real time, the
+ *	device's time jumps to that event instead of waiting for it (see
+ *	sim_now()). Waiting for something outside the GPU (memory the CPU
+ *	writes) is sim_poll_at(), not an event.
  * @translate: translate a GPU address of address space @space for
  *	@access. Returns 0 and the physical address, or a positive
  *	model-specific fault code. Called without &sim_device.lock held.
@@ -182,6 +193,11 @@ struct sim_model {
  * @rst_asserted: bit n set while reset line n of the board is asserted;
  *	under @lock.
  * @supply_on: bit n set while supply n of the board is on; under @lock.
+ * @skew_ns: how far the device's time is ahead of CLOCK_MONOTONIC: the
+ *	modelled durations it skipped instead of waiting them out. Only
+ *	the device thread changes it, and only upwards.
+ * @poll_at: device time the model asked to look again at (sim_poll_at()),
+ *	or KTIME_MAX; device thread only.
  * @bus_errors: register accesses that did not reach the block.
  * @priv: model state.
  */
@@ -206,12 +222,19 @@ struct sim_device {
 	bool powered;
 	unsigned long rst_asserted;
 	unsigned long supply_on;
+	atomic64_t skew_ns;
+	ktime_t poll_at;
 	atomic_t bus_errors;
 	void *priv;
 };
 
 void sim_irq_set_level(struct sim_device *sdev, unsigned int line, bool level);
 void sim_kick(struct sim_device *sdev);
+ktime_t sim_now(struct sim_device *sdev);
+u64 sim_ticks(struct sim_device *sdev, u32 hz);
+void sim_poll_at(struct sim_device *sdev, ktime_t when);
+u64 sim_poll_interval(struct sim_device *sdev, ktime_t since, u64 base_ns);
+unsigned long sim_clk_rate(struct sim_device *sdev, const char *con_id);
 
 int sim_mem_read(struct sim_device *sdev, unsigned int space, u64 va,
 		 void *buf, size_t len, enum sim_access access, u64 *fault_va);

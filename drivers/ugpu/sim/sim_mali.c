@@ -410,9 +410,7 @@ static void mali_update_irqs(struct mali_gpu *m)
 
 static u64 mali_timestamp(struct mali_gpu *m)
 {
-	return mul_u64_u32_div(ktime_get_ns(),
-			       m->sdev->model->timestamp_frequency,
-			       NSEC_PER_SEC);
+	return sim_ticks(m->sdev, m->sdev->model->timestamp_frequency);
 }
 
 /* Called with the lock held. */
@@ -422,7 +420,7 @@ static u64 mali_cycle_count(struct mali_gpu *m)
 
 	if (!m->cc_running)
 		return m->cc_base;
-	ns = ktime_to_ns(ktime_sub(ktime_get(), m->cc_start));
+	ns = ktime_to_ns(ktime_sub(sim_now(m->sdev), m->cc_start));
 	return m->cc_base + mul_u64_u32_div(ns, m->id->gpu_clock_hz,
 					    NSEC_PER_SEC);
 }
@@ -1264,7 +1262,7 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	unsigned long flags;
 	u32 gen, code, inject;
 	bool fresh;
-	ktime_t now = ktime_get();
+	ktime_t now = sim_now(m->sdev);
 
 	spin_lock_irqsave(&sdev->lock, flags);
 	if (!s->active)
@@ -1336,9 +1334,12 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	if (s->gen != gen || !s->active) {
 		/* Reset while the job ran: its result is void. */
 		spin_unlock_irqrestore(&sdev->lock, flags);
-		return ktime_get();
+		return sim_now(sdev);
 	}
-	now = ktime_get();
+	/*
+	 * The job took its modelled duration from when the slot took it up:
+	 * simulating it may already have taken longer.
+	 */
 	if (code == MALI_STALLED) {
 		/* JS_HEAD stays: the job runs again once the stall ends. */
 		s->stalled = true;
@@ -1437,7 +1438,7 @@ static ktime_t mali_process(struct sim_device *sdev)
 	unsigned int js;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	next = mali_process_gpu(m, ktime_get());
+	next = mali_process_gpu(m, sim_now(m->sdev));
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
@@ -1503,7 +1504,7 @@ static void mali_power_lost(struct sim_device *sdev)
 {
 	struct mali_gpu *m = to_mali(sdev);
 
-	mali_reset(m, ktime_get());
+	mali_reset(m, sim_now(m->sdev));
 	m->resetting = false;
 	m->gpu_irq_mask = 0;
 	mali_update_irqs(m);
@@ -1511,7 +1512,7 @@ static void mali_power_lost(struct sim_device *sdev)
 
 static void mali_gpu_command(struct mali_gpu *m, u32 cmd)
 {
-	ktime_t now = ktime_get();
+	ktime_t now = sim_now(m->sdev);
 
 	switch (cmd) {
 	case MALI_GPU_CMD_SOFT_RESET:
@@ -1557,7 +1558,7 @@ static void mali_power(struct mali_gpu *m, enum mali_pwr_domain d, u64 bits,
 	}
 	/* Even a request that changes nothing reports completion. */
 	p->busy = true;
-	p->at = ktime_add_ns(ktime_get(), MALI_POWER_DELAY_NS);
+	p->at = ktime_add_ns(sim_now(m->sdev), MALI_POWER_DELAY_NS);
 	sim_kick(m->sdev);
 }
 
@@ -1790,7 +1791,7 @@ static void mali_write_slot(struct mali_gpu *m, unsigned int js,
 		if (val == MALI_JS_COMMAND_START) {
 			s->next_pending = true;
 			if (mali_slot_free(m, js))
-				mali_start_next(m, js, ktime_get());
+				mali_start_next(m, js, sim_now(m->sdev));
 		} else if (val == MALI_JS_COMMAND_NOP) {
 			s->next_pending = false;
 		}
@@ -1962,7 +1963,7 @@ static void mali_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 		/* A chain queued while a failure was pending starts now. */
 		for (n = 0; n < MALI_NUM_JOB_SLOTS; n++)
 			if (m->js[n].next_pending && mali_slot_free(m, n))
-				mali_start_next(m, n, ktime_get());
+				mali_start_next(m, n, sim_now(m->sdev));
 		break;
 	case MALI_JOB_INT_MASK:
 		m->job_irq_mask = val;

@@ -29,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -40,8 +41,6 @@
 
 /* FE commands run per process() call before the thread yields. */
 #define VSIM_FE_BUDGET		4096
-/* How often a FE sitting in WAIT looks at its command again. */
-#define VSIM_WAIT_POLL_NS	(100 * NSEC_PER_USEC)
 
 /*
  * The boards, from the upstream devicetree: the i.MX6Q's gpu_3d and gpu_2d
@@ -144,6 +143,7 @@ static void vsim_reset_locked(struct vsim *v)
 	v->fe_hung = false;
 	v->fe_start = false;
 	v->in_wait = false;
+	v->wait_ns = 0;
 	v->intr_pending = 0;
 	v->mmuv2_control = 0;
 	v->mmuv2_config = 0;
@@ -171,11 +171,31 @@ static void vsim_power_lost(struct sim_device *sdev)
 	vsim_update_irq(sdev);
 }
 
+/*
+ * A register access: the driver is at work, so an FE in WAIT looks at
+ * its command again at its own pace, and at once if it had backed off.
+ * Caller holds sdev->lock.
+ */
+static void vsim_touch(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+
+	if (!v->wait_ns)
+		return;
+	v->wait_since = sim_now(sdev);
+	if (v->wait_ns > v->wait_base_ns) {
+		v->wait_ns = v->wait_base_ns;
+		sim_kick(sdev);
+	}
+}
+
 static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
 {
 	struct vsim *v = sdev->priv;
 	const struct vsim_config *c = v->cfg;
 	u32 val;
+
+	vsim_touch(sdev);
 
 	switch (reg) {
 	case VIV_HI_CLOCK_CONTROL:
@@ -262,6 +282,8 @@ static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
 static void vsim_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 {
 	struct vsim *v = sdev->priv;
+
+	vsim_touch(sdev);
 
 	switch (reg) {
 	case VIV_HI_CLOCK_CONTROL:
@@ -735,6 +757,7 @@ static int vsim_fe_step(struct sim_device *sdev)
 	case VIV_FE_OP_WAIT:
 		v->pc = pc + 8;
 		v->in_wait = true;
+		v->wait_cycles = hdr & 0xffff;
 		return 0;
 	case VIV_FE_OP_LINK:
 		v->pc = le32_to_cpu(w[1]);
@@ -793,12 +816,34 @@ static int vsim_fe_step(struct sim_device *sdev)
 	}
 }
 
+/*
+ * The FE stopped in a WAIT after @n other commands: when to fetch it
+ * again. On silicon it re-reads the WAIT (and the LINK back to it) every
+ * WAIT delay, cycles of the core clock, until the driver replaces the
+ * WAIT with a LINK to new commands, a memory write the FE sees on its
+ * next fetch. The simulator does the same at first and backs off while
+ * each fetch finds the same loop. Caller holds sdev->lock.
+ */
+static u64 vsim_wait_interval(struct sim_device *sdev, unsigned int n)
+{
+	struct vsim *v = sdev->priv;
+
+	/* Back at the same WAIT through nothing but its LINK: no change. */
+	if (!v->wait_ns || n > 1 || v->cmd_addr != v->wait_addr)
+		v->wait_since = sim_now(sdev);
+	v->wait_addr = v->cmd_addr;
+	v->wait_base_ns = max_t(u64, div_u64((u64)max(v->wait_cycles, 1u) *
+					     NSEC_PER_SEC, v->core_hz), 1);
+	return sim_poll_interval(sdev, v->wait_since, v->wait_base_ns);
+}
+
 static ktime_t vsim_process(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 	unsigned long flags;
 	unsigned int n;
 	bool running;
+	u64 wait_ns;
 
 	spin_lock_irqsave(&sdev->lock, flags);
 	if (v->reset_state) {
@@ -845,13 +890,18 @@ static ktime_t vsim_process(struct sim_device *sdev)
 		v->dma_addr = v->pc;
 	running = v->fe_running && !v->fe_hung;
 	v->fe_busy = false;
+	wait_ns = running && v->in_wait ? vsim_wait_interval(sdev, n) : 0;
+	v->wait_ns = wait_ns;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (!running)
 		return KTIME_MAX;
-	if (v->in_wait)
-		return ktime_add_ns(ktime_get(), VSIM_WAIT_POLL_NS);
-	return ktime_get();
+	if (wait_ns) {
+		/* The CPU may rewrite the WAIT at any time: a real-time poll. */
+		sim_poll_at(sdev, ktime_add_ns(sim_now(sdev), wait_ns));
+		return KTIME_MAX;
+	}
+	return sim_now(sdev);
 }
 
 static int vsim_stats_show(struct seq_file *m, void *data)
@@ -984,8 +1034,13 @@ static void vsim_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 {
+	/* The WAIT delay counts cycles of it. */
+	unsigned long hz = sim_clk_rate(sdev, "core");
 	unsigned long flags;
 	struct vsim *v;
+
+	if (WARN_ON(!hz))
+		return -EINVAL;
 
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
@@ -1002,6 +1057,7 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 			   VSIM_PE_CACHE_WAYS))
 		goto err_cache;
 	v->cfg = cfg;
+	v->core_hz = hz;
 	spin_lock_irqsave(&sdev->lock, flags);
 	vsim_reset_locked(v);
 	spin_unlock_irqrestore(&sdev->lock, flags);

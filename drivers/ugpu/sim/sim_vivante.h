@@ -6,6 +6,7 @@
 #ifndef _UGPU_SIM_VIVANTE_H_
 #define _UGPU_SIM_VIVANTE_H_
 
+#include <linux/ktime.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -100,6 +101,13 @@ struct vsim_config {
  * @reset_state: a soft reset is pending for the device thread.
  * @dma_addr: FE_DMA_ADDRESS.
  * @in_wait: the FE sits in a WAIT.
+ * @wait_since: device time the FE's WAIT loop last found something new,
+ *	or the driver last accessed a register.
+ * @wait_base_ns: the WAIT's own delay: its cycle count at the core clock.
+ * @wait_ns: interval of the FE's next look at its WAIT, 0 while it runs.
+ * @wait_addr: address of the WAIT the FE last stopped at (device thread).
+ * @wait_cycles: cycle count of the WAIT being executed (device thread).
+ * @core_hz: rate of the board's core clock.
  * @pc: address of the next command.
  * @cmd_addr: address of the command being executed; a hang freezes the
  *	DMA address there.
@@ -156,6 +164,12 @@ struct vsim {
 	bool fe_busy;
 	u32 dma_addr;
 	bool in_wait;
+	ktime_t wait_since;
+	u64 wait_base_ns;
+	u64 wait_ns;
+	u32 wait_addr;
+	u32 wait_cycles;
+	unsigned long core_hz;
 	u32 pc;
 	u32 cmd_addr;
 	u32 ret_addr;
