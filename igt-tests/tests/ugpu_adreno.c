@@ -921,6 +921,73 @@ static void test_slow_progress(struct ugpu_device_info *d)
 }
 
 /*
+ * A medium-priority command B waits for the ring behind two low-priority
+ * ones: A0, which the CPU lets through in three steps, and A, which then
+ * hangs the CP. B's timeout runs out first, while the CP is stuck in A:
+ * A is the guilty one (-ETIMEDOUT, named by the dump), and B, taken off
+ * its scheduler for its timeout, still runs after the reset.
+ */
+static void test_hang_behind(struct ugpu_device_info *d)
+{
+	unsigned int step_us = job_timeout_ms() * 500, i;
+	uint32_t ctx_low, s_a0, s_a, s_b;
+	const struct ugpu_coredump_cmdbuf *cmd;
+	struct adreno_cs a0, a, b;
+	const uint8_t *bytes;
+	struct ugpu_dump dump;
+	uint8_t *buf;
+	struct env e;
+	size_t len;
+
+	env_open(&e, d);
+	ctx_low = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_LOW);
+	s_a0 = ugpu_syncobj_create(e.fd, false);
+	s_a = ugpu_syncobj_create(e.fd, false);
+	s_b = ugpu_syncobj_create(e.fd, false);
+	adreno_cs_init(&a0, e.cmd, 0);
+	for (i = 0; i < 3; i++)
+		adreno_wait_mem_eq(&a0, e.data->va + STEP_FLAGS + 4 * i, 1);
+	adreno_mem_write(&a0, e.data->va + TARGETS + 0x20, 0xa0);
+	adreno_cs_init(&a, e.cmd, 0x400);
+	adreno_wait_mem_eq(&a, e.data->va + FLAG, 2);
+	adreno_mem_write(&a, e.data->va + TARGETS + 0x24, 0xbad);
+	adreno_cs_init(&b, e.cmd, 0x800);
+	adreno_mem_write(&b, e.data->va + TARGETS + 0x28, 0xb);
+
+	ugpu_devcd_clear();
+	/* NO_IMPLICIT: B must not wait for A through the shared BOs. */
+	submit_cs(&e, ctx_low, &a0, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_a0);
+	submit_cs(&e, ctx_low, &a, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_a);
+	usleep(20000);
+	submit_cs(&e, e.ctx, &b, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_b);
+	for (i = 0; i < 3; i++) {
+		usleep(step_us);
+		ugpu_bo_write32(e.data, STEP_FLAGS + 4 * i, 1);
+	}
+
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_a0), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_a), -ETIMEDOUT);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_b), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x20), 0xa0);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x24), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x28), 0xb);
+
+	len = ugpu_devcd_read(d->name, &buf);
+	igt_assert_f(len, "no devcoredump of %s\n", d->name);
+	ugpu_coredump_parse(buf, len, &dump);
+	igt_assert_eq_u32(le32toh(dump.hdr->ctx), ctx_low);
+	igt_assert_eq((int32_t)le32toh(dump.hdr->error), -ETIMEDOUT);
+	cmd = ugpu_coredump_cmdbuf(&dump, &bytes);
+	igt_assert_eq_u64(le64toh(cmd->iova), adreno_cs_va(&a));
+	free(buf);
+	ugpu_ctx_destroy(e.fd, ctx_low);
+	env_close(&e);
+}
+
+/*
  * A command that keeps the CP moving but does not end within the cap of
  * extensions (ten job timeouts) fails as a hang, with -ETIMEDOUT; the
  * GPU works afterwards.
@@ -2202,6 +2269,11 @@ igt_main
 	igt_subtest_with_dynamic("slow-progress")
 		for_each_adreno(d)
 			test_slow_progress(d);
+
+	igt_describe("A hang is charged to the command the CP is stuck in, not to one waiting behind it.");
+	igt_subtest_with_dynamic("hang-behind")
+		for_each_adreno(d)
+			test_hang_behind(d);
 
 	igt_describe("A moving command that never ends is stopped after ten timeouts.");
 	igt_subtest_with_dynamic("progress-cap")
