@@ -4,8 +4,9 @@
  *
  * Reads a dump in the format of uapi/drm/ugpu_coredump.h (see
  * Documentation/coredump.rst) from a file, from standard input ("-"), or,
- * without an argument, from every /sys/class/devcoredump/devcd<N>/data,
- * checks every size and offset in it and prints it. With -q only the check
+ * without an argument, from every /sys/class/devcoredump/devcd<N>/data
+ * (skipping other drivers' dumps), checks every size and offset in it and
+ * prints it. With -q only the check
  * is made, and with -d a dump read from devcoredump is dropped afterwards.
  *
  * Usage: ugpu-coredump [-q] [-d] [file...]
@@ -289,7 +290,11 @@ static ssize_t read_all(int fd, uint8_t **bufp)
 	return -1;
 }
 
-static int decode_file(const char *path, bool drop)
+/*
+ * @all: one of every pending devcoredump, of any driver: one that is not
+ * a ugpu dump is skipped, not an error.
+ */
+static int decode_file(const char *path, bool drop, bool all)
 {
 	bool in = !strcmp(path, "-");
 	int fd = in ? 0 : open(path, drop ? O_RDWR : O_RDONLY);
@@ -308,8 +313,14 @@ static int decode_file(const char *path, bool drop)
 			close(fd);
 		return 2;
 	}
-	out("%s:\n", path);
-	ret = decode(path, buf, len);
+	if (all && (len < 8 || memcmp(buf, UGPU_COREDUMP_MAGIC, 8))) {
+		out("%s: not a ugpu dump, skipped\n", path);
+		ret = 0;
+		drop = false;
+	} else {
+		out("%s:\n", path);
+		ret = decode(path, buf, len);
+	}
 	free(buf);
 	/* devcoredump frees a dump once anything is written to it. */
 	if (drop && write(fd, "1", 1) != 1)
@@ -341,7 +352,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (; optind < argc; optind++) {
-		r = decode_file(argv[optind], false);
+		r = decode_file(argv[optind], false, false);
 		ret = r > ret ? r : ret;
 		n++;
 	}
@@ -357,7 +368,7 @@ int main(int argc, char **argv)
 		if (strncmp(de->d_name, "devcd", 5))
 			continue;
 		snprintf(path, sizeof(path), DEVCD_DIR "/%s/data", de->d_name);
-		r = decode_file(path, drop);
+		r = decode_file(path, drop, true);
 		ret = r > ret ? r : ret;
 		n++;
 	}
