@@ -169,7 +169,7 @@ IGT_BUILD = $(IGT_OUT)
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
 DEMO_TOOLS := mali-frame vivante-resolve adreno-blit
-USER_TOOLS := ugpu-info ugpu-bench ugpu-fuzz $(DEMO_TOOLS)
+USER_TOOLS := ugpu-info ugpu-bench ugpu-fuzz ugpu-coredump $(DEMO_TOOLS)
 # Run on the host: the simulated GPUs' firmware for the VM's /lib/firmware.
 FW_TOOLS := adreno-fw
 

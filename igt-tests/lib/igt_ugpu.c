@@ -2,13 +2,17 @@
 /*
  * ugpu test helpers; see igt_ugpu.h.
  */
+#include <dirent.h>
+#include <endian.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -797,4 +801,280 @@ bool ugpu_wait_runtime_status(int fd, const char *want, unsigned int ms)
 		usleep(10000);
 	} while ((int64_t)igt_nsec_now() < deadline);
 	return false;
+}
+
+/* Device coredumps */
+
+#define DEVCD_DIR	"/sys/class/devcoredump"
+
+void ugpu_devcd_clear(void)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir = opendir(DEVCD_DIR);
+	int fd;
+
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), DEVCD_DIR "/%s/data", de->d_name);
+		/* It may go by itself meanwhile: ENODEV is fine. */
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			if (write(fd, "1", 1) != 1)
+				igt_debug("%s: %m\n", path);
+			close(fd);
+		}
+	}
+	closedir(dir);
+}
+
+/* Read all of @fd into a new buffer; returns its length. */
+static size_t devcd_slurp(int fd, uint8_t **bufp)
+{
+	size_t len = 0, cap = 1 << 16;
+	uint8_t *buf = malloc(cap);
+	ssize_t n;
+
+	igt_assert(buf);
+	for (;;) {
+		if (len == cap) {
+			igt_assert(cap < (64u << 20));
+			cap *= 2;
+			buf = realloc(buf, cap);
+			igt_assert(buf);
+		}
+		n = read(fd, buf + len, cap - len);
+		igt_assert_f(n >= 0, "reading a coredump: %m\n");
+		if (!n)
+			break;
+		len += n;
+	}
+	*bufp = buf;
+	return len;
+}
+
+size_t ugpu_devcd_read(const char *name, uint8_t **buf)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *base;
+	struct dirent *de;
+	unsigned int tries;
+	size_t len;
+	ssize_t n;
+	DIR *dir;
+	int fd;
+
+	for (tries = 0; tries < 50; tries++) {
+		dir = opendir(DEVCD_DIR);
+		igt_assert_f(dir, "no %s\n", DEVCD_DIR);
+		while ((de = readdir(dir))) {
+			if (strncmp(de->d_name, "devcd", 5))
+				continue;
+			snprintf(path, sizeof(path),
+				 DEVCD_DIR "/%s/failing_device", de->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n < 0)
+				continue;
+			link[n] = 0;
+			base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+			if (strcmp(base, name))
+				continue;
+			snprintf(path, sizeof(path), DEVCD_DIR "/%s/data",
+				 de->d_name);
+			fd = open(path, O_RDWR);
+			igt_assert(fd >= 0);
+			len = devcd_slurp(fd, buf);
+			/* Drop it, so that the next hang can be dumped. */
+			if (write(fd, "1", 1) != 1)
+				igt_debug("%s: %m\n", path);
+			close(fd);
+			closedir(dir);
+			return len;
+		}
+		closedir(dir);
+		usleep(100 * 1000);
+	}
+	*buf = NULL;
+	return 0;
+}
+
+/* A NUL-terminated string of at most @len bytes. */
+static bool dump_string_ok(const char *s, size_t len)
+{
+	return strnlen(s, len) < len;
+}
+
+static void dump_check_regs(const uint8_t *p, uint32_t size)
+{
+	uint32_t off = 0, count;
+	size_t len;
+
+	while (off < size) {
+		const struct ugpu_coredump_regs *r = (const void *)(p + off);
+
+		igt_assert_lte(sizeof(*r), size - off);
+		igt_assert(dump_string_ok(r->name, sizeof(r->name)));
+		count = le32toh(r->count);
+		igt_assert_lt(0, count);
+		len = (sizeof(*r) + (size_t)count * 4 + 7) & ~(size_t)7;
+		igt_assert_lte(len, size - off);
+		off += len;
+	}
+}
+
+static void dump_check_cmds(const uint8_t *p, uint32_t size)
+{
+	uint32_t off = 0, length;
+	size_t len;
+
+	while (off < size) {
+		const struct ugpu_coredump_cmdbuf *c = (const void *)(p + off);
+
+		igt_assert_lte(sizeof(*c), size - off);
+		length = le32toh(c->length);
+		igt_assert_lte(length, le64toh(c->size));
+		igt_assert_eq_u32(c->pad, 0);
+		len = (sizeof(*c) + (size_t)length + 7) & ~(size_t)7;
+		igt_assert_lte(len, size - off);
+		off += len;
+	}
+}
+
+void ugpu_coredump_parse(const uint8_t *buf, size_t len, struct ugpu_dump *d)
+{
+	const struct ugpu_coredump_header *h = (const void *)buf;
+	uint32_t i, count, type, size;
+	size_t off;
+
+	memset(d, 0, sizeof(*d));
+	igt_assert_f(len >= sizeof(*h), "dump of %zu bytes\n", len);
+	igt_assert_f(!memcmp(h->magic, UGPU_COREDUMP_MAGIC, 8),
+		     "no dump magic: %.8s\n", h->magic);
+	igt_assert_eq_u32(le32toh(h->version), UGPU_COREDUMP_VERSION);
+	igt_assert_eq_u32(le32toh(h->header_size), sizeof(*h));
+	igt_assert_eq_u64(le32toh(h->total_size), len);
+	igt_assert(dump_string_ok(h->comm, sizeof(h->comm)));
+	igt_assert(dump_string_ok(h->device, sizeof(h->device)));
+	igt_assert_eq_u32(h->pad, 0);
+	d->hdr = h;
+
+	count = le32toh(h->section_count);
+	off = sizeof(*h);
+	for (i = 0; i < count; i++) {
+		const struct ugpu_coredump_section *s = (const void *)(buf + off);
+
+		igt_assert_lte(sizeof(*s), len - off);
+		type = le32toh(s->type);
+		size = le32toh(s->size);
+		off += sizeof(*s);
+		igt_assert_eq_u32(size % 8, 0);
+		igt_assert_lte(size, len - off);
+		switch (type) {
+		case UGPU_COREDUMP_SECTION_REGS:
+			dump_check_regs(buf + off, size);
+			if (!d->regs) {
+				d->regs = buf + off;
+				d->regs_size = size;
+			}
+			break;
+		case UGPU_COREDUMP_SECTION_CMDS:
+			dump_check_cmds(buf + off, size);
+			if (!d->cmds) {
+				d->cmds = buf + off;
+				d->cmds_size = size;
+			}
+			break;
+		case UGPU_COREDUMP_SECTION_BOS:
+			igt_assert_eq_u32(size % sizeof(struct ugpu_coredump_bo), 0);
+			if (!d->bos) {
+				d->bos = buf + off;
+				d->bos_size = size;
+			}
+			break;
+		case UGPU_COREDUMP_SECTION_TEXT:
+			if (!d->text) {
+				d->text = buf + off;
+				d->text_size = size;
+			}
+			break;
+		}
+		off += size;
+	}
+	igt_assert_eq_u64(off, len);
+}
+
+uint32_t ugpu_coredump_reg(const struct ugpu_dump *d, uint32_t offset)
+{
+	uint32_t off = 0, count, reg, v;
+
+	igt_assert_f(d->regs, "dump without registers\n");
+	while (off < d->regs_size) {
+		const struct ugpu_coredump_regs *r = (const void *)(d->regs + off);
+
+		count = le32toh(r->count);
+		reg = le32toh(r->offset);
+		if (offset >= reg && (offset - reg) / 4 < count &&
+		    !(offset % 4)) {
+			memcpy(&v, d->regs + off + sizeof(*r) +
+			       (offset - reg), 4);
+			return le32toh(v);
+		}
+		off += (sizeof(*r) + count * 4 + 7) & ~7u;
+	}
+	igt_assert_f(false, "register 0x%x not in the dump\n", offset);
+	return 0;
+}
+
+const struct ugpu_coredump_cmdbuf *ugpu_coredump_cmdbuf(const struct ugpu_dump *d,
+							const uint8_t **data)
+{
+	const struct ugpu_coredump_cmdbuf *c = (const void *)d->cmds;
+
+	igt_assert_f(d->cmds && d->cmds_size >= sizeof(*c),
+		     "dump without commands\n");
+	*data = d->cmds + sizeof(*c);
+	return c;
+}
+
+const struct ugpu_coredump_bo *ugpu_coredump_bo(const struct ugpu_dump *d,
+						uint32_t handle)
+{
+	const struct ugpu_coredump_bo *b = (const void *)d->bos;
+	uint32_t i;
+
+	igt_assert_f(d->bos, "dump without a BO list\n");
+	for (i = 0; i < d->bos_size / sizeof(*b); i++)
+		if (le32toh(b[i].handle) == handle)
+			return &b[i];
+	igt_assert_f(false, "BO %u not in the dump\n", handle);
+	return NULL;
+}
+
+bool ugpu_coredump_tool_ok(const uint8_t *buf, size_t len)
+{
+	static const char *const tool = "/usr/bin/ugpu-coredump";
+	char path[] = "/tmp/ugpu-dump-XXXXXX";
+	int fd, status;
+	pid_t pid;
+
+	if (access(tool, X_OK)) {
+		igt_info("no %s: the test alone checks the dump\n", tool);
+		return true;
+	}
+	fd = mkstemp(path);
+	igt_assert(fd >= 0);
+	igt_assert_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (!pid) {
+		execl(tool, tool, "-q", path, (char *)NULL);
+		_exit(127);
+	}
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	unlink(path);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ugpu_coredump.h"
 #include "ugpu_drm.h"
 #include "ugpu_hw.h"
 
@@ -211,6 +212,46 @@ bool ugpu_debug_kernel(void);
 /* A module parameter, or @def when the module does not have it. */
 unsigned int ugpu_module_param(const char *module, const char *param,
 			       unsigned int def);
+
+/*
+ * Device coredumps (uapi/drm/ugpu_coredump.h). ugpu_devcd_clear() drops
+ * every pending dump (devcoredump keeps one per device and drops newer
+ * ones meanwhile). ugpu_devcd_read() waits up to 5 s for a dump of
+ * device @name, reads it into a malloc()ed buffer, drops it and returns
+ * its length (0: none came).
+ */
+void ugpu_devcd_clear(void);
+size_t ugpu_devcd_read(const char *name, uint8_t **buf);
+
+/* A dump checked by ugpu_coredump_parse(). */
+struct ugpu_dump {
+	const struct ugpu_coredump_header *hdr;
+	/* Payloads of the first section of each type, NULL when absent. */
+	const uint8_t *regs, *cmds, *bos, *text;
+	uint32_t regs_size, cmds_size, bos_size, text_size;
+};
+
+/*
+ * Check every size and offset of the dump @buf of @len bytes as the
+ * format says, asserting on a violation, and fill @d.
+ */
+void ugpu_coredump_parse(const uint8_t *buf, size_t len, struct ugpu_dump *d);
+/* Value of register @offset in the dump's register ranges; asserts it is there. */
+uint32_t ugpu_coredump_reg(const struct ugpu_dump *d, uint32_t offset);
+/*
+ * The first command buffer of the dump; asserts there is one. *@data
+ * points at its bytes.
+ */
+const struct ugpu_coredump_cmdbuf *ugpu_coredump_cmdbuf(const struct ugpu_dump *d,
+							const uint8_t **data);
+/* The BO entry of @handle; asserts it is there. */
+const struct ugpu_coredump_bo *ugpu_coredump_bo(const struct ugpu_dump *d,
+						uint32_t handle);
+/*
+ * Run the decoder tool on the dump, when the system has it (the test
+ * bed installs it): true when it is absent or says the dump is valid.
+ */
+bool ugpu_coredump_tool_ok(const uint8_t *buf, size_t len);
 
 /*
  * Mali job descriptors, written into a mapped BO at byte offset @off

@@ -8,6 +8,7 @@
  * the 2D engine's fills and copies in each format and swap. Every subtest
  * runs on every Adreno device as a dynamic subtest named after the device.
  */
+#include <endian.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -766,6 +767,52 @@ static void write_hang(struct env *e, struct adreno_cs *cs, uint64_t off,
 }
 
 /*
+ * The dump of @e's hang @cs: the core's format, naming this process,
+ * with the command buffer as written and the submit's BO list.
+ */
+static void check_hang_dump(struct env *e, const struct adreno_cs *cs,
+			    int error)
+{
+	const struct ugpu_coredump_cmdbuf *cmd;
+	const struct ugpu_coredump_bo *bo;
+	uint32_t bytes = adreno_cs_dwords(cs) * 4;
+	const uint8_t *data;
+	struct ugpu_dump d;
+	uint8_t *buf;
+	size_t len;
+
+	len = ugpu_devcd_read(e->d->name, &buf);
+	igt_assert_f(len, "no devcoredump of %s\n", e->d->name);
+	ugpu_coredump_parse(buf, len, &d);
+	igt_assert_eq_u32(le32toh(d.hdr->family), DRM_UGPU_FAMILY_ADRENO);
+	igt_assert_eq_u32(le32toh(d.hdr->pid), getpid());
+	igt_assert_eq_u32(le32toh(d.hdr->ctx), e->ctx);
+	igt_assert_eq(strcmp(d.hdr->device, e->d->name), 0);
+	igt_assert_eq((int32_t)le32toh(d.hdr->error), error);
+	/* Recorded before the reset: the CP was inside the hanging IB. */
+	if (error == -ETIMEDOUT) {
+		uint64_t ib1 = ugpu_coredump_reg(&d, A6XX_MMIO(A6XX_CP_IB1_BASE)) |
+			       (uint64_t)ugpu_coredump_reg(&d, A6XX_MMIO(A6XX_CP_IB1_BASE_HI)) << 32;
+
+		igt_assert_f(ib1 >= adreno_cs_va(cs) &&
+			     ib1 <= adreno_cs_va(cs) + bytes,
+			     "CP_IB1_BASE 0x%" PRIx64 "\n", ib1);
+	}
+	cmd = ugpu_coredump_cmdbuf(&d, &data);
+	igt_assert_eq_u64(le64toh(cmd->iova), adreno_cs_va(cs));
+	igt_assert_eq_u64(le64toh(cmd->size), bytes);
+	igt_assert_eq_u32(le32toh(cmd->length), bytes);
+	igt_assert(!memcmp(data, (uint8_t *)cs->bo->map + cs->start * 4, bytes));
+	bo = ugpu_coredump_bo(&d, e->cmd->handle);
+	igt_assert_eq_u64(le64toh(bo->iova), e->cmd->va);
+	igt_assert_eq_u32(le32toh(bo->flags), DRM_UGPU_SUBMIT_BO_READ);
+	igt_assert_f(d.text && strstr((const char *)d.text, "Adreno"),
+		     "no family extras\n");
+	igt_assert_f(ugpu_coredump_tool_ok(buf, len), "ugpu-coredump rejects it\n");
+	free(buf);
+}
+
+/*
  * Client B hangs the CP; hangcheck (or the CP error) finds it, the GPU is
  * reset, B's command fails (-ETIMEDOUT for a hang, -EIO for a packet the
  * CP rejects) and client A's command, queued behind it, completes.
@@ -784,11 +831,14 @@ static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 	sync_a = ugpu_syncobj_create(a.fd, false);
 	sync_b = ugpu_syncobj_create(b.fd, false);
 
+	ugpu_devcd_clear();
 	submit_cs(&b, b.ctx, &hang, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
 	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
 	/* A hang times out; a command the CP rejects faults. */
 	igt_assert_eq(ugpu_syncobj_wait_status(b.fd, sync_b),
 		      kind == HANG_WAIT ? -ETIMEDOUT : -EIO);
+	/* Either way the GPU state was dumped, naming B's command. */
+	check_hang_dump(&b, &hang, kind == HANG_WAIT ? -ETIMEDOUT : -EIO);
 	igt_assert_eq(ugpu_syncobj_wait_status(a.fd, sync_a), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0x600d);
 	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 0x10), 0);
@@ -805,6 +855,163 @@ static void do_hang(struct ugpu_device_info *d, enum hang_kind kind)
 static unsigned int ban_threshold(void)
 {
 	return ugpu_module_param("ugpu", "ban_threshold", 3);
+}
+
+/* The job timeout: ugpu.ko's parameter, else the family's 500 ms. */
+static unsigned int job_timeout_ms(void)
+{
+	return ugpu_module_param("ugpu", "job_timeout_ms", 0) ?: 500;
+}
+
+/* Data offset of the flags the CPU releases one by one. */
+#define STEP_FLAGS	0x100
+
+/*
+ * A command of @steps CP_WAIT_REG_MEMs, each on its own flag, and a
+ * final write; the CPU releases a flag every 0.6 job timeouts until the
+ * command's fence signals. Returns the fence status and the time taken.
+ */
+static int run_stepped(struct env *e, unsigned int steps, uint64_t *ns)
+{
+	unsigned int step_us = job_timeout_ms() * 600, i;
+	struct adreno_cs cs;
+	uint64_t t0;
+	uint32_t sync;
+	int st;
+
+	igt_assert_lte(steps, 64);
+	for (i = 0; i < steps; i++)
+		ugpu_bo_write32(e->data, STEP_FLAGS + 4 * i, 0);
+	ugpu_bo_write32(e->data, TARGETS, 0);
+	adreno_cs_init(&cs, e->cmd, 0);
+	for (i = 0; i < steps; i++)
+		adreno_wait_mem_eq(&cs, e->data->va + STEP_FLAGS + 4 * i, 1);
+	adreno_mem_write(&cs, e->data->va + TARGETS, 0x5107);
+	sync = ugpu_syncobj_create(e->fd, false);
+	t0 = igt_nsec_now();
+	submit_cs(e, e->ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+	for (i = 0; i < steps; i++) {
+		usleep(step_us);
+		if (ugpu_syncobj_status(e->fd, sync))
+			break;
+		ugpu_bo_write32(e->data, STEP_FLAGS + 4 * i, 1);
+	}
+	st = ugpu_syncobj_wait_status(e->fd, sync);
+	*ns = igt_nsec_now() - t0;
+	ugpu_syncobj_destroy(e->fd, sync);
+	return st;
+}
+
+/*
+ * A command that takes several job timeouts but keeps the CP moving is
+ * slow, not hung: the core extends its timeout and it completes.
+ */
+static void test_slow_progress(struct ugpu_device_info *d)
+{
+	unsigned int timeout = job_timeout_ms();
+	uint64_t ns;
+	struct env e;
+
+	env_open(&e, d);
+	igt_assert_eq(run_stepped(&e, 5, &ns), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x5107);
+	igt_info("5 steps of %u ms: %.2f s\n", timeout * 6 / 10, ns / 1e9);
+	igt_assert_lt_u64(2ull * timeout * 1000000, ns);
+	env_close(&e);
+}
+
+/*
+ * A medium-priority command B waits for the ring behind two low-priority
+ * ones: A0, which the CPU lets through in three steps, and A, which then
+ * hangs the CP. B's timeout runs out first, while the CP is stuck in A:
+ * A is the guilty one (-ETIMEDOUT, named by the dump), and B, taken off
+ * its scheduler for its timeout, still runs after the reset.
+ */
+static void test_hang_behind(struct ugpu_device_info *d)
+{
+	unsigned int step_us = job_timeout_ms() * 500, i;
+	uint32_t ctx_low, s_a0, s_a, s_b;
+	const struct ugpu_coredump_cmdbuf *cmd;
+	struct adreno_cs a0, a, b;
+	const uint8_t *bytes;
+	struct ugpu_dump dump;
+	uint8_t *buf;
+	struct env e;
+	size_t len;
+
+	env_open(&e, d);
+	ctx_low = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_LOW);
+	s_a0 = ugpu_syncobj_create(e.fd, false);
+	s_a = ugpu_syncobj_create(e.fd, false);
+	s_b = ugpu_syncobj_create(e.fd, false);
+	adreno_cs_init(&a0, e.cmd, 0);
+	for (i = 0; i < 3; i++)
+		adreno_wait_mem_eq(&a0, e.data->va + STEP_FLAGS + 4 * i, 1);
+	adreno_mem_write(&a0, e.data->va + TARGETS + 0x20, 0xa0);
+	adreno_cs_init(&a, e.cmd, 0x400);
+	adreno_wait_mem_eq(&a, e.data->va + FLAG, 2);
+	adreno_mem_write(&a, e.data->va + TARGETS + 0x24, 0xbad);
+	adreno_cs_init(&b, e.cmd, 0x800);
+	adreno_mem_write(&b, e.data->va + TARGETS + 0x28, 0xb);
+
+	ugpu_devcd_clear();
+	/* NO_IMPLICIT: B must not wait for A through the shared BOs. */
+	submit_cs(&e, ctx_low, &a0, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_a0);
+	submit_cs(&e, ctx_low, &a, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_a);
+	usleep(20000);
+	submit_cs(&e, e.ctx, &b, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, s_b);
+	for (i = 0; i < 3; i++) {
+		usleep(step_us);
+		ugpu_bo_write32(e.data, STEP_FLAGS + 4 * i, 1);
+	}
+
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_a0), 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_a), -ETIMEDOUT);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, s_b), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x20), 0xa0);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x24), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x28), 0xb);
+
+	len = ugpu_devcd_read(d->name, &buf);
+	igt_assert_f(len, "no devcoredump of %s\n", d->name);
+	ugpu_coredump_parse(buf, len, &dump);
+	igt_assert_eq_u32(le32toh(dump.hdr->ctx), ctx_low);
+	igt_assert_eq((int32_t)le32toh(dump.hdr->error), -ETIMEDOUT);
+	cmd = ugpu_coredump_cmdbuf(&dump, &bytes);
+	igt_assert_eq_u64(le64toh(cmd->iova), adreno_cs_va(&a));
+	free(buf);
+	ugpu_ctx_destroy(e.fd, ctx_low);
+	env_close(&e);
+}
+
+/*
+ * A command that keeps the CP moving but does not end within the cap of
+ * extensions (ten job timeouts) fails as a hang, with -ETIMEDOUT; the
+ * GPU works afterwards.
+ */
+static void test_progress_cap(struct ugpu_device_info *d)
+{
+	unsigned int timeout = job_timeout_ms();
+	struct adreno_cs cs;
+	uint64_t ns;
+	struct env e;
+
+	env_open(&e, d);
+	igt_assert_eq(run_stepped(&e, 40, &ns), -ETIMEDOUT);
+	igt_info("killed after %.2f s (job timeout %u ms)\n", ns / 1e9, timeout);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0);
+	/* Not before the extensions ran out, nor long after. */
+	igt_assert_lte_u64(9ull * timeout * 1000000, ns);
+	igt_assert_lte_u64(ns, 14ull * timeout * 1000000);
+
+	adreno_cs_init(&cs, e.cmd, 0x2000);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d);
+	env_close(&e);
 }
 
 /* A context that keeps hanging is banned; others are not. */
@@ -2057,6 +2264,21 @@ igt_main
 	igt_subtest_with_dynamic("kernel-memory-read")
 		for_each_adreno(d)
 			test_kernel_read(d);
+
+	igt_describe("A command slower than the job timeout whose CP moves completes.");
+	igt_subtest_with_dynamic("slow-progress")
+		for_each_adreno(d)
+			test_slow_progress(d);
+
+	igt_describe("A hang is charged to the command the CP is stuck in, not to one waiting behind it.");
+	igt_subtest_with_dynamic("hang-behind")
+		for_each_adreno(d)
+			test_hang_behind(d);
+
+	igt_describe("A moving command that never ends is stopped after ten timeouts.");
+	igt_subtest_with_dynamic("progress-cap")
+		for_each_adreno(d)
+			test_progress_cap(d);
 
 	igt_describe("An endless CP_WAIT_REG_MEM: hangcheck and recovery.");
 	igt_subtest_with_dynamic("hang-wait")

@@ -7,6 +7,7 @@
  * a dynamic subtest named after the device.
  */
 #include <dirent.h>
+#include <endian.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -1539,85 +1540,55 @@ static void test_as_oversubscribed(struct ugpu_device_info *d)
 	as_knob[0] = '\0';
 }
 
-#define DEVCD_DIR	"/sys/class/devcoredump"
-
-/* Drop every device coredump: devcoredump keeps one per device. */
-static void devcd_clear(void)
-{
-	struct dirent *de;
-	char path[PATH_MAX];
-	DIR *dir = opendir(DEVCD_DIR);
-	int fd;
-
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		if (strncmp(de->d_name, "devcd", 5))
-			continue;
-		snprintf(path, sizeof(path), DEVCD_DIR "/%s/data", de->d_name);
-		/* It may go by itself meanwhile: ENODEV is fine. */
-		fd = open(path, O_WRONLY);
-		if (fd >= 0) {
-			if (write(fd, "1", 1) != 1)
-				igt_debug("%s: %m\n", path);
-			close(fd);
-		}
-	}
-	closedir(dir);
-}
-
 /*
- * Read the start of the coredump of device @name into @buf, waiting up to
- * 5 s for it (the kernel writes it from a worker), and drop it.
+ * The dump of a hang of the one-job chain at @head of @e: the core's
+ * format, naming this process and the job slot, with the slot's
+ * registers at the hung job, the chain's descriptor and the BO list.
  */
-static bool devcd_read(const char *name, char *buf, size_t size)
+static void check_hang_dump(struct env *e, uint64_t head, int error)
 {
-	char path[PATH_MAX], link[PATH_MAX];
-	struct dirent *de;
-	unsigned int tries;
-	ssize_t n;
-	DIR *dir;
-	int fd;
+	const struct ugpu_coredump_cmdbuf *cmd;
+	const struct ugpu_coredump_bo *bo;
+	const uint8_t *bytes;
+	struct ugpu_dump d;
+	uint8_t *buf;
+	size_t len;
+	uint32_t js;
 
-	for (tries = 0; tries < 50; tries++) {
-		dir = opendir(DEVCD_DIR);
-		igt_assert_f(dir, "no %s\n", DEVCD_DIR);
-		while ((de = readdir(dir))) {
-			if (strncmp(de->d_name, "devcd", 5))
-				continue;
-			snprintf(path, sizeof(path), DEVCD_DIR "/%s/failing_device",
-				 de->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n < 0)
-				continue;
-			link[n] = 0;
-			if (strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 :
-				   link, name))
-				continue;
-			snprintf(path, sizeof(path), DEVCD_DIR "/%s/data",
-				 de->d_name);
-			fd = open(path, O_RDWR);
-			igt_assert(fd >= 0);
-			n = read(fd, buf, size - 1);
-			igt_assert(n > 0);
-			buf[n] = 0;
-			/* Drop it, so that the next hang can be dumped. */
-			if (write(fd, "1", 1) != 1)
-				igt_debug("%s: %m\n", path);
-			close(fd);
-			closedir(dir);
-			return true;
-		}
-		closedir(dir);
-		usleep(100 * 1000);
-	}
-	return false;
+	len = ugpu_devcd_read(e->d->name, &buf);
+	igt_assert_f(len, "no devcoredump of %s\n", e->d->name);
+	ugpu_coredump_parse(buf, len, &d);
+	igt_assert_eq_u32(le32toh(d.hdr->family), DRM_UGPU_FAMILY_MALI);
+	igt_assert_eq_u32(le32toh(d.hdr->pid), getpid());
+	igt_assert_eq(strcmp(d.hdr->device, e->d->name), 0);
+	igt_assert_eq((int32_t)le32toh(d.hdr->error), error);
+	igt_assert_lt_u64(0, le64toh(d.hdr->seqno));
+	js = le32toh(d.hdr->queue);
+	igt_assert_lt(js, MALI_NUM_JOB_SLOTS);
+	/* Read before the stop: the slot still held the job. */
+	igt_assert_eq_u32(ugpu_coredump_reg(&d, MALI_JS(js, MALI_JS_HEAD_LO)),
+			  (uint32_t)head);
+	/* The chain, from its address: all but the header's status words. */
+	cmd = ugpu_coredump_cmdbuf(&d, &bytes);
+	igt_assert(le32toh(cmd->flags) & UGPU_COREDUMP_CMD_ADDRESS);
+	igt_assert_eq_u64(le64toh(cmd->iova), head);
+	igt_assert_lte(64, le32toh(cmd->length));
+	igt_assert(!memcmp(bytes + 16, e->jobs->map + (head - e->jobs->va) + 16,
+			   48));
+	bo = ugpu_coredump_bo(&d, e->jobs->handle);
+	igt_assert_eq_u64(le64toh(bo->iova), e->jobs->va);
+	igt_assert_eq_u64(le64toh(bo->size), e->jobs->size);
+	bo = ugpu_coredump_bo(&d, e->data->handle);
+	igt_assert_eq_u32(le32toh(bo->flags),
+			  DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq_u64(le64toh(bo->iova), e->data->va);
+	igt_assert_f(ugpu_coredump_tool_ok(buf, len), "ugpu-coredump rejects it\n");
+	free(buf);
 }
 
 static void test_hang_recovery(struct ugpu_device_info *d)
 {
 	static const char *const modes[] = { "1", "2" };
-	static char dump[4096];
 	unsigned int mode, i;
 	struct env a, b;
 
@@ -1632,12 +1603,15 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 		uint32_t ctx = ugpu_ctx_create(a.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 		int status;
 
+		uint64_t head;
+
 		memset((char *)b.data->map + TARGETS, 0, 64);
-		devcd_clear();
+		ugpu_devcd_clear();
 		igt_assert_eq(ugpu_sim_debugfs_write(a.fd, "hang_next",
 						     modes[mode]), 0);
-		submit_chain_async(&a, ctx, write_chain(&a, 0, TARGETS, 0xdead),
-				   DRM_UGPU_MALI_REQ_COMPUTE, hang_sync);
+		head = write_chain(&a, 0, TARGETS, 0xdead);
+		submit_chain_async(&a, ctx, head, DRM_UGPU_MALI_REQ_COMPUTE,
+				   hang_sync);
 		/* The innocent jobs come after the hanging chain started. */
 		wait_knob_consumed(a.fd, "hang_next");
 		submit_chain_async(&b, b.ctx, write_chain(&b, 0, TARGETS, 0x600d),
@@ -1650,11 +1624,7 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 			     "hang mode %s: fence status %d, expected -ETIMEDOUT\n",
 			     modes[mode], status);
 		/* The hang left a dump of the GPU naming the job's owner. */
-		igt_assert_f(devcd_read(d->name, dump, sizeof(dump)),
-			     "no devcoredump of %s after a hang\n", d->name);
-		igt_assert_f(strstr(dump, "ugpu Mali GPU state: hang") &&
-			     strstr(dump, "ugpu_mali["),
-			     "unexpected dump:\n%.400s\n", dump);
+		check_hang_dump(&a, head, -ETIMEDOUT);
 		igt_assert_eq(wait_status_long(b.fd, same_slot), 1);
 		igt_assert_eq(wait_status_long(b.fd, other_slot), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0x600d);
@@ -1697,10 +1667,24 @@ static void test_ban(struct ugpu_device_info *d)
 	sync = ugpu_syncobj_create(e.fd, false);
 
 	for (i = 0; i < threshold; i++) {
+		struct ugpu_dump dump;
+		uint8_t *buf;
+		size_t len;
+
+		ugpu_devcd_clear();
 		igt_assert_eq(ugpu_sim_debugfs_write(e.fd, "hang_next", "1"), 0);
 		submit_chain_async(&e, ctx, write_chain(&e, 0, TARGETS, i),
 				   DRM_UGPU_MALI_REQ_COMPUTE, sync);
 		igt_assert_eq(wait_status_long(e.fd, sync), -ETIMEDOUT);
+		/* Each dump counts the context's hangs; the last one bans it. */
+		len = ugpu_devcd_read(d->name, &buf);
+		igt_assert_f(len, "no devcoredump of hang %u\n", i);
+		ugpu_coredump_parse(buf, len, &dump);
+		igt_assert_eq_u32(le32toh(dump.hdr->ctx), ctx);
+		igt_assert_eq_u32(le32toh(dump.hdr->hangs), i + 1);
+		igt_assert_eq_u32(!!(le32toh(dump.hdr->flags) &
+				     UGPU_COREDUMP_BANNED), i + 1 == threshold);
+		free(buf);
 	}
 
 	/* Banned: the next submit is refused. */

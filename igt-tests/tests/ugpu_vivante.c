@@ -7,6 +7,7 @@
  * against a reference (de)tiler, fast clear, MSAA downsampling, the
  * kernel's context switching, hangs and recovery, the 2D pipe.
  */
+#include <endian.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -626,6 +627,50 @@ static void test_context_switch(int minor, bool same_file)
 	}
 }
 
+/*
+ * The dump of hang number @hangs of @e, the stream @s: the core's format,
+ * naming this process and context, the core's registers before the reset
+ * (the FE busy), the stream as submitted and the context's hang count.
+ */
+static void check_hang_dump(struct viv_env *e, const struct viv_stream *s,
+			    unsigned int hangs)
+{
+	unsigned int threshold = ugpu_module_param("ugpu", "ban_threshold", 3);
+	const struct ugpu_coredump_cmdbuf *cmd;
+	const uint8_t *data;
+	struct ugpu_dump d;
+	char name[64];
+	uint8_t *buf;
+	size_t len;
+
+	igt_assert(ugpu_device_sysfs_name(e->fd, name, sizeof(name)));
+	len = ugpu_devcd_read(name, &buf);
+	igt_assert_f(len, "no devcoredump of %s\n", name);
+	ugpu_coredump_parse(buf, len, &d);
+	igt_assert_eq_u32(le32toh(d.hdr->family), DRM_UGPU_FAMILY_VIVANTE);
+	igt_assert_eq_u32(le32toh(d.hdr->chip_model),
+			  param(e->fd, DRM_UGPU_PARAM_CHIP_MODEL));
+	igt_assert_eq_u32(le32toh(d.hdr->pid), getpid());
+	igt_assert_eq_u32(le32toh(d.hdr->ctx), e->ctx);
+	igt_assert_eq((int32_t)le32toh(d.hdr->error), -ETIMEDOUT);
+	igt_assert_eq_u32(le32toh(d.hdr->hangs), hangs);
+	igt_assert_eq_u32(!!(le32toh(d.hdr->flags) & UGPU_COREDUMP_BANNED),
+			  hangs == threshold);
+	igt_assert_eq_u32(ugpu_coredump_reg(&d, VIV_HI_CHIP_MODEL),
+			  param(e->fd, DRM_UGPU_PARAM_CHIP_MODEL));
+	igt_assert_eq_u32(ugpu_coredump_reg(&d, VIV_HI_IDLE_STATE) &
+			  VIV_HI_IDLE_STATE_FE, 0);
+	cmd = ugpu_coredump_cmdbuf(&d, &data);
+	igt_assert_eq_u32(le32toh(cmd->bo), 0);
+	igt_assert_eq_u64(le64toh(cmd->iova), e->cmd->va);
+	igt_assert_eq_u32(le32toh(cmd->length), s->n * 4);
+	igt_assert(!memcmp(data, s->w, s->n * 4));
+	igt_assert_eq_u64(le64toh(ugpu_coredump_bo(&d, e->cmd->handle)->size),
+			  e->cmd->size);
+	igt_assert_f(ugpu_coredump_tool_ok(buf, len), "ugpu-coredump rejects it\n");
+	free(buf);
+}
+
 /* A STALL nobody armed hangs the core; recovery fails only that job. */
 static void test_hang(int minor, bool ban)
 {
@@ -642,6 +687,7 @@ static void test_hang(int minor, bool ban)
 		viv_reset_stream(&s);
 		viv_emit(&s, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
 		status = 0;
+		ugpu_devcd_clear();
 		ret = viv_exec(&e, &s, NULL, 0, 0, &status);
 		if (ban && i == n - 1) {
 			igt_assert(ret || status);
@@ -649,6 +695,7 @@ static void test_hang(int minor, bool ban)
 		}
 		igt_assert_eq(ret, 0);
 		igt_assert_f(status == -ETIMEDOUT, "status %d\n", status);
+		check_hang_dump(&e, &s, i + 1);
 	}
 	viv_reset_stream(&s);
 	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff777777);

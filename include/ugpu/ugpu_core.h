@@ -30,6 +30,11 @@
 #define UGPU_MAX_QUEUES		4
 #define UGPU_MAX_FEATURE_WORDS	16
 #define UGPU_MAX_CMDS		64
+/*
+ * Times a job's timeout is extended because its queue made progress: a
+ * job runs at most this many times plus one the job timeout.
+ */
+#define UGPU_MAX_TIMEOUT_EXTENSIONS	9
 /* Relocations of all command buffers of one submit together. */
 #define UGPU_MAX_SUBMIT_RELOCS	65536
 
@@ -41,6 +46,7 @@
 #define UGPU_PROT_PRIV		BIT(3)
 
 struct platform_device;
+struct seq_buf;
 struct ugpu_device;
 struct ugpu_job;
 struct ugpu_vm;
@@ -91,6 +97,19 @@ struct ugpu_job_buf {
 	u64 offset;
 	u64 size;
 	const struct drm_ugpu_reloc *relocs;
+};
+
+/**
+ * struct ugpu_dump_range - registers a device coredump records.
+ * @name: name of the first register (at most 23 characters).
+ * @offset: byte offset of the first register.
+ * @count: 32-bit registers in the range, 4 bytes apart. Each one must be
+ *	readable without side effects whenever a job is on the hardware.
+ */
+struct ugpu_dump_range {
+	const char *name;
+	u32 offset;
+	u32 count;
 };
 
 /**
@@ -205,8 +224,20 @@ struct ugpu_family_ops {
 	 */
 	int (*job_run)(struct ugpu_job *job);
 	/**
-	 * @job_timedout: @job ran past its timeout. The family tries to stop
-	 * it and otherwise calls ugpu_recover().
+	 * @progress: optional; a value that changes whenever the hardware
+	 * makes progress on queue @queue (a completed fence seqno, a ring
+	 * read pointer, a job chain head). Called when a job starts and when
+	 * its timeout runs out; the core extends the timeout of a job whose
+	 * queue moved meanwhile, up to %UGPU_MAX_TIMEOUT_EXTENSIONS times.
+	 * Must be cheap; may be called from the fence signalling paths, with
+	 * a job of the queue on the hardware (the GPU is powered).
+	 */
+	u64 (*progress)(struct ugpu_device *udev, unsigned int queue);
+	/**
+	 * @job_timedout: optional; @job ran past its timeout without
+	 * progress: it hangs, and its fence is not signalled. The family
+	 * tries to stop it and otherwise calls ugpu_recover(); without the
+	 * hook the core calls ugpu_recover() with -ETIMEDOUT.
 	 */
 	enum drm_gpu_sched_stat (*job_timedout)(struct ugpu_job *job);
 	/** @job_cleanup: free what @job_prepare put in @job->priv. */
@@ -221,6 +252,13 @@ struct ugpu_family_ops {
 	void (*reset)(struct ugpu_device *udev);
 	/** @file_close: a file goes away: release hardware state of its VM. */
 	void (*file_close)(struct ugpu_device *udev, struct ugpu_vm *vm);
+	/**
+	 * @coredump: optional; print the family's extras about @job (state
+	 * the register ranges do not show) into the text section of a device
+	 * coredump. Runs in a fence signalling path, before any reset: no
+	 * allocation, no sleeping lock.
+	 */
+	void (*coredump)(struct ugpu_job *job, struct seq_buf *s);
 };
 
 /**
@@ -256,8 +294,10 @@ struct ugpu_device {
 	/** @va_size: size of the GPU VA range. */
 	u64 va_size;
 	/**
-	 * @job_timeout_ms: scheduler timeout of every queue; the family sets
-	 * its default, ugpu.ko's job_timeout_ms parameter overrides it.
+	 * @job_timeout_ms: time a job may go without progress of its queue
+	 * (&ugpu_family_ops.progress) before it counts as hung: the
+	 * scheduler timeout of every queue. The family sets its default,
+	 * ugpu.ko's job_timeout_ms parameter overrides it.
 	 */
 	unsigned int job_timeout_ms;
 	/**
@@ -265,6 +305,13 @@ struct ugpu_device {
 	 * ugpu.ko's ban_threshold parameter, set at register.
 	 */
 	unsigned int ban_threshold;
+	/**
+	 * @dump_regs: register ranges a device coredump records, set by the
+	 * family before register; @num_dump_regs entries.
+	 */
+	const struct ugpu_dump_range *dump_regs;
+	/** @num_dump_regs: entries in @dump_regs. */
+	unsigned int num_dump_regs;
 	/** @cmdbuf: command buffers of hardware commands; set by the family. */
 	struct ugpu_cmdbuf_caps cmdbuf;
 	/** @num_queues: number of valid entries in @queues. */
@@ -358,11 +405,10 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
  * a reset. Safe from any context.
  */
 void ugpu_job_guilty(struct ugpu_job *job);
+bool ugpu_job_stalled(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
 
-struct seq_buf;
-bool ugpu_coredump_begin(struct ugpu_device *udev, struct seq_buf *s);
-void ugpu_coredump_end(struct ugpu_device *udev, struct seq_buf *s);
+void ugpu_coredump_job(struct ugpu_job *job, int error);
 u32 ugpu_job_bo_prot(struct ugpu_job *job, u32 index);
 u32 ugpu_job_priority(struct ugpu_job *job);
 void *ugpu_job_ctx_priv(struct ugpu_job *job);

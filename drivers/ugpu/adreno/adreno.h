@@ -195,19 +195,16 @@ struct adreno_fault {
  * @sqe_dma: its DMA address.
  * @sqe_size: its size, whole pages.
  * @sqe_sgt: it as a one-segment table.
- * @lock: protects @ring, @pending, the hangcheck samples, @last_fault,
+ * @lock: protects @ring, @pending, @last_fault,
  *	@fault_error and the CP ring registers. Taken in threaded interrupt
  *	handlers and process context.
  * @ring: the ringbuffer.
  * @pending: per queue (priority), jobs the scheduler ran that are not
  *	in the ring yet, oldest first; each holds a job reference.
- * @hang_sample: CP progress registers at the last hangcheck.
- * @hang_ticks: hangcheck periods without progress.
  * @fault_error: 0, or the error the running job fails with because the
- *	CP stopped on it (CP_HW_ERROR, SMMU fault): recover at the next
- *	check.
+ *	CP stopped on it (CP_HW_ERROR, SMMU fault): @fault_work recovers.
  * @last_fault: the last fault.
- * @hangcheck: periodic progress check.
+ * @fault_work: recovers from a CP error or SMMU fault in process context.
  * @gone: the device is being removed.
  * @next_vm_id: source of &adreno_vm.id.
  * @asids: ASIDs of the live VMs (1 to %ADRENO_MAX_ASID; 0 is the
@@ -239,12 +236,10 @@ struct adreno_device {
 	spinlock_t lock;
 	struct adreno_ring ring;
 	struct list_head pending[ADRENO_NUM_QUEUES];
-	u32 hang_sample[7];
-	unsigned int hang_ticks;
 	int fault_error;
 	struct adreno_fault last_fault;
 
-	struct delayed_work hangcheck;
+	struct work_struct fault_work;
 	bool gone;
 	atomic64_t next_vm_id;
 	struct ida asids;
@@ -275,11 +270,10 @@ static inline void smmu_write(struct adreno_device *adev, u32 off, u32 val)
 	ugpu_write(&adev->udev, A6XX_SMMU_WINDOW + off, val);
 }
 
-extern unsigned int adreno_hangcheck_ms;
-
 /* adreno_dump.c */
-void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
-			  const char *reason);
+extern const struct ugpu_dump_range adreno_dump_regs[];
+extern const unsigned int adreno_num_dump_regs;
+void adreno_coredump(struct ugpu_job *job, struct seq_buf *s);
 void adreno_debugfs_init(struct adreno_device *adev);
 
 /* adreno_fw.c */
@@ -309,6 +303,7 @@ void adreno_retire(struct adreno_device *adev);
 struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev);
 void adreno_fault_locked(struct adreno_device *adev, int error);
 irqreturn_t adreno_gpu_irq(int irq, void *data);
-void adreno_hangcheck_work(struct work_struct *work);
+void adreno_fault_work(struct work_struct *work);
+u64 adreno_progress(struct ugpu_device *udev, unsigned int queue);
 
 #endif /* _UGPU_ADRENO_H_ */

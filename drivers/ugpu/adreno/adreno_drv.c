@@ -17,10 +17,6 @@
 
 #include "adreno.h"
 
-unsigned int adreno_hangcheck_ms = 100;
-module_param_named(hangcheck_ms, adreno_hangcheck_ms, uint, 0444);
-MODULE_PARM_DESC(hangcheck_ms, "Hangcheck period in milliseconds (default 100)");
-
 /* Flags a618 (a6xx gen 1) has and a635 has not, and the reverse. */
 #define ADRENO_FEAT_GEN1 (DRM_UGPU_ADRENO_FEAT_HAS_CP_REG_WRITE |	\
 			  DRM_UGPU_ADRENO_FEAT_HAS_8BPP_UBWC |		\
@@ -301,9 +297,11 @@ static const struct ugpu_family_ops adreno_ops = {
 	.vm_unmap = adreno_vm_unmap,
 	.job_prepare = adreno_job_prepare,
 	.job_run = adreno_job_run,
+	.progress = adreno_progress,
 	.job_timedout = adreno_job_timedout,
 	.job_cleanup = adreno_job_cleanup,
 	.reset = adreno_reset,
+	.coredump = adreno_coredump,
 };
 
 static const char *const adreno_queue_names[ADRENO_NUM_QUEUES] = {
@@ -327,7 +325,7 @@ static int adreno_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, adev);
 	spin_lock_init(&adev->lock);
 	atomic64_set(&adev->next_vm_id, 0);
-	INIT_DELAYED_WORK(&adev->hangcheck, adreno_hangcheck_work);
+	INIT_WORK(&adev->fault_work, adreno_fault_work);
 
 	regs = ugpu_io_init(pdev);
 	if (IS_ERR(regs))
@@ -389,8 +387,13 @@ static int adreno_probe(struct platform_device *pdev)
 	udev->timestamp_frequency = freq;
 	udev->va_start = ADRENO_VA_START;
 	udev->va_size = ADRENO_VA_SIZE;
-	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
-	udev->job_timeout_ms = 5000;
+	/*
+	 * The family's default; ugpu.ko's job_timeout_ms overrides it. A CP
+	 * that moves gets up to ten times that.
+	 */
+	udev->job_timeout_ms = 500;
+	udev->dump_regs = adreno_dump_regs;
+	udev->num_dump_regs = adreno_num_dump_regs;
 	/* Indirect buffers count dwords, as CP_INDIRECT_BUFFER does. */
 	udev->cmdbuf = (struct ugpu_cmdbuf_caps) {
 		.max_bufs = ADRENO_MAX_IBS,
@@ -429,9 +432,9 @@ static void adreno_remove(struct platform_device *pdev)
 	 * job and frees every VM.
 	 */
 	WRITE_ONCE(adev->gone, true);
-	cancel_delayed_work_sync(&adev->hangcheck);
+	cancel_work_sync(&adev->fault_work);
 	ugpu_device_unregister(&adev->udev);
-	cancel_delayed_work_sync(&adev->hangcheck);
+	cancel_work_sync(&adev->fault_work);
 	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
 }

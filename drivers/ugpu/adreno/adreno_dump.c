@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Adreno state reports: a devcoredump of the GPU on a hang, CP error or
- * SMMU fault, and the debugfs file adreno_state.
+ * Adreno state reports: what a device coredump of a hang, CP error or SMMU
+ * fault records (the core writes it), and the debugfs file adreno_state.
  */
 
 #include <linux/seq_buf.h>
@@ -17,57 +17,43 @@
 #define ADRENO_DUMP_SIZE	SZ_16K
 #define ADRENO_DUMP_RING_DWORDS	32	/* ring words shown before the rptr */
 
-static const struct {
-	const char *name;
-	u32 reg;
-} adreno_dump_regs[] = {
-	{ "RBBM_STATUS", A6XX_RBBM_STATUS },
-	{ "RBBM_STATUS3", A6XX_RBBM_STATUS3 },
-	{ "RBBM_INT_0_STATUS", A6XX_RBBM_INT_0_STATUS },
-	{ "RBBM_INT_0_MASK", A6XX_RBBM_INT_0_MASK },
-	{ "CP_SQE_CNTL", A6XX_CP_SQE_CNTL },
-	{ "CP_SQE_INSTR_BASE", A6XX_CP_SQE_INSTR_BASE },
-	{ "CP_SQE_INSTR_BASE_HI", A6XX_CP_SQE_INSTR_BASE_HI },
-	{ "CP_PROTECT_CNTL", A6XX_CP_PROTECT_CNTL },
-	{ "CP_PROTECT_STATUS", A6XX_CP_PROTECT_STATUS },
-	{ "CP_INTERRUPT_STATUS", A6XX_CP_INTERRUPT_STATUS },
-	{ "CP_HW_FAULT", A6XX_CP_HW_FAULT },
-	{ "CP_RB_BASE", A6XX_CP_RB_BASE },
-	{ "CP_RB_BASE_HI", A6XX_CP_RB_BASE_HI },
-	{ "CP_RB_CNTL", A6XX_CP_RB_CNTL },
-	{ "CP_RB_RPTR", A6XX_CP_RB_RPTR },
-	{ "CP_RB_WPTR", A6XX_CP_RB_WPTR },
-	{ "CP_IB1_BASE", A6XX_CP_IB1_BASE },
-	{ "CP_IB1_BASE_HI", A6XX_CP_IB1_BASE_HI },
-	{ "CP_IB1_REM_SIZE", A6XX_CP_IB1_REM_SIZE },
-	{ "CP_IB2_BASE", A6XX_CP_IB2_BASE },
-	{ "CP_IB2_BASE_HI", A6XX_CP_IB2_BASE_HI },
-	{ "CP_IB2_REM_SIZE", A6XX_CP_IB2_REM_SIZE },
+#define ADRENO_REGS(name, reg, count)	{ name, A6XX_MMIO(reg), count }
+#define ADRENO_SMMU(name, off, count)	{ name, A6XX_SMMU_WINDOW + (off), count }
+
+/* Registers of a coredump and of adreno_state, read before a reset. */
+const struct ugpu_dump_range adreno_dump_regs[] = {
+	ADRENO_REGS("RBBM_INT_0_MASK", A6XX_RBBM_INT_0_MASK, 1),
+	ADRENO_REGS("RBBM_INT_0_STATUS", A6XX_RBBM_INT_0_STATUS, 1),
+	ADRENO_REGS("RBBM_STATUS", A6XX_RBBM_STATUS, 1),
+	ADRENO_REGS("RBBM_STATUS3", A6XX_RBBM_STATUS3, 1),
+	ADRENO_REGS("CP_RB_BASE", A6XX_CP_RB_BASE, 3),
+	ADRENO_REGS("CP_RB_RPTR", A6XX_CP_RB_RPTR, 3),
+	ADRENO_REGS("CP_HW_FAULT", A6XX_CP_HW_FAULT, 1),
+	ADRENO_REGS("CP_INTERRUPT_STATUS", A6XX_CP_INTERRUPT_STATUS, 2),
+	ADRENO_REGS("CP_SQE_INSTR_BASE", A6XX_CP_SQE_INSTR_BASE, 2),
+	ADRENO_REGS("CP_PROTECT_CNTL", A6XX_CP_PROTECT_CNTL, 1),
+	ADRENO_REGS("CP_IB1_BASE", A6XX_CP_IB1_BASE, 6),
+	ADRENO_SMMU("SMMU_CB_SCTLR", SMMU_CB_SCTLR, 1),
+	ADRENO_SMMU("SMMU_CB_TTBR0", SMMU_CB_TTBR0, 2),
+	ADRENO_SMMU("SMMU_CB_FSR", SMMU_CB_FSR, 1),
+	ADRENO_SMMU("SMMU_CB_FAR", SMMU_CB_FAR, 2),
+	ADRENO_SMMU("SMMU_CB_FSYNR0", SMMU_CB_FSYNR0, 1),
 };
 
-static const struct {
-	const char *name;
-	u32 off;
-} adreno_dump_smmu[] = {
-	{ "CB_SCTLR", SMMU_CB_SCTLR },
-	{ "CB_TTBR0", SMMU_CB_TTBR0 },
-	{ "CB_TTBR0_HI", SMMU_CB_TTBR0_HI },
-	{ "CB_FSR", SMMU_CB_FSR },
-	{ "CB_FAR", SMMU_CB_FAR },
-	{ "CB_FAR_HI", SMMU_CB_FAR_HI },
-	{ "CB_FSYNR0", SMMU_CB_FSYNR0 },
-};
+const unsigned int adreno_num_dump_regs = ARRAY_SIZE(adreno_dump_regs);
 
 static void adreno_print_regs(struct adreno_device *adev, struct seq_buf *s)
 {
-	unsigned int i;
+	const struct ugpu_dump_range *r;
+	unsigned int i, j;
 
-	for (i = 0; i < ARRAY_SIZE(adreno_dump_regs); i++)
-		seq_buf_printf(s, "%-22s 0x%08x\n", adreno_dump_regs[i].name,
-			       adreno_read(adev, adreno_dump_regs[i].reg));
-	for (i = 0; i < ARRAY_SIZE(adreno_dump_smmu); i++)
-		seq_buf_printf(s, "SMMU %-17s 0x%08x\n", adreno_dump_smmu[i].name,
-			       smmu_read(adev, adreno_dump_smmu[i].off));
+	for (i = 0; i < ARRAY_SIZE(adreno_dump_regs); i++) {
+		r = &adreno_dump_regs[i];
+		for (j = 0; j < r->count; j++)
+			seq_buf_printf(s, "%-22s%s 0x%08x\n", r->name,
+				       j ? "+" : " ",
+				       ugpu_read(&adev->udev, r->offset + j * 4));
+	}
 }
 
 /* Under &adreno_device.lock. */
@@ -107,50 +93,43 @@ static void adreno_print_fault(struct adreno_device *adev, struct seq_buf *s)
 }
 
 /**
- * adreno_dump_coredump() - record the GPU state for userspace to collect.
- * @adev: the device.
- * @job: the job being run, or NULL.
- * @reason: why.
+ * adreno_coredump() - &ugpu_family_ops.coredump: the job's place in the
+ * ring, the rings, the last fault and the ring words before the read
+ * pointer.
+ * @job: the job that hung or faulted.
+ * @s: the text section of the dump.
  */
-void adreno_dump_coredump(struct adreno_device *adev, struct ugpu_job *job,
-			  const char *reason)
+void adreno_coredump(struct ugpu_job *job, struct seq_buf *s)
 {
-	struct adreno_job *aj = job ? job->priv : NULL;
-	struct seq_buf s;
+	struct adreno_device *adev = to_adreno(job->udev);
+	struct adreno_job *aj = job->priv;
 	unsigned long flags;
 	unsigned int i;
 	u32 rptr, pos;
 
-	/* The job's fence is not signalled yet: no allocation here. */
-	if (!ugpu_coredump_begin(&adev->udev, &s))
-		return;
-
-	seq_buf_printf(&s, "ugpu Adreno %s state: %s\n", adev->info->name,
-		       reason);
+	seq_buf_printf(s, "Adreno %s, chip id 0x%08x, speed bin %u\n",
+		       adev->info->name, adev->chip_id, adev->speed_bin);
 	if (aj) {
-		seq_buf_printf(&s, "job: queue %u, seqno %u, ring %u to %u\n",
+		seq_buf_printf(s, "job: queue %u, seqno %u, ring %u to %u\n",
 			       job->queue, aj->seqno, aj->start, aj->fence_pos);
 		for (i = 0; i < aj->count; i++)
-			seq_buf_printf(&s, "  IB%u 0x%llx, %u dwords\n", i,
+			seq_buf_printf(s, "  IB%u 0x%llx, %u dwords\n", i,
 				       aj->iova[i], aj->dwords[i]);
 	}
-	adreno_print_regs(adev, &s);
 
 	spin_lock_irqsave(&adev->lock, flags);
-	adreno_print_rings(adev, &s);
-	adreno_print_fault(adev, &s);
+	adreno_print_rings(adev, s);
+	adreno_print_fault(adev, s);
 	rptr = READ_ONCE(adev->memptrs->rptr) % ADRENO_RING_DWORDS;
-	seq_buf_printf(&s, "ring before rptr %u:\n", rptr);
+	seq_buf_printf(s, "ring before rptr %u:\n", rptr);
 	for (i = 0; i < ADRENO_DUMP_RING_DWORDS; i++) {
 		pos = (rptr + ADRENO_RING_DWORDS - ADRENO_DUMP_RING_DWORDS + i) %
 		      ADRENO_RING_DWORDS;
-		seq_buf_printf(&s, "%s%08x%s", i % 8 ? " " : "  ",
+		seq_buf_printf(s, "%s%08x%s", i % 8 ? " " : "  ",
 			       READ_ONCE(adev->ring.cmds[pos]),
 			       i % 8 == 7 ? "\n" : "");
 	}
 	spin_unlock_irqrestore(&adev->lock, flags);
-
-	ugpu_coredump_end(&adev->udev, &s);
 }
 
 static int adreno_state_show(struct seq_file *m, void *data)

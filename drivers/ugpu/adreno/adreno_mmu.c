@@ -332,7 +332,7 @@ void adreno_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size)
  *
  * The faulting transaction stalled the CP inside a client's indirect
  * buffer, and it stays stalled: nothing more of that command runs. The
- * fault is recorded and the hangcheck work recovers: it resets the GPU,
+ * fault is recorded and the fault work recovers: it resets the GPU,
  * fails the command with -EIO and runs every other unfinished one again.
  *
  * Return: IRQ_HANDLED, or IRQ_NONE without a fault.

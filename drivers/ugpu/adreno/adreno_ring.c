@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Adreno a6xx ringbuffer: writing commands, fences, priorities,
- * hangcheck and recovery.
+ * progress and recovery.
  *
  * The CP has one ringbuffer, which only the CP reads: it owns the read
  * pointer, and the driver only ever moves the write pointer. For a
@@ -42,11 +42,6 @@
 #include <drm/drm_gem.h>
 
 #include "adreno.h"
-
-static unsigned int adreno_hangcheck_periods = 5;
-module_param_named(hangcheck_periods, adreno_hangcheck_periods, uint, 0444);
-MODULE_PARM_DESC(hangcheck_periods,
-		 "Hangcheck periods without CP progress that make a hang (default 5)");
 
 /**
  * adreno_job_prepare() - &ugpu_family_ops.job_prepare: check the indirect
@@ -256,10 +251,6 @@ int adreno_job_run(struct ugpu_job *job)
 	list_add_tail(&aj->node, &adev->pending[job->queue]);
 	adreno_kick_locked(adev);
 	spin_unlock_irqrestore(&adev->lock, flags);
-
-	if (!delayed_work_pending(&adev->hangcheck))
-		mod_delayed_work(system_wq, &adev->hangcheck,
-				 msecs_to_jiffies(adreno_hangcheck_ms));
 	return 0;
 }
 
@@ -313,7 +304,7 @@ struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev)
 
 /**
  * adreno_fault_locked() - the CP stopped on the running job: fail it with
- * @error and recover, from the hangcheck work.
+ * @error and recover, from the fault work.
  * @adev: the device, &adreno_device.lock held.
  * @error: what the job fails with.
  */
@@ -322,8 +313,7 @@ void adreno_fault_locked(struct adreno_device *adev, int error)
 	lockdep_assert_held(&adev->lock);
 	if (!adev->fault_error)
 		adev->fault_error = error;
-	/* Recover now rather than at the next period. */
-	mod_delayed_work(system_wq, &adev->hangcheck, 0);
+	queue_work(system_wq, &adev->fault_work);
 }
 
 /**
@@ -388,108 +378,99 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 }
 
 /**
- * adreno_hangcheck_work() - periodic check of CP progress.
- * @work: &adreno_device.hangcheck.
+ * adreno_progress() - &ugpu_family_ops.progress: where the CP is.
+ * @udev: the device.
+ * @queue: unused: the CP runs every queue from one ring.
  *
- * Progress is the ring read pointer and the position in the indirect
- * buffers. With work outstanding and no progress for hangcheck_periods
- * periods, the running job is guilty of a hang (-ETIMEDOUT); after a CP
- * error or an SMMU fault it is guilty of that (-EIO). Either way the GPU
- * is reset and every other unfinished job runs again.
+ * The last fence the CP wrote, the ring read pointer and the positions
+ * in the first- and second-level indirect buffers, folded into one value.
+ *
+ * Return: a value that changes whenever the CP moves.
  */
-void adreno_hangcheck_work(struct work_struct *work)
+u64 adreno_progress(struct ugpu_device *udev, unsigned int queue)
 {
-	struct adreno_device *adev = container_of(to_delayed_work(work),
-						  struct adreno_device,
-						  hangcheck);
 	static const u32 regs[] = {
 		A6XX_CP_RB_RPTR, A6XX_CP_IB1_BASE, A6XX_CP_IB1_BASE_HI,
 		A6XX_CP_IB1_REM_SIZE, A6XX_CP_IB2_BASE, A6XX_CP_IB2_BASE_HI,
 		A6XX_CP_IB2_REM_SIZE,
 	};
-	struct ugpu_job *hung = NULL;
-	const char *kind = "hang";
-	bool busy = false;
-	unsigned long flags;
-	u32 sample[ARRAY_SIZE(regs)];
+	struct adreno_device *adev = to_adreno(udev);
+	u64 progress = READ_ONCE(adev->memptrs->fence);
 	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++)
+		progress = rol64(progress, 9) ^ adreno_read(adev, regs[i]);
+	return progress;
+}
+
+/**
+ * adreno_fault_work() - recover from a CP error or an SMMU fault.
+ * @work: &adreno_device.fault_work.
+ *
+ * The running job is guilty of the fault (-EIO): the GPU is reset and
+ * every other unfinished job runs again. A halted CP is reset even with
+ * nothing to run.
+ */
+void adreno_fault_work(struct work_struct *work)
+{
+	struct adreno_device *adev = container_of(work, struct adreno_device,
+						  fault_work);
+	struct ugpu_job *bad = NULL;
+	unsigned long flags;
 	int error;
 
-	BUILD_BUG_ON(sizeof(sample) != sizeof(adev->hang_sample));
-	/* Catches a lost interrupt. */
+	/* Completes what the CP finished before it stopped. */
 	adreno_retire(adev);
 
 	spin_lock_irqsave(&adev->lock, flags);
-	busy = !list_empty(&adev->ring.jobs);
-	for (i = 0; i < ADRENO_NUM_QUEUES; i++)
-		busy |= !list_empty(&adev->pending[i]);
-	for (i = 0; i < ARRAY_SIZE(regs); i++)
-		sample[i] = adreno_read(adev, regs[i]);
 	error = adev->fault_error;
 	adev->fault_error = 0;
-	if (error)
-		kind = adev->last_fault.kind;
-	if (!busy || memcmp(sample, adev->hang_sample, sizeof(sample)))
-		adev->hang_ticks = 0;
-	else
-		adev->hang_ticks++;
-	memcpy(adev->hang_sample, sample, sizeof(sample));
-	if (busy && (error || adev->hang_ticks >= adreno_hangcheck_periods)) {
-		hung = adreno_active_job_locked(adev);
-		if (hung)
-			ugpu_job_get(hung);
-		adev->hang_ticks = 0;
+	if (error) {
+		bad = adreno_active_job_locked(adev);
+		if (bad)
+			ugpu_job_get(bad);
 	}
 	spin_unlock_irqrestore(&adev->lock, flags);
 
-	/* A halted or stalled CP is reset even with nothing to run. */
-	if (hung || error) {
-		if (!error)
-			dev_err_ratelimited(adev->udev.dev,
-					    "hangcheck: CP stuck at rptr %u, IB1 0x%llx rem %u, IB2 0x%llx rem %u, %s[%d]\n",
-					    sample[0],
-					    (u64)sample[2] << 32 | sample[1],
-					    sample[3],
-					    (u64)sample[5] << 32 | sample[4],
-					    sample[6], hung ? hung->comm : "?",
-					    hung ? hung->pid : 0);
-		adreno_dump_coredump(adev, hung, kind);
-		ugpu_recover(&adev->udev, hung, error ?: -ETIMEDOUT);
-		if (hung)
-			ugpu_job_put(hung);
-	}
-
-	if (busy && !READ_ONCE(adev->gone))
-		mod_delayed_work(system_wq, &adev->hangcheck,
-				 msecs_to_jiffies(adreno_hangcheck_ms));
+	if (!error || READ_ONCE(adev->gone))
+		goto out;
+	ugpu_recover(&adev->udev, bad, error);
+out:
+	if (bad)
+		ugpu_job_put(bad);
 }
 
 /**
  * adreno_job_timedout() - &ugpu_family_ops.job_timedout.
- * @job: the job that ran past the scheduler timeout.
+ * @job: the job that ran past the job timeout while the CP did not move,
+ *	or past its last extension.
  *
- * Hangcheck normally finds a hang first; this is the backstop.
+ * The CP runs the ring in order, so with the CP stalled the oldest job in
+ * the ring is the one it is stuck in; @job may be one behind it, or still
+ * wait for the ring. A job out of extensions is guilty itself.
  *
- * Return: %DRM_GPU_SCHED_STAT_NOMINAL, or %DRM_GPU_SCHED_STAT_ENODEV once
- * the device is gone.
+ * Return: %DRM_GPU_SCHED_STAT_NOMINAL.
  */
 enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job)
 {
 	struct adreno_device *adev = to_adreno(job->udev);
-	int idx;
+	struct ugpu_job *bad;
+	unsigned long flags;
 
-	if (!drm_dev_enter(&adev->udev.drm, &idx))
-		return DRM_GPU_SCHED_STAT_ENODEV;
+	/* A lost interrupt is no hang. */
+	adreno_retire(adev);
+	if (dma_fence_is_signaled(job->hw_fence))
+		return DRM_GPU_SCHED_STAT_NOMINAL;
 
-	/* A job that completed as the timer fired needs nothing. */
-	if (!dma_fence_is_signaled(job->hw_fence)) {
-		dev_warn_ratelimited(adev->udev.dev,
-				     "ring %u: job of %s[%d] timed out after %u ms\n",
-				     job->queue, job->comm, job->pid,
-				     adev->udev.job_timeout_ms);
-		ugpu_recover(&adev->udev, job, -ETIMEDOUT);
-	}
-	drm_dev_exit(idx);
+	spin_lock_irqsave(&adev->lock, flags);
+	bad = ugpu_job_stalled(job) ? adreno_active_job_locked(adev) : NULL;
+	if (bad)
+		ugpu_job_get(bad);
+	spin_unlock_irqrestore(&adev->lock, flags);
+
+	ugpu_recover(&adev->udev, bad ?: job, -ETIMEDOUT);
+	if (bad)
+		ugpu_job_put(bad);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
@@ -519,7 +500,6 @@ void adreno_rings_reset(struct adreno_device *adev)
 	ring->last_ttbr = adev->kernel_ttbr;
 	WRITE_ONCE(adev->memptrs->rptr, 0);
 	WRITE_ONCE(adev->memptrs->fence, ring->seqno);
-	adev->hang_ticks = 0;
 	adev->fault_error = 0;
 	spin_unlock_irqrestore(&adev->lock, flags);
 

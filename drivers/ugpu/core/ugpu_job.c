@@ -298,6 +298,23 @@ struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
 	return cjob;
 }
 
+/*
+ * Keep where the first command buffers of a job lie, for a coredump:
+ * &ugpu_job.bufs belongs to the submit.
+ */
+void ugpu_job_keep_bufs(struct ugpu_core_job *cjob)
+{
+	struct ugpu_job *job = &cjob->job;
+	u32 i;
+
+	cjob->dump_buf_count = min_t(u32, job->buf_count, UGPU_COREDUMP_BUFS);
+	for (i = 0; i < cjob->dump_buf_count; i++) {
+		cjob->dump_bufs[i].bo = job->bufs[i].bo;
+		cjob->dump_bufs[i].offset = job->bufs[i].offset;
+		cjob->dump_bufs[i].size = job->bufs[i].size;
+	}
+}
+
 /* Free a job that was never pushed to a scheduler. */
 void ugpu_job_free_unarmed(struct ugpu_core_job *cjob)
 {
@@ -382,6 +399,9 @@ static struct dma_fence *__ugpu_hw_run_job(struct drm_sched_job *sched_job)
 	trace_ugpu_job_run(dev_name(udev->dev), job->queue,
 			   ugpu_job_ctx_handle(job), job->hw_fence->seqno, 0);
 	ret = udev->ops->job_run(job);
+	/* Where the queue stands: the timeout handler looks for a change. */
+	if (!ret && udev->ops->progress)
+		cjob->progress = udev->ops->progress(udev, job->queue);
 	drm_dev_exit(idx);
 	if (ret)
 		ugpu_hw_fence_signal(job, ret);
@@ -393,8 +413,83 @@ fail:
 	return ERR_PTR(ret);
 }
 
-static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job);
+static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job,
+			 bool extend);
 
+/*
+ * Whether @job's queue moved since the job started or its timeout was
+ * last extended, and the job may have more time: then it is slow, not
+ * hung. The cap keeps a job that moves without ever ending (a loop) from
+ * running forever.
+ */
+static bool ugpu_job_progressed(struct ugpu_job *job)
+{
+	struct ugpu_core_job *cjob = to_core_job(job);
+	struct ugpu_device *udev = job->udev;
+	u64 progress;
+
+	cjob->stalled = true;
+	if (!udev->ops->progress)
+		return false;
+	progress = udev->ops->progress(udev, job->queue);
+	if (progress == cjob->progress)
+		return false;
+	cjob->stalled = false;
+	cjob->progress = progress;
+	if (cjob->extensions >= UGPU_MAX_TIMEOUT_EXTENSIONS)
+		return false;
+	cjob->extensions++;
+	return true;
+}
+
+/**
+ * ugpu_job_stalled - why a job's timeout ran out
+ * @job: the job passed to &ugpu_family_ops.job_timedout
+ *
+ * For families whose queues share one engine that runs jobs in order:
+ * with the engine stalled, the oldest job on it is the one stuck; a job
+ * that ran out of extensions while the engine moved is itself too slow.
+ *
+ * Return: true when the job's queue did not move during its last
+ * timeout, false when the job ran out of timeout extensions.
+ */
+bool ugpu_job_stalled(struct ugpu_job *job)
+{
+	return to_core_job(job)->stalled;
+}
+EXPORT_SYMBOL_GPL(ugpu_job_stalled);
+
+/* @job hangs: stop it, or reset the GPU. */
+static void ugpu_job_hangs(struct ugpu_job *job, enum drm_gpu_sched_stat *stat)
+{
+	struct ugpu_device *udev = job->udev;
+
+	if (to_core_job(job)->stalled)
+		dev_warn_ratelimited(udev->dev,
+				     "%s[%d]: job %llu of context %u timed out on %s: no progress in %u ms\n",
+				     job->comm, job->pid, job->hw_fence->seqno,
+				     job->ctx->handle,
+				     udev->queues[job->queue].name,
+				     udev->job_timeout_ms);
+	else
+		dev_warn_ratelimited(udev->dev,
+				     "%s[%d]: job %llu of context %u timed out on %s: still running after %u timeouts\n",
+				     job->comm, job->pid, job->hw_fence->seqno,
+				     job->ctx->handle,
+				     udev->queues[job->queue].name,
+				     UGPU_MAX_TIMEOUT_EXTENSIONS + 1);
+	if (udev->ops->job_timedout)
+		*stat = udev->ops->job_timedout(job);
+	else
+		ugpu_recover(udev, job, -ETIMEDOUT);
+}
+
+/*
+ * The one hang detector of every family: the scheduler's timeout of the
+ * oldest job of a queue. A job whose queue made progress gets another
+ * timeout; otherwise it hangs: the family stops it or the GPU is reset,
+ * the job fails with -ETIMEDOUT and counts against its context.
+ */
 static enum drm_gpu_sched_stat
 ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 {
@@ -402,44 +497,47 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	struct ugpu_core_job *cjob = to_core_job(job);
 	struct ugpu_device *udev = job->udev;
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	bool extend = false;
 	int idx;
 
 	/*
 	 * Once back on the scheduler's list the job may be freed at once.
-	 * The flags are read by recoveries other threads start meanwhile
-	 * (a fault of the same job): under reset_lock, as they are.
+	 * The timeout job is read by recoveries other threads start
+	 * meanwhile (a fault): under reset_lock, as they are.
 	 *
 	 * The handler as a whole is not a signalling section: recovery
 	 * stops the schedulers, which waits for fences (with reset_lock
 	 * held). ugpu_recover_locked() annotates the part after that.
 	 */
 	ugpu_job_get(job);
-	dev_warn_ratelimited(udev->dev,
-			     "%s[%d]: job of context %u timed out on %s\n",
-			     job->ctx->comm, job->ctx->pid, job->ctx->handle,
-			     udev->queues[job->queue].name);
 	mutex_lock(&udev->core->reset_lock);
-	cjob->in_timeout = true;
+	udev->core->timeout_job = job;
 	cjob->requeued = false;
 	mutex_unlock(&udev->core->reset_lock);
 	if (!drm_dev_enter(&udev->drm, &idx)) {
 		ugpu_recover(udev, job, -ENODEV);
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
 	} else {
-		if (udev->ops->job_timedout)
-			stat = udev->ops->job_timedout(job);
-		else
-			ugpu_recover(udev, job, -ETIMEDOUT);
+		/*
+		 * Nothing to do for a job that failed before it reached the
+		 * hardware or completed meanwhile, more time for one whose
+		 * queue moves.
+		 */
+		if (job->hw_fence && !dma_fence_is_signaled(job->hw_fence)) {
+			extend = ugpu_job_progressed(job);
+			if (!extend)
+				ugpu_job_hangs(job, &stat);
+		}
 		drm_dev_exit(idx);
 	}
 
 	/*
-	 * The scheduler took the job off its list for this handler, and only
-	 * drm_sched_stop() puts it back. Recovery did that already; if the
-	 * family settled the job without one (it stopped the job, or the job
-	 * completed meanwhile), do it here.
+	 * The scheduler took the job off its list for this handler. Recovery
+	 * put it back already; if the family settled the job without one (it
+	 * stopped the job, or the job completed meanwhile), or its timeout
+	 * is extended, do it here.
 	 */
-	ugpu_requeue(udev, job);
+	ugpu_requeue(udev, job, extend);
 	ugpu_job_put(job);
 	return stat;
 }
@@ -512,21 +610,29 @@ static void ugpu_sched_rearm(struct drm_gpu_scheduler *sched)
 /*
  * End the timeout handling of @job: hand it back to its scheduler unless
  * a recovery did already (the family settled the job without one: it
- * stopped the job, or the job completed meanwhile).
+ * stopped the job, or the job completed meanwhile). With @extend the job
+ * is still running: it goes back to the head of the list it came from,
+ * untouched, and the scheduler restarts its timer after the handler.
  */
-static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job)
+static void ugpu_requeue(struct ugpu_device *udev, struct ugpu_job *job,
+			 bool extend)
 {
 	struct drm_gpu_scheduler *sched = job->base.sched;
 	struct ugpu_core_job *cjob = to_core_job(job);
 
 	mutex_lock(&udev->core->reset_lock);
-	if (!cjob->requeued) {
+	if (!cjob->requeued && extend) {
+		spin_lock(&sched->job_list_lock);
+		list_add(&job->base.list, &sched->pending_list);
+		spin_unlock(&sched->job_list_lock);
+		cjob->requeued = true;
+	} else if (!cjob->requeued) {
 		drm_sched_stop(sched, &job->base);
 		cjob->requeued = true;
 		ugpu_sched_rearm(sched);
 		drm_sched_start(sched);
 	}
-	cjob->in_timeout = false;
+	udev->core->timeout_job = NULL;
 	mutex_unlock(&udev->core->reset_lock);
 }
 
@@ -540,7 +646,7 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 {
 	struct drm_sched_job *s_job;
 	struct drm_sched_job *readd = NULL;
-	struct ugpu_job *job;
+	struct ugpu_job *job, *timeout_job;
 	unsigned int i;
 	bool cookie;
 	int err;
@@ -549,19 +655,26 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 
 	/*
 	 * A job the scheduler took off its list to time it out goes back
-	 * once, with the first recovery that names it: a fault recovery of
-	 * the same job may come first or second, and adding it to the list
-	 * twice would corrupt the list.
+	 * once, with the first recovery: whether that recovery blames it, a
+	 * job ahead of it on the hardware, or a fault of another job, it is
+	 * re-run or failed with the others. Adding it to the list twice would
+	 * corrupt the list.
 	 */
-	if (bad && to_core_job(bad)->in_timeout && !to_core_job(bad)->requeued) {
-		readd = &bad->base;
-		to_core_job(bad)->requeued = true;
+	timeout_job = udev->core->timeout_job;
+	if (timeout_job && !to_core_job(timeout_job)->requeued) {
+		readd = &timeout_job->base;
+		to_core_job(timeout_job)->requeued = true;
 	}
 	for (i = 0; i < udev->num_queues; i++)
 		drm_sched_stop(&udev->queues[i].sched, readd);
 
 	/* Stopping waited for fences; from here on this signals them. */
 	cookie = dma_fence_begin_signalling();
+
+	/* The state of the GPU as the job left it, before the reset. */
+	if (bad && reset && error != -ENODEV && bad->hw_fence &&
+	    !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &bad->hw_fence->flags))
+		ugpu_coredump_job(bad, error);
 
 	if (bad)
 		ugpu_job_charge(bad);
@@ -591,6 +704,10 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 				      &job->hw_fence->flags)) {
 				to_core_job(job)->start_ns = ktime_get_ns();
 				err = udev->ops->job_run(job);
+				/* The reset moved the queue: start again. */
+				if (!err && udev->ops->progress)
+					to_core_job(job)->progress =
+						udev->ops->progress(udev, job->queue);
 			}
 			if (err)
 				ugpu_hw_fence_signal(job, err);

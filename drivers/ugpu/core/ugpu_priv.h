@@ -61,7 +61,10 @@ struct ugpu_pool {
 };
 
 /* Bytes of one device coredump. */
-#define UGPU_COREDUMP_SIZE	SZ_16K
+#define UGPU_COREDUMP_SIZE	SZ_128K
+/* Command buffers of a job a coredump shows, and bytes of each. */
+#define UGPU_COREDUMP_BUFS	4
+#define UGPU_COREDUMP_BUF_BYTES	SZ_4K
 
 /**
  * struct ugpu_coredump - the device coredump in the making (ugpu_dump.c).
@@ -98,6 +101,11 @@ struct ugpu_core_private {
 	struct ugpu_pool *pool;
 	/** @reset_lock: serialises ugpu_recover() and unregister. */
 	struct mutex reset_lock;
+	/**
+	 * @timeout_job: the job whose timeout is being handled (the
+	 * scheduler took it off its list), or NULL; under @reset_lock.
+	 */
+	struct ugpu_job *timeout_job;
 	/** @files_lock: protects @files. */
 	struct mutex files_lock;
 	/** @files: open &struct ugpu_file of the device. */
@@ -311,8 +319,10 @@ struct ugpu_signal {
 struct ugpu_bo_list {
 	/** @refcount: the submit being built and its hardware jobs. */
 	struct kref refcount;
-	/** @count: entries in @objs and @maps. */
+	/** @count: entries in @objs, @maps and @entries. */
 	u32 count;
+	/** @entries: handles and flags as the submit named the BOs. */
+	struct drm_ugpu_submit_bo *entries;
 	/** @maps: mappings of @objs, or NULL until mapped (referenced). */
 	struct ugpu_mapping **maps;
 	/** @objs: the BOs, in list order (referenced). */
@@ -333,12 +343,35 @@ struct ugpu_core_job {
 	bool sched_inited;
 	/** @prepared: the family's job_prepare succeeded. */
 	bool prepared;
-	/** @in_timeout: the scheduler took the job off its list to time it out. */
-	bool in_timeout;
-	/** @requeued: during a timeout, recovery gave the job back to its scheduler. */
+	/**
+	 * @requeued: during its timeout, the job went back to its
+	 * scheduler's list; under &ugpu_core_private.reset_lock.
+	 */
 	bool requeued;
 	/** @guilty_counted: the job's guilt was charged to its context. */
 	atomic_t guilty_counted;
+	/** @dumped: a device coredump of the job was taken (or tried). */
+	atomic_t dumped;
+	/**
+	 * @progress: &ugpu_family_ops.progress of the job's queue when the
+	 * job started or its timeout was last extended; timeout handler only.
+	 */
+	u64 progress;
+	/** @extensions: times the job's timeout was extended. */
+	unsigned int extensions;
+	/** @stalled: the queue did not move during the last timeout. */
+	bool stalled;
+	/** @dump_buf_count: entries in @dump_bufs. */
+	u32 dump_buf_count;
+	/**
+	 * @dump_bufs: the first command buffers of the job (&ugpu_job.bufs
+	 * is gone after job_prepare), for a coredump.
+	 */
+	struct ugpu_dump_buf {
+		u32 bo;
+		u64 offset;
+		u64 size;
+	} dump_bufs[UGPU_COREDUMP_BUFS];
 	/** @live: entry in &ugpu_core_private.jobs while @prepared. */
 	struct list_head live;
 	/** @free_work: final release runs in process context. */
@@ -431,6 +464,7 @@ void ugpu_jobs_unplug(struct ugpu_device *udev);
 struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
 				     struct ugpu_ctx *ctx);
 void ugpu_job_free_unarmed(struct ugpu_core_job *cjob);
+void ugpu_job_keep_bufs(struct ugpu_core_job *cjob);
 
 /* ugpu_submit.c */
 int ugpu_ioctl_ctx_create(struct drm_device *dev, void *data,

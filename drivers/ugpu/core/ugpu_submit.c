@@ -472,6 +472,7 @@ static void ugpu_bo_list_release(struct kref *kref)
 	/* Entries after a failed lookup are NULL. */
 	for (i = 0; i < list->count; i++)
 		drm_gem_object_put(list->objs[i]);
+	kvfree(list->entries);
 	kvfree(list);
 }
 
@@ -539,6 +540,11 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 	kref_init(&list->refcount);
 	list->count = n;
 	s->bo_list = list;
+	/* The submit's view of the BOs, for a coredump of its jobs. */
+	list->entries = kvmemdup(s->bos, array_size(n, sizeof(*s->bos)),
+				 GFP_KERNEL_ACCOUNT);
+	if (!list->entries)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		list->objs[i] = drm_gem_object_lookup(s->file,
 						      s->bos[i].handle);
@@ -717,6 +723,7 @@ static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
 		if (s->bufs) {
 			job->bufs = &s->bufs[s->buf_first[index]];
 			job->buf_count = job->cmd.buf_count;
+			ugpu_job_keep_bufs(cjob);
 		}
 		cjob->hw_fence_mem = kzalloc(sizeof(*cjob->hw_fence_mem),
 					     GFP_KERNEL_ACCOUNT);

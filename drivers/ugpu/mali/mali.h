@@ -19,7 +19,6 @@
 #define MALI_VA_START		0x1000000ULL
 #define MALI_VA_END		0x100000000ULL	/* job descriptors hold 32-bit pointers */
 #define MALI_AUTOSUSPEND_MS	50
-#define MALI_DUMP_JOB_BYTES	64
 
 /* Order of the words of DRM_UGPU_PARAM_FEATURES; see Documentation/mali.rst. */
 enum mali_feature_word {
@@ -266,6 +265,7 @@ int mali_job_run(struct ugpu_job *job);
 void mali_queue_depths(struct mali_device *mdev);
 enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job);
 void mali_job_cleanup(struct ugpu_job *job);
+u64 mali_progress(struct ugpu_device *udev, unsigned int queue);
 void mali_job_reset(struct mali_device *mdev);
 void mali_job_kill_all(struct mali_device *mdev, int error);
 void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
@@ -276,8 +276,9 @@ irqreturn_t mali_job_irq(int irq, void *data);
 void mali_reset(struct ugpu_device *udev);
 
 /* mali_dump.c */
-void mali_dump_coredump(struct mali_device *mdev, struct ugpu_job *job,
-			int slot, const char *reason);
+extern const struct ugpu_dump_range mali_dump_regs[];
+extern const unsigned int mali_num_dump_regs;
+void mali_coredump(struct ugpu_job *job, struct seq_buf *s);
 void mali_debugfs_init(struct mali_device *mdev);
 
 #endif /* _UGPU_MALI_H_ */

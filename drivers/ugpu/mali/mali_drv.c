@@ -73,10 +73,12 @@ static const struct ugpu_family_ops mali_ops = {
 	.vm_unmap = mali_vm_unmap,
 	.job_prepare = mali_job_prepare,
 	.job_run = mali_job_run,
+	.progress = mali_progress,
 	.job_timedout = mali_job_timedout,
 	.job_cleanup = mali_job_cleanup,
 	.reset = mali_reset,
 	.file_close = mali_file_close,
+	.coredump = mali_coredump,
 };
 
 static const struct {
@@ -436,6 +438,8 @@ static int mali_probe(struct platform_device *pdev)
 
 	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
 	udev->job_timeout_ms = 500;
+	udev->dump_regs = mali_dump_regs;
+	udev->num_dump_regs = mali_num_dump_regs;
 	udev->num_queues = MALI_NUM_JOB_SLOTS;
 	for (i = 0; i < MALI_NUM_JOB_SLOTS; i++) {
 		udev->queues[i].caps = mali_queues[i].caps;

@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Mali state reports: a devcoredump of the GPU on a hang or job fault,
- * and the debugfs file mali_state.
+ * Mali state reports: what a device coredump of a hang or job fault
+ * records (the core writes it), and the debugfs file mali_state.
  */
 
-#include <linux/dma-direct.h>
-#include <linux/highmem.h>
-#include <linux/iommu.h>
-#include <linux/memory_hotplug.h>
 #include <linux/pm_runtime.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
-#include <linux/unaligned.h>
 
 #include <drm/drm_debugfs.h>
 #include <drm/drm_drv.h>
@@ -21,43 +16,39 @@
 
 #define MALI_DUMP_SIZE		SZ_8K
 
-static const struct {
-	const char *name;
-	u32 reg;
-} mali_gpu_dump_regs[] = {
-	{ "GPU_ID", MALI_GPU_ID },
-	{ "GPU_STATUS", MALI_GPU_STATUS },
-	{ "GPU_IRQ_RAWSTAT", MALI_GPU_IRQ_RAWSTAT },
-	{ "GPU_IRQ_MASK", MALI_GPU_IRQ_MASK },
-	{ "GPU_FAULT_STATUS", MALI_GPU_FAULT_STATUS },
-	{ "GPU_FAULT_ADDRESS_LO", MALI_GPU_FAULT_ADDRESS_LO },
-	{ "GPU_FAULT_ADDRESS_HI", MALI_GPU_FAULT_ADDRESS_HI },
-	{ "L2_READY_LO", MALI_L2_READY_LO },
-	{ "SHADER_READY_LO", MALI_SHADER_READY_LO },
-	{ "TILER_READY_LO", MALI_TILER_READY_LO },
-	{ "JOB_INT_RAWSTAT", MALI_JOB_INT_RAWSTAT },
-	{ "JOB_INT_MASK", MALI_JOB_INT_MASK },
-	{ "JOB_INT_JS_STATE", MALI_JOB_INT_JS_STATE },
-	{ "MMU_INT_RAWSTAT", MALI_MMU_INT_RAWSTAT },
-	{ "MMU_INT_MASK", MALI_MMU_INT_MASK },
+/* Registers of a coredump and of mali_state, read before a reset. */
+const struct ugpu_dump_range mali_dump_regs[] = {
+	{ "GPU_ID", MALI_GPU_ID, 1 },
+	{ "GPU_IRQ_RAWSTAT", MALI_GPU_IRQ_RAWSTAT, 1 },
+	{ "GPU_IRQ_MASK", MALI_GPU_IRQ_MASK, 1 },
+	{ "GPU_STATUS", MALI_GPU_STATUS, 1 },
+	{ "GPU_FAULT_STATUS", MALI_GPU_FAULT_STATUS, 3 },
+	{ "SHADER_READY_LO", MALI_SHADER_READY_LO, 1 },
+	{ "TILER_READY_LO", MALI_TILER_READY_LO, 1 },
+	{ "L2_READY_LO", MALI_L2_READY_LO, 1 },
+	{ "JOB_INT_RAWSTAT", MALI_JOB_INT_RAWSTAT, 1 },
+	{ "JOB_INT_MASK", MALI_JOB_INT_MASK, 1 },
+	{ "JOB_INT_JS_STATE", MALI_JOB_INT_JS_STATE, 1 },
+	{ "MMU_INT_RAWSTAT", MALI_MMU_INT_RAWSTAT, 1 },
+	{ "MMU_INT_MASK", MALI_MMU_INT_MASK, 1 },
+	/* Per job slot: the job, its status, the job behind it. */
+	{ "JS0_HEAD_LO", MALI_JS(0, MALI_JS_HEAD_LO), 7 },
+	{ "JS0_STATUS", MALI_JS(0, MALI_JS_STATUS), 1 },
+	{ "JS0_HEAD_NEXT_LO", MALI_JS(0, MALI_JS_HEAD_NEXT_LO), 2 },
+	{ "JS0_AFFINITY_NEXT_LO", MALI_JS(0, MALI_JS_AFFINITY_NEXT_LO), 3 },
+	{ "JS1_HEAD_LO", MALI_JS(1, MALI_JS_HEAD_LO), 7 },
+	{ "JS1_STATUS", MALI_JS(1, MALI_JS_STATUS), 1 },
+	{ "JS1_HEAD_NEXT_LO", MALI_JS(1, MALI_JS_HEAD_NEXT_LO), 2 },
+	{ "JS1_AFFINITY_NEXT_LO", MALI_JS(1, MALI_JS_AFFINITY_NEXT_LO), 3 },
+	{ "JS2_HEAD_LO", MALI_JS(2, MALI_JS_HEAD_LO), 7 },
+	{ "JS2_STATUS", MALI_JS(2, MALI_JS_STATUS), 1 },
+	{ "JS2_HEAD_NEXT_LO", MALI_JS(2, MALI_JS_HEAD_NEXT_LO), 2 },
+	{ "JS2_AFFINITY_NEXT_LO", MALI_JS(2, MALI_JS_AFFINITY_NEXT_LO), 3 },
 };
 
-static const struct {
-	const char *name;
-	u32 reg;
-} mali_js_dump_regs[] = {
-	{ "HEAD_LO", MALI_JS_HEAD_LO },
-	{ "HEAD_HI", MALI_JS_HEAD_HI },
-	{ "TAIL_LO", MALI_JS_TAIL_LO },
-	{ "TAIL_HI", MALI_JS_TAIL_HI },
-	{ "AFFINITY_LO", MALI_JS_AFFINITY_LO },
-	{ "CONFIG", MALI_JS_CONFIG },
-	{ "STATUS", MALI_JS_STATUS },
-	{ "HEAD_NEXT_LO", MALI_JS_HEAD_NEXT_LO },
-	{ "HEAD_NEXT_HI", MALI_JS_HEAD_NEXT_HI },
-	{ "CONFIG_NEXT", MALI_JS_CONFIG_NEXT },
-	{ "COMMAND_NEXT", MALI_JS_COMMAND_NEXT },
-};
+static_assert(MALI_NUM_JOB_SLOTS == 3);
+
+const unsigned int mali_num_dump_regs = ARRAY_SIZE(mali_dump_regs);
 
 static const struct {
 	const char *name;
@@ -73,24 +64,18 @@ static const struct {
 	{ "FAULTADDRESS_HI", MALI_AS_FAULTADDRESS_HI },
 };
 
-static void mali_print_gpu(struct mali_device *mdev, struct seq_buf *s)
+static void mali_print_regs(struct mali_device *mdev, struct seq_buf *s)
 {
-	unsigned int i;
+	const struct ugpu_dump_range *r;
+	unsigned int i, j;
 
-	for (i = 0; i < ARRAY_SIZE(mali_gpu_dump_regs); i++)
-		seq_buf_printf(s, "%-22s 0x%08x\n", mali_gpu_dump_regs[i].name,
-			       mali_read(mdev, mali_gpu_dump_regs[i].reg));
-}
-
-static void mali_print_js(struct mali_device *mdev, struct seq_buf *s,
-			  unsigned int js)
-{
-	unsigned int i;
-
-	seq_buf_printf(s, "JS%u:\n", js);
-	for (i = 0; i < ARRAY_SIZE(mali_js_dump_regs); i++)
-		seq_buf_printf(s, "  %-20s 0x%08x\n", mali_js_dump_regs[i].name,
-			       mali_read(mdev, MALI_JS(js, mali_js_dump_regs[i].reg)));
+	for (i = 0; i < ARRAY_SIZE(mali_dump_regs); i++) {
+		r = &mali_dump_regs[i];
+		for (j = 0; j < r->count; j++)
+			seq_buf_printf(s, "%-22s%s 0x%08x\n", r->name,
+				       j ? "+" : " ",
+				       mali_read(mdev, r->offset + j * 4));
+	}
 }
 
 static void mali_print_as(struct mali_device *mdev, struct seq_buf *s, int as)
@@ -103,85 +88,29 @@ static void mali_print_as(struct mali_device *mdev, struct seq_buf *s, int as)
 			       mali_read(mdev, MALI_AS(as, mali_as_dump_regs[i].reg)));
 }
 
-/*
- * Copy @len bytes the GPU sees at @va in @mvm, within one page. Works
- * where DMA addresses are bus addresses of RAM (no IOMMU between the GPU
- * and memory), which is the case of the GPUs this driver handles.
- */
-static int mali_read_gpu_va(struct mali_device *mdev, struct mali_vm *mvm,
-			    u64 va, void *buf, size_t len)
-{
-	struct device *dev = mdev->udev.dev;
-	struct page *page;
-	phys_addr_t phys;
-	dma_addr_t dma;
-	void *vaddr;
-	int ret;
-
-	if (offset_in_page(va) + len > PAGE_SIZE || device_iommu_mapped(dev))
-		return -EINVAL;
-	ret = ugpu_pgtable_lookup(mvm->pgt, va, &dma, NULL);
-	if (ret)
-		return ret;
-	phys = dma_to_phys(dev, dma);
-	page = pfn_to_online_page(PHYS_PFN(phys));
-	if (!page)
-		return -EFAULT;
-	vaddr = kmap_local_page(page);
-	memcpy(buf, vaddr + offset_in_page(phys), len);
-	kunmap_local(vaddr);
-	return 0;
-}
-
 /**
- * mali_dump_coredump() - record the GPU state around a job as a devcoredump.
- * @mdev: the device, powered.
- * @job: the job that hung or faulted.
- * @slot: its job slot.
- * @reason: "hang", "job fault", ...
- *
- * Holds the GPU registers, the registers of the job's slot and address
- * space, and the first bytes of the job chain.
- *
- * Context: process context (the job interrupt thread, the timeout work).
+ * mali_coredump() - &ugpu_family_ops.coredump: the job, its process and
+ * the registers of its address space.
+ * @job: the job that hung or faulted, its GPU powered.
+ * @s: the text section of the dump.
  */
-void mali_dump_coredump(struct mali_device *mdev, struct ugpu_job *job,
-			int slot, const char *reason)
+void mali_coredump(struct ugpu_job *job, struct seq_buf *s)
 {
+	struct mali_device *mdev = to_mali(job->udev);
 	struct mali_vm *mvm = job->vm->priv;
-	u8 desc[MALI_DUMP_JOB_BYTES];
-	struct seq_buf s;
-	unsigned int i;
 	int as;
-
-	/* The job's fence is not signalled yet: no allocation here. */
-	if (!ugpu_coredump_begin(&mdev->udev, &s))
-		return;
 
 	spin_lock(&mdev->as_lock);
 	as = mvm->as;
 	spin_unlock(&mdev->as_lock);
 
-	seq_buf_printf(&s, "ugpu Mali GPU state: %s\n", reason);
-	seq_buf_printf(&s, "job: slot %d, chain 0x%llx, requirements 0x%x, process %s[%d], AS%d\n",
-		       slot, job->cmd.address, job->cmd.flags, mvm->comm,
+	seq_buf_printf(s, "Mali GPU_ID 0x%08x, %s page tables\n", mdev->gpu_id,
+		       mdev->pgfmt->name);
+	seq_buf_printf(s, "job: slot %u, chain 0x%llx, requirements 0x%x, process %s[%d], AS%d\n",
+		       job->queue, job->cmd.address, job->cmd.flags, mvm->comm,
 		       mvm->pid, as);
-	mali_print_gpu(mdev, &s);
-	mali_print_js(mdev, &s, slot);
 	if (as >= 0)
-		mali_print_as(mdev, &s, as);
-
-	seq_buf_printf(&s, "job descriptor at 0x%llx:\n", job->cmd.address);
-	if (!mali_read_gpu_va(mdev, mvm, job->cmd.address, desc, sizeof(desc))) {
-		for (i = 0; i < ARRAY_SIZE(desc); i += 4)
-			seq_buf_printf(&s, "%s%08x%s", i % 16 ? " " : "  ",
-				       get_unaligned_le32(&desc[i]),
-				       i % 16 == 12 ? "\n" : "");
-	} else {
-		seq_buf_puts(&s, "  (not readable)\n");
-	}
-
-	ugpu_coredump_end(&mdev->udev, &s);
+		mali_print_as(mdev, s, as);
 }
 
 static int mali_state_show(struct seq_file *m, void *data)
@@ -204,9 +133,7 @@ static int mali_state_show(struct seq_file *m, void *data)
 		buf = kmalloc(MALI_DUMP_SIZE, GFP_KERNEL);
 		if (buf) {
 			seq_buf_init(&s, buf, MALI_DUMP_SIZE);
-			mali_print_gpu(mdev, &s);
-			for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
-				mali_print_js(mdev, &s, js);
+			mali_print_regs(mdev, &s);
 			for (as = 0; as < MALI_MAX_AS; as++)
 				if (mdev->as_present & BIT(as))
 					mali_print_as(mdev, &s, as);

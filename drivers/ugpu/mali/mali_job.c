@@ -217,7 +217,7 @@ static void mali_job_release(struct mali_device *mdev, struct ugpu_job *job)
 static void mali_job_finish(struct mali_device *mdev, struct mali_done *d)
 {
 	if (d->fault) {
-		mali_dump_coredump(mdev, d->job, d->job->queue, d->fault);
+		ugpu_coredump_job(d->job, d->error);
 		ugpu_job_guilty(d->job);
 	}
 	/*
@@ -457,8 +457,23 @@ static bool mali_job_stop(struct mali_device *mdev, struct ugpu_job *job,
 }
 
 /**
+ * mali_progress() - &ugpu_family_ops.progress: where a slot is.
+ * @udev: the device, powered: a job of the slot exists.
+ * @queue: the job slot.
+ *
+ * Return: the slot's JS_HEAD, which moves with every job of a chain.
+ */
+u64 mali_progress(struct ugpu_device *udev, unsigned int queue)
+{
+	struct mali_device *mdev = to_mali(udev);
+
+	return (u64)mali_read(mdev, MALI_JS(queue, MALI_JS_HEAD_HI)) << 32 |
+	       mali_read(mdev, MALI_JS(queue, MALI_JS_HEAD_LO));
+}
+
+/**
  * mali_job_timedout() - &ugpu_family_ops.job_timedout.
- * @job: the job that ran past the timeout.
+ * @job: the job that ran past the timeout without its slot moving.
  *
  * Soft-stops the job, then hard-stops it, then resets the GPU through
  * ugpu_recover(). A stopped job is guilty: it fails with -ETIMEDOUT and
@@ -482,11 +497,10 @@ enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job)
 	if (dma_fence_is_signaled(job->hw_fence))
 		goto out;
 
-	dev_warn_ratelimited(dev,
-			     "js%u: job 0x%llx of %s[%d] timed out after %u ms, soft-stopping\n",
-			     js, job->cmd.address, job->comm, job->pid,
-			     mdev->udev.job_timeout_ms);
-	mali_dump_coredump(mdev, job, js, "hang");
+	dev_warn_ratelimited(dev, "js%u: job 0x%llx of %s[%d] hangs, soft-stopping\n",
+			     js, job->cmd.address, job->comm, job->pid);
+	/* Before the stop changes the slot's state. */
+	ugpu_coredump_job(job, -ETIMEDOUT);
 
 	if (!mali_job_stop(mdev, job, MALI_JS_COMMAND_SOFT_STOP)) {
 		dev_warn_ratelimited(dev, "js%u: soft stop failed, hard-stopping\n",

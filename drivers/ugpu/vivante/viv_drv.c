@@ -185,7 +185,6 @@ static int viv_runtime_suspend(struct device *dev)
 		/* Nothing may touch the registers once the clocks stop. */
 		viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 		synchronize_irq(vdev->irq);
-		timer_delete_sync(&vdev->hang_timer);
 	}
 	viv_power_down(vdev);
 	return 0;
@@ -235,7 +234,7 @@ static irqreturn_t viv_irq(int irq, void *data)
 				     addr, status);
 		WRITE_ONCE(vdev->fault_addr, addr);
 		WRITE_ONCE(vdev->fault, true);
-		schedule_work(&vdev->hang_work);
+		schedule_work(&vdev->fault_work);
 	}
 	if (pending & VIV_HI_INTR_AXI_BUS_ERROR)
 		dev_warn_ratelimited(vdev->udev.dev, "AXI bus error\n");
@@ -313,9 +312,11 @@ static const struct ugpu_family_ops viv_ops = {
 	.ctx_fini = viv_ctx_fini,
 	.job_prepare = viv_prepare,
 	.job_run = viv_job_run,
+	.progress = viv_progress,
 	.job_timedout = viv_job_timedout,
 	.job_cleanup = viv_cleanup,
 	.reset = viv_reset,
+	.coredump = viv_coredump,
 };
 
 static void viv_identify(struct viv_device *vdev)
@@ -410,8 +411,7 @@ static int viv_probe(struct platform_device *pdev)
 	udev = &vdev->udev;
 	platform_set_drvdata(pdev, vdev);
 	viv_validate_init();
-	INIT_WORK(&vdev->hang_work, viv_hang_work);
-	timer_setup(&vdev->hang_timer, viv_hang_timer, 0);
+	INIT_WORK(&vdev->fault_work, viv_fault_work);
 
 	ret = viv_get_resources(pdev, vdev);
 	if (ret)
@@ -465,8 +465,14 @@ static int viv_probe(struct platform_device *pdev)
 		udev->va_start = VIV_MMUV1_FILE_VA_START;
 		udev->va_size = VIV_MMUV1_FILE_VA_END - VIV_MMUV1_FILE_VA_START;
 	}
-	/* The family's default; ugpu.ko's job_timeout_ms overrides it. */
-	udev->job_timeout_ms = 2000;
+	/*
+	 * The family's default; ugpu.ko's job_timeout_ms overrides it. An FE
+	 * that moves gets up to ten times that.
+	 */
+	udev->job_timeout_ms = 500;
+	udev->dump_regs = viv_dump_regs;
+	/* The MMUv2 registers come last. */
+	udev->num_dump_regs = viv_num_dump_regs - !vdev->mmuv2;
 	/* Byte-sized buffers of 64-bit FE commands, relocated on MMUv1. */
 	udev->cmdbuf = (struct ugpu_cmdbuf_caps) {
 		.max_bufs = VIV_MAX_BUFS,
@@ -502,8 +508,7 @@ err_stop:
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	vdev->hw_ready = false;
-	timer_shutdown_sync(&vdev->hang_timer);
-	cancel_work_sync(&vdev->hang_work);
+	cancel_work_sync(&vdev->fault_work);
 	cancel_work_sync(&vdev->unpark_work);
 err_mmu:
 	viv_mmu_fini(vdev);
@@ -520,8 +525,7 @@ static void viv_remove(struct platform_device *pdev)
 	/* Unregister resets the GPU: it must answer. */
 	pm_runtime_get_sync(dev);
 	ugpu_device_unregister(&vdev->udev);
-	timer_shutdown_sync(&vdev->hang_timer);
-	cancel_work_sync(&vdev->hang_work);
+	cancel_work_sync(&vdev->fault_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	viv_ring_reset(vdev);

@@ -28,6 +28,7 @@
 #include <linux/bitmap.h>
 #include <linux/genalloc.h>
 #include <linux/interrupt.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <drm/drm_print.h>
@@ -316,13 +317,6 @@ static int viv_submit_locked(struct viv_device *vdev, struct ugpu_job *job)
 	return 0;
 }
 
-static void viv_arm_hangcheck(struct viv_device *vdev)
-{
-	if (!timer_pending(&vdev->hang_timer))
-		mod_timer(&vdev->hang_timer,
-			  jiffies + msecs_to_jiffies(VIV_HANGCHECK_MS));
-}
-
 int viv_job_run(struct ugpu_job *job)
 {
 	struct viv_device *vdev = to_viv(job->udev);
@@ -347,7 +341,6 @@ int viv_job_run(struct ugpu_job *job)
 		ugpu_job_put(job);
 		return ret;
 	}
-	viv_arm_hangcheck(vdev);
 	return 0;
 }
 
@@ -359,7 +352,6 @@ void viv_unpark_work(struct work_struct *work)
 	struct viv_job *vjob;
 	struct ugpu_job *job;
 	unsigned long flags;
-	bool started = false;
 	int ret;
 
 	spin_lock_irqsave(&vdev->ring_lock, flags);
@@ -377,11 +369,8 @@ void viv_unpark_work(struct work_struct *work)
 			spin_lock_irqsave(&vdev->ring_lock, flags);
 			continue;
 		}
-		started = true;
 	}
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
-	if (started)
-		viv_arm_hangcheck(vdev);
 }
 
 /* &ugpu_family_ops.ctx_init: a new context has loaded no state yet. */
@@ -530,7 +519,6 @@ void viv_ring_reset(struct viv_device *vdev)
 		list_del_init(&vjob->park_link);
 		ugpu_job_put(vjob->job);
 	}
-	WRITE_ONCE(vdev->stuck, 0);
 	WRITE_ONCE(vdev->fault, false);
 }
 
@@ -582,68 +570,108 @@ static struct ugpu_job *viv_oldest_job(struct viv_device *vdev)
 	return job;
 }
 
-void viv_hang_work(struct work_struct *work)
+/* An MMU exception stopped the FE: the oldest job on the hardware faulted. */
+void viv_fault_work(struct work_struct *work)
 {
 	struct viv_device *vdev = container_of(work, struct viv_device,
-					       hang_work);
+					       fault_work);
 	struct ugpu_job *job = viv_oldest_job(vdev);
-	bool fault = READ_ONCE(vdev->fault);
 
 	if (!job) {
 		WRITE_ONCE(vdev->fault, false);
 		return;
 	}
-	if (fault)
-		dev_warn(vdev->udev.dev, "MMU fault at %#x: recovering\n",
-			 READ_ONCE(vdev->fault_addr));
-	else
-		dev_warn(vdev->udev.dev, "GPU hang at FE address %#x: recovering\n",
-			 READ_ONCE(vdev->last_dma));
-	ugpu_recover(&vdev->udev, job, fault ? -EFAULT : -ETIMEDOUT);
+	dev_warn(vdev->udev.dev, "MMU fault at %#x: recovering\n",
+		 READ_ONCE(vdev->fault_addr));
+	ugpu_recover(&vdev->udev, job, -EFAULT);
 	ugpu_job_put(job);
 }
 
-/* The FE DMA address stops moving while a job is on the hardware. */
-void viv_hang_timer(struct timer_list *t)
+/**
+ * viv_progress() - &ugpu_family_ops.progress: where the FE fetches.
+ * @udev: the device.
+ * @queue: unused: one FE runs every pipe's jobs from one ring.
+ *
+ * Return: the FE's DMA address and state; they change as it moves.
+ */
+u64 viv_progress(struct ugpu_device *udev, unsigned int queue)
 {
-	struct viv_device *vdev = from_timer(vdev, t, hang_timer);
-	unsigned int stuck;
-	bool busy = false;
-	unsigned long flags;
-	u32 dma, state;
-	int i;
+	struct viv_device *vdev = to_viv(udev);
 
-	spin_lock_irqsave(&vdev->ring_lock, flags);
-	for (i = 0; i < VIV_NUM_EVENTS; i++)
-		busy |= !!vdev->events[i];
-	spin_unlock_irqrestore(&vdev->ring_lock, flags);
-	if (!busy) {
-		WRITE_ONCE(vdev->stuck, 0);
-		return;
-	}
-
-	dma = viv_read(vdev, VIV_FE_DMA_ADDRESS);
-	state = viv_read(vdev, VIV_FE_DMA_DEBUG_STATE);
-	stuck = READ_ONCE(vdev->stuck);
-	if (dma == vdev->last_dma && state != VIV_FE_DMA_DEBUG_STATE_WAIT)
-		stuck++;
-	else
-		stuck = 0;
-	WRITE_ONCE(vdev->last_dma, dma);
-	if (stuck >= VIV_HANGCHECK_TICKS) {
-		stuck = 0;
-		schedule_work(&vdev->hang_work);
-	}
-	WRITE_ONCE(vdev->stuck, stuck);
-	mod_timer(&vdev->hang_timer, jiffies + msecs_to_jiffies(VIV_HANGCHECK_MS));
+	return (u64)viv_read(vdev, VIV_FE_DMA_DEBUG_STATE) << 32 |
+	       viv_read(vdev, VIV_FE_DMA_ADDRESS);
 }
 
+/**
+ * viv_job_timedout() - &ugpu_family_ops.job_timedout.
+ * @job: a job that ran past the job timeout while the FE did not move, or
+ *	past its last extension.
+ *
+ * The FE runs the ring in order, so with the FE stalled the oldest job on
+ * the hardware is the one it is stuck in; @job may be one behind it. A
+ * job out of extensions is guilty itself.
+ *
+ * Return: %DRM_GPU_SCHED_STAT_NOMINAL.
+ */
 enum drm_gpu_sched_stat viv_job_timedout(struct ugpu_job *job)
 {
 	struct viv_device *vdev = to_viv(job->udev);
+	struct ugpu_job *bad = ugpu_job_stalled(job) ? viv_oldest_job(vdev) :
+						       NULL;
 
-	/* A stream that loops forever moves the FE but never ends. */
-	dev_warn(vdev->udev.dev, "job timed out: recovering\n");
-	ugpu_recover(job->udev, job, -ETIMEDOUT);
+	ugpu_recover(job->udev, bad ?: job, -ETIMEDOUT);
+	if (bad)
+		ugpu_job_put(bad);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+/* Registers of a coredump, read before a reset; MMUv2 ones last. */
+const struct ugpu_dump_range viv_dump_regs[] = {
+	{ "HI_CLOCK_CONTROL", VIV_HI_CLOCK_CONTROL, 2 },
+	{ "HI_INTR_ENBL", VIV_HI_INTR_ENBL, 1 },
+	{ "HI_CHIP_IDENTITY", VIV_HI_CHIP_IDENTITY, 4 },
+	{ "MC_MMU_FE_PAGE_TABLE", VIV_MC_MMU_FE_PAGE_TABLE, 5 },
+	{ "MC_MEMORY_BASE_ADDR_RA", VIV_MC_MEMORY_BASE_ADDR_RA, 5 },
+	{ "FE_COMMAND_ADDRESS", VIV_FE_COMMAND_ADDRESS, 7 },
+	{ "MMUV2_SAFE_ADDRESS", VIV_MMUV2_SAFE_ADDRESS, 4 },
+};
+
+const unsigned int viv_num_dump_regs = ARRAY_SIZE(viv_dump_regs);
+
+/**
+ * viv_coredump() - &ugpu_family_ops.coredump: the job's place in the ring
+ * and what the ring holds.
+ * @job: the job that hung or faulted.
+ * @s: the text section of the dump.
+ */
+void viv_coredump(struct ugpu_job *job, struct seq_buf *s)
+{
+	struct viv_device *vdev = to_viv(job->udev);
+	struct viv_job *vjob = job->priv, *p;
+	unsigned long flags;
+	unsigned int i, parked = 0;
+
+	seq_buf_printf(s, "Vivante GC%x rev %#x, MMUv%d\n", vdev->model,
+		       vdev->revision, vdev->mmuv2 ? 2 : 1);
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	if (vjob)
+		seq_buf_printf(s, "job: ring seq %llu, event %d, block %#lx (%zu bytes), pipe %u\n",
+			       vjob->seq, vjob->event, vjob->arena,
+			       vjob->arena_size, vjob->pipe);
+	seq_buf_printf(s, "ring: WAIT at word %u, last ring seq %llu, pipe %u\n",
+		       vdev->wl_pos, vdev->run_seq, vdev->pipe);
+	for (i = 0; i < VIV_NUM_EVENTS; i++) {
+		struct ugpu_job *j = vdev->events[i];
+
+		if (j)
+			seq_buf_printf(s, "  event %u: ring seq %llu, queue %u, %s[%d]\n",
+				       i, ((struct viv_job *)j->priv)->seq,
+				       j->queue, j->comm, j->pid);
+	}
+	list_for_each_entry(p, &vdev->parked, park_link)
+		parked++;
+	seq_buf_printf(s, "parked jobs: %u\n", parked);
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	if (READ_ONCE(vdev->fault))
+		seq_buf_printf(s, "MMU fault at %#x\n", READ_ONCE(vdev->fault_addr));
 }

@@ -56,9 +56,6 @@
 /* Idle time after which the GPU is clock-gated and its domain released. */
 #define VIV_AUTOSUSPEND_MS	100
 
-#define VIV_HANGCHECK_MS	50
-#define VIV_HANGCHECK_TICKS	4
-
 struct viv_device;
 
 /* Context state values are kept in chunks of this many state words. */
@@ -200,11 +197,8 @@ struct viv_job {
  * @unpark_work: starts parked jobs once completions free space.
  * @hw_dirty: states the hardware may hold with non-default values.
  * @restore_tmp: scratch bitmap for building a restore stream.
- * @hang_timer: samples the FE DMA address.
- * @hang_work: recovers from a hang or fault in process context.
- * @last_dma: FE DMA address at the previous sample (timer only).
- * @stuck: consecutive samples without progress (timer; reset clears it).
- * @fault: an MMU exception was reported (the hang work blames the job).
+ * @fault_work: recovers from an MMU fault in process context.
+ * @fault: an MMU exception was reported (the fault work blames the job).
  * @fault_addr: its GPU address.
  * @stat_switches: context switches with a restore stream; under
  *	@ring_lock, as are @stat_restore_bytes and @stat_restore_max.
@@ -251,10 +245,7 @@ struct viv_device {
 	unsigned long *hw_dirty;
 	unsigned long *restore_tmp;
 
-	struct timer_list hang_timer;
-	struct work_struct hang_work;
-	u32 last_dma;
-	unsigned int stuck;
+	struct work_struct fault_work;
 	bool fault;
 	u32 fault_addr;
 
@@ -314,8 +305,11 @@ int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
 enum drm_gpu_sched_stat viv_job_timedout(struct ugpu_job *job);
 void viv_ring_reset(struct viv_device *vdev);
 void viv_events_irq(struct viv_device *vdev, u32 pending);
-void viv_hang_timer(struct timer_list *t);
-void viv_hang_work(struct work_struct *work);
+void viv_fault_work(struct work_struct *work);
+u64 viv_progress(struct ugpu_device *udev, unsigned int queue);
+extern const struct ugpu_dump_range viv_dump_regs[];
+extern const unsigned int viv_num_dump_regs;
+void viv_coredump(struct ugpu_job *job, struct seq_buf *s);
 void viv_unpark_work(struct work_struct *work);
 
 #endif /* _UGPU_VIVANTE_H_ */
