@@ -31,6 +31,8 @@
 #define ADRENO_SQE_VA		0x01200000ULL
 /* Largest SQE microcode taken (real ones are some 32 KiB). */
 #define ADRENO_SQE_MAX_SIZE	SZ_1M
+/* How long the GBIF may take to drain the memory traffic under way. */
+#define ADRENO_GBIF_HALT_TIMEOUT_US	100000
 /* What clients' BOs get. */
 #define ADRENO_VA_START		0x100000000ULL
 #define ADRENO_VA_SIZE		0xf00000000ULL

@@ -33,6 +33,7 @@
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
+#include <linux/regmap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -509,12 +510,53 @@ void adreno_rings_reset(struct adreno_device *adev)
 	}
 }
 
+/* Wait for the GBIF to acknowledge halt request @bits in @ack_reg. */
+static int adreno_gbif_wait(struct adreno_device *adev, u32 ack_reg, u32 bits)
+{
+	u32 ack;
+
+	return regmap_read_poll_timeout(adev->udev.regs, A6XX_MMIO(ack_reg),
+					ack, (ack & bits) == bits, 10,
+					ADRENO_GBIF_HALT_TIMEOUT_US);
+}
+
+/*
+ * Halt the GPU's bus interface and wait until its memory traffic has
+ * drained: the GX side first, then new client requests, then the AXI
+ * arbiter. The GX halt stays until adreno_cp_hw_init() lifts it, so the
+ * GPU reads no page table, ring or microcode from here on, and what the
+ * caller frees next is no longer in use.
+ */
+static void adreno_gbif_halt(struct adreno_device *adev)
+{
+	int ret;
+
+	adreno_write(adev, A6XX_RBBM_GBIF_HALT, 1);
+	ret = adreno_gbif_wait(adev, A6XX_RBBM_GBIF_HALT_ACK, 1);
+	adreno_write(adev, A6XX_GBIF_HALT, A6XX_GBIF_CLIENT_HALT);
+	ret = ret ?: adreno_gbif_wait(adev, A6XX_GBIF_HALT_ACK,
+				      A6XX_GBIF_CLIENT_HALT);
+	adreno_write(adev, A6XX_GBIF_HALT, A6XX_GBIF_ARB_HALT);
+	ret = ret ?: adreno_gbif_wait(adev, A6XX_GBIF_HALT_ACK,
+				      A6XX_GBIF_ARB_HALT);
+	/* The GBIF's own halt is cleared by hand; the GX halt holds. */
+	adreno_write(adev, A6XX_GBIF_HALT, 0);
+	if (ret)
+		dev_err_ratelimited(adev->udev.dev,
+				    "the GPU's memory traffic does not drain\n");
+}
+
 /**
  * adreno_cp_stop() - halt the CP and silence the GPU.
  * @adev: the device.
  *
  * The SQE stops first, then a transaction the SMMU stalled on a fault is
- * terminated: nothing of the command it belonged to runs any more.
+ * terminated: nothing of the command it belonged to runs any more. Last,
+ * the bus is halted and drained: a fetch already under way (the SQE
+ * loading its microcode, a table walk) ends before this returns, so the
+ * caller may reset the GPU or free its memory.
+ *
+ * Context: process; sleeps.
  */
 void adreno_cp_stop(struct adreno_device *adev)
 {
@@ -522,6 +564,7 @@ void adreno_cp_stop(struct adreno_device *adev)
 	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
 	smmu_write(adev, SMMU_CB_FSR, SMMU_FSR_FAULT);
 	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
+	adreno_gbif_halt(adev);
 }
 
 /* Let commands touch no register the kernel owns. */
@@ -552,6 +595,9 @@ void adreno_cp_hw_init(struct adreno_device *adev)
 	adreno_cp_stop(adev);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 1);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 0);
+	/* The reset keeps the GBIF halted; the GPU may use the bus again. */
+	adreno_write(adev, A6XX_GBIF_HALT, 0);
+	adreno_write(adev, A6XX_RBBM_GBIF_HALT, 0);
 	adreno_mmu_hw_init(adev);
 	adreno_protect_init(adev);
 	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE, lower_32_bits(ADRENO_SQE_VA));

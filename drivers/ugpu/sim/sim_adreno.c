@@ -37,6 +37,7 @@
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -177,6 +178,11 @@ struct a6xx_ib {
  * @uche: the UCHE.
  * @ccu_color: the CCUs' colour caches, as one.
  * @ccu_depth: the CCUs' depth caches, as one.
+ * @gbif_halt: GBIF_HALT (client and arbiter halt requests).
+ * @rbbm_gbif_halt: RBBM_GBIF_HALT (the GX side's halt request).
+ * @bus_users: memory accesses under way; a halt is acknowledged once
+ *	there are none. Halts and accesses survive a GPU reset: the GBIF is
+ *	not in the part of the GPU the reset covers.
  * @pkt: packet buffer of the device thread (not locked).
  * @row: two pixel-row buffers of the 2D engine (not locked).
  */
@@ -226,6 +232,10 @@ struct a6xx_sim {
 	struct sim_cache uche;
 	struct sim_cache ccu_color;
 	struct sim_cache ccu_depth;
+
+	u32 gbif_halt;
+	u32 rbbm_gbif_halt;
+	unsigned int bus_users;
 
 	u32 *pkt;
 	u8 *row;
@@ -431,6 +441,54 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 	return fault;
 }
 
+/* How long an access waits for a halted bus before it gives up. */
+#define A6XX_SIM_HALT_WAIT_US	(100 * USEC_PER_MSEC)
+
+static bool a6xx_bus_halted(struct a6xx_sim *a)
+{
+	return (a->gbif_halt & (A6XX_GBIF_CLIENT_HALT | A6XX_GBIF_ARB_HALT)) ||
+	       (a->rbbm_gbif_halt & 1);
+}
+
+/*
+ * An access starts: it waits while the bus is halted, and is void once a
+ * reset ended the packet it belongs to (its engine is gone).
+ */
+static int a6xx_bus_begin(struct sim_device *sdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	unsigned int waited;
+	unsigned long flags;
+
+	for (waited = 0; ; waited += 100) {
+		spin_lock_irqsave(&sdev->lock, flags);
+		if (a->exec_gen != a->gen) {
+			spin_unlock_irqrestore(&sdev->lock, flags);
+			return SMMU_FSR_TF;
+		}
+		if (!a6xx_bus_halted(a)) {
+			a->bus_users++;
+			spin_unlock_irqrestore(&sdev->lock, flags);
+			return 0;
+		}
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		if (waited >= A6XX_SIM_HALT_WAIT_US)
+			return SMMU_FSR_TF;
+		usleep_range(100, 200);
+	}
+}
+
+static void a6xx_bus_end(struct sim_device *sdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (!WARN_ON_ONCE(!a->bus_users))
+		a->bus_users--;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+}
+
 /*
  * Read or write GPU memory through cache @c, for the 2D engine: each
  * page translated by the SMMU, then the cache. Not locked. Returns 0 or
@@ -452,11 +510,17 @@ static int a6xx_cached_op(struct a6xx_sim *a, struct sim_cache *c,
 		phys_addr_t pa;
 		int ret;
 
+		ret = a6xx_bus_begin(sdev);
+		if (ret) {
+			*fault_va = cur;
+			return ret;
+		}
 		ret = a6xx_translate(sdev, space, cur, write ? SIM_ACCESS_WRITE :
 				     SIM_ACCESS_READ, &pa);
 		if (!ret && !pfn_valid(PHYS_PFN(pa)))
 			ret = SIM_FAULT_BUS;
 		if (ret) {
+			a6xx_bus_end(sdev);
 			*fault_va = cur;
 			return ret;
 		}
@@ -464,12 +528,14 @@ static int a6xx_cached_op(struct a6xx_sim *a, struct sim_cache *c,
 		/* A reset voided the packet: its engine is gone. */
 		if (a->exec_gen != a->gen) {
 			spin_unlock_irqrestore(&sdev->lock, flags);
+			a6xx_bus_end(sdev);
 			*fault_va = cur;
 			return SMMU_FSR_TF;
 		}
 		sim_cache_access(c, pa, buf + done, chunk,
 				 write ? SIM_CACHE_WRITE : SIM_CACHE_READ, 0, 0);
 		spin_unlock_irqrestore(&sdev->lock, flags);
+		a6xx_bus_end(sdev);
 		done += chunk;
 	}
 	return 0;
@@ -1463,6 +1529,15 @@ static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg)
 	case A6XX_RBBM_STATUS3:
 		return a->state == A6XX_CP_STALLED ?
 		       A6XX_RBBM_STATUS3_SMMU_STALLED : 0;
+	/* A halt is acknowledged once the traffic under way has drained. */
+	case A6XX_GBIF_HALT:
+		return a->gbif_halt;
+	case A6XX_GBIF_HALT_ACK:
+		return a->bus_users ? 0 : a->gbif_halt;
+	case A6XX_RBBM_GBIF_HALT:
+		return a->rbbm_gbif_halt;
+	case A6XX_RBBM_GBIF_HALT_ACK:
+		return a->bus_users ? 0 : a->rbbm_gbif_halt;
 	case A6XX_CP_RB_RPTR:
 		return a->rptr;
 	case A6XX_CP_RB_WPTR:
@@ -1497,6 +1572,12 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 	case A6XX_RBBM_SW_RESET_CMD:
 		if (val & 1)
 			a6xx_reset(a);
+		return;
+	case A6XX_GBIF_HALT:
+		a->gbif_halt = val & (A6XX_GBIF_CLIENT_HALT | A6XX_GBIF_ARB_HALT);
+		return;
+	case A6XX_RBBM_GBIF_HALT:
+		a->rbbm_gbif_halt = val & 1;
 		return;
 	case A6XX_RBBM_INT_CLEAR_CMD:
 		a->int_status &= ~val;
@@ -1694,6 +1775,8 @@ static const struct property_entry a635_props[] = {
 		.reg_write = a6xx_reg_write,				\
 		.process = a6xx_process,				\
 		.translate = a6xx_translate,				\
+		.bus_begin = a6xx_bus_begin,				\
+		.bus_end = a6xx_bus_end,				\
 		.debugfs_init = a6xx_debugfs_init,			\
 	}
 

@@ -1101,16 +1101,24 @@ static int sim_mem_op(struct sim_device *sdev, unsigned int space, u64 va,
 		u8 *p;
 		int ret;
 
+		/* A model that halts its bus sees each access start and end. */
+		if (sdev->model->bus_begin) {
+			ret = sdev->model->bus_begin(sdev);
+			if (ret) {
+				*fault_va = cur;
+				return ret;
+			}
+		}
 		ret = sdev->model->translate(sdev, space, cur, access, &pa);
+		if (!ret && !pfn_valid(PHYS_PFN(pa)))
+			ret = SIM_FAULT_BUS;
 		if (ret) {
+			if (sdev->model->bus_end)
+				sdev->model->bus_end(sdev);
 			*fault_va = cur;
 			return ret;
 		}
 		pfn = PHYS_PFN(pa);
-		if (!pfn_valid(pfn)) {
-			*fault_va = cur;
-			return SIM_FAULT_BUS;
-		}
 		page = pfn_to_page(pfn);
 		vaddr = kmap_local_page(page);
 		p = vaddr + offset_in_page(pa);
@@ -1128,6 +1136,8 @@ static int sim_mem_op(struct sim_device *sdev, unsigned int space, u64 va,
 			break;
 		}
 		kunmap_local(vaddr);
+		if (sdev->model->bus_end)
+			sdev->model->bus_end(sdev);
 		done += chunk;
 	}
 	return 0;

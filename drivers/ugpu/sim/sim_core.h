@@ -144,6 +144,11 @@ struct sim_board {
  * @translate: translate a GPU address of address space @space for
  *	@access. Returns 0 and the physical address, or a positive
  *	model-specific fault code. Called without &sim_device.lock held.
+ * @bus_begin: optional; an access of the device's memory (a translation
+ *	and the data it leads to) is about to start. Returns 0, or a
+ *	positive fault code to abandon the access. May sleep while the
+ *	model's bus is halted. Called without &sim_device.lock held.
+ * @bus_end: the access that @bus_begin let through has ended.
  * @debugfs_init: add model files to the device's debugfs directory.
  */
 struct sim_model {
@@ -163,6 +168,8 @@ struct sim_model {
 	ktime_t (*process)(struct sim_device *sdev);
 	int (*translate)(struct sim_device *sdev, unsigned int space, u64 va,
 			 enum sim_access access, phys_addr_t *pa);
+	int (*bus_begin)(struct sim_device *sdev);
+	void (*bus_end)(struct sim_device *sdev);
 	void (*debugfs_init)(struct sim_device *sdev, struct dentry *dir);
 };
 

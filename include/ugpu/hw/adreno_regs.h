@@ -17,6 +17,8 @@
 #define A6XX_MMIO(reg)			((reg) * 4)
 
 /* RBBM: interrupts, status, reset */
+#define A6XX_RBBM_GBIF_HALT		0x0016	/* GX side of the GBIF */
+#define A6XX_RBBM_GBIF_HALT_ACK		0x0017
 #define A6XX_RBBM_INT_CLEAR_CMD		0x0037
 #define A6XX_RBBM_INT_0_MASK		0x0038
 #define A6XX_RBBM_SW_RESET_CMD		0x0043
@@ -27,6 +29,12 @@
 #define   A6XX_RBBM_STATUS_GPU_BUSY	BIT(23)	/* GPU_BUSY_IGN_AHB */
 #define A6XX_RBBM_STATUS3		0x0213
 #define   A6XX_RBBM_STATUS3_SMMU_STALLED BIT(24)
+
+/* GBIF: the GPU's bus interface; halting it drains its memory traffic. */
+#define A6XX_GBIF_HALT			0x3c45
+#define A6XX_GBIF_HALT_ACK		0x3c46
+#define   A6XX_GBIF_CLIENT_HALT		BIT(0)	/* no new client requests */
+#define   A6XX_GBIF_ARB_HALT		BIT(1)	/* no AXI requests at all */
 
 /* Bits of RBBM_INT_0_{STATUS,MASK} and RBBM_INT_CLEAR_CMD. */
 #define A6XX_INT_CP_AHB_ERROR		BIT(1)
