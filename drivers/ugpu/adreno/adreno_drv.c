@@ -281,8 +281,16 @@ static void adreno_reset(struct ugpu_device *udev)
 
 	if (!READ_ONCE(adev->gone))
 		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
-	/* What completed before the CP stopped completes; the rest is redone. */
 	adreno_cp_stop(adev);
+	/*
+	 * The interrupts are masked now; a handler already running may have
+	 * taken completed jobs off the ring and not signalled them yet. Let
+	 * it finish, or recovery would run those jobs again while it
+	 * completes them.
+	 */
+	synchronize_irq(adev->irq_gpu);
+	synchronize_irq(adev->irq_smmu);
+	/* What completed before the CP stopped completes; the rest is redone. */
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
