@@ -200,6 +200,7 @@ static uint64_t one_of(struct rng *r, const uint64_t *v, unsigned int n)
 struct file {
 	int fd;			/* -1 once closed */
 	struct dev *dev;
+	bool shared;		/* the shared file of its device, or a dup */
 };
 
 struct bo {
@@ -234,6 +235,22 @@ struct sync {
 	bool parents;		/* a forked child leaves it alone */
 };
 
+/*
+ * What the iterations of a process share, per device: an open file and
+ * the idle BOs of its structured submits, as a userspace driver keeps its
+ * device open and its BO cache from one frame to the next.
+ */
+#define SHARED_BOS	12
+
+struct shared_file {
+	bool open;
+	int fd;
+	unsigned int nbos;
+	struct bo bos[SHARED_BOS];
+};
+
+static struct shared_file shared_files[MAX_DEVS];
+
 struct iter {
 	struct rng r;
 	uint64_t index;
@@ -253,6 +270,9 @@ struct iter {
 	bool is_kid;
 	bool in_burst;		/* structured submits in a row */
 	unsigned int nstructured;	/* structured submits built so far */
+	struct shared_file *shared;	/* file 0's, if it is shared */
+	bool forked;		/* a child acted on the files */
+	bool released;		/* a BO_RELEASE command was submitted */
 };
 
 static void vlog(struct iter *it, const char *fmt, ...)
@@ -1854,6 +1874,8 @@ static void soft_submit(struct iter *it)
 
 		c->type = chance(&it->r, 3) ? rnd(&it->r, 10) :
 			  types[rnd(&it->r, ARRAY_SIZE(types))];
+		if (c->type == DRM_UGPU_CMD_BO_RELEASE)
+			it->released = true;
 		switch (c->type) {
 		case DRM_UGPU_CMD_SIGNAL_SET:
 		case DRM_UGPU_CMD_SIGNAL_RESET:
@@ -2205,8 +2227,9 @@ static void ioctl_files(struct iter *it)
 			break;
 		f = &it->files[it->nfiles];
 		f->dev = it->dev;
-		f->fd = chance(&it->r, 50) && it->files[0].fd >= 0 ?
-			dup(it->files[0].fd) : ugpu_open(it->dev->node);
+		f->shared = chance(&it->r, 50) && it->files[0].fd >= 0;
+		f->fd = f->shared ? dup(it->files[0].fd) : ugpu_open(it->dev->node);
+		f->shared = f->shared && it->files[0].shared;
 		if (f->fd >= 0)
 			it->nfiles++;
 		break;
@@ -2260,6 +2283,7 @@ static void ioctl_prime(struct iter *it)
 	xioctl(ofd, DRM_IOCTL_UGPU_BO_INFO, &info);
 	it->files[it->nfiles].fd = ofd;
 	it->files[it->nfiles].dev = other;
+	it->files[it->nfiles].shared = false;
 	nb = &it->bos[it->nbos++];
 	memset(nb, 0, sizeof(*nb));
 	nb->file = it->nfiles;
@@ -2359,6 +2383,7 @@ static void fork_kid(struct iter *it)
 		unsigned int i, n;
 
 		it->is_kid = true;
+		it->forked = false;
 		it->r.s = seed;
 		for (i = 0; i < it->nsyncs; i++)
 			it->syncs[i].parents = true;
@@ -2369,6 +2394,7 @@ static void fork_kid(struct iter *it)
 		_exit(0);
 	}
 	it->kids[it->nkids++] = pid;
+	it->forked = true;
 }
 
 static void one_action(struct iter *it)
@@ -2439,6 +2465,104 @@ static void wait_fences(struct iter *it)
 }
 
 /*
+ * File 0 of @it is its device's shared file, opened if needed, with the
+ * BOs the iterations before left in it.
+ */
+static void shared_get(struct iter *it)
+{
+	struct shared_file *sf = &shared_files[it->dev - devs];
+	unsigned int i;
+
+	if (!sf->open) {
+		sf->fd = ugpu_open(it->dev->node);
+		if (sf->fd < 0)
+			return;
+		sf->open = true;
+		sf->nbos = 0;
+	}
+	it->shared = sf;
+	it->files[0].fd = sf->fd;
+	it->files[0].shared = true;
+	for (i = 0; i < sf->nbos; i++) {
+		it->bos[it->nbos] = sf->bos[i];
+		it->bos[it->nbos++].taken = 0;
+	}
+	sf->nbos = 0;
+}
+
+/*
+ * The end of an iteration on a shared file: its contexts and syncobjs
+ * go, its idle structured BOs stay for the next iteration (the caller
+ * unmaps the others), its other BOs are closed. A child or a BO_RELEASE
+ * command may have closed handles the iteration still lists, and the
+ * number of a closed handle goes to the next new BO: then the file is
+ * closed and the next iteration opens a new one.
+ */
+static void shared_put(struct iter *it)
+{
+	struct shared_file *sf = it->shared;
+	unsigned int i;
+
+	if (it->forked || it->released) {
+		close(sf->fd);
+		sf->open = false;
+		return;
+	}
+	for (i = 0; i < it->nctxs; i++) {
+		struct drm_ugpu_ctx_destroy req = {
+			.handle = it->ctxs[i].handle,
+		};
+
+		if (it->files[it->ctxs[i].file].shared)
+			xioctl(sf->fd, DRM_IOCTL_UGPU_CTX_DESTROY, &req);
+	}
+	for (i = 0; i < it->nsyncs; i++) {
+		struct drm_syncobj_destroy req = {
+			.handle = it->syncs[i].handle,
+		};
+
+		if (it->syncs[i].file >= 0 &&
+		    it->files[it->syncs[i].file].shared)
+			xioctl(sf->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &req);
+	}
+	for (i = 0; i < it->nbos; i++) {
+		struct bo *bo = &it->bos[i];
+		struct drm_gem_close req = { .handle = bo->handle };
+
+		if (!it->files[bo->file].shared || bo->closed)
+			continue;
+		if (bo->file == 0 && bo->pooled && bo->own_map &&
+		    sf->nbos < SHARED_BOS) {
+			sf->bos[sf->nbos++] = *bo;
+			bo->own_map = false;
+			continue;
+		}
+		xioctl(sf->fd, DRM_IOCTL_GEM_CLOSE, &req);
+	}
+}
+
+/* Close every descriptor from @fd on but the shared files. */
+static void close_fds_from(int fd)
+{
+	unsigned int i;
+
+	for (;;) {
+		int next = INT_MAX;
+
+		for (i = 0; i < MAX_DEVS; i++)
+			if (shared_files[i].open && shared_files[i].fd >= fd &&
+			    shared_files[i].fd < next)
+				next = shared_files[i].fd;
+		if (next == INT_MAX)
+			break;
+		if (next > fd)
+			close_range(fd, next - 1, 0);
+		fd = next + 1;
+	}
+	close_range(fd, ~0U, 0);
+}
+
+/*
  * Iteration @index, in the calling process; returns with everything it
  * opened closed and unmapped, so that the process can run the next one.
  */
@@ -2453,10 +2577,6 @@ static void run_iteration(uint64_t index)
 
 	if (!it)
 		_exit(1);
-	/* Every descriptor from the lowest free one on is the iteration's. */
-	first_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (first_fd >= 0)
-		close(first_fd);
 	it->index = index;
 	it->r.s = mix64(opt_seed ^ mix64(index + 1));
 	/* A family first, then one of its devices: families get equal time. */
@@ -2466,13 +2586,21 @@ static void run_iteration(uint64_t index)
 			cands[ncands++] = &devs[i];
 	it->dev = ncands ? cands[rnd(&it->r, ncands)] : &devs[rnd(&it->r, ndevs)];
 	it->files[0].dev = it->dev;
-	it->files[0].fd = ugpu_open(it->dev->node);
+	/* Mostly the device's shared file; one in four opens a new one. */
+	if (!chance(&it->r, 25))
+		shared_get(it);
+	/* Every descriptor from the lowest free one on is the iteration's. */
+	first_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (first_fd >= 0)
+		close(first_fd);
+	if (!it->shared)
+		it->files[0].fd = ugpu_open(it->dev->node);
 	if (it->files[0].fd < 0) {
 		finding(it, "cannot open %s", it->dev->node);
 		_exit(1);
 	}
 	it->nfiles = 1;
-	vlog(it, "device %s", it->dev->name);
+	vlog(it, "device %s%s", it->dev->name, it->shared ? " (shared file)" : "");
 	t1 = ugpu_now_ns();
 
 	n = rnd_range(&it->r, 2, 14);
@@ -2500,11 +2628,13 @@ static void run_iteration(uint64_t index)
 		count(&stats->ns_slow_fences, t4 - t3);
 		count(&stats->slow_fences, 1);
 	}
+	if (it->shared)
+		shared_put(it);
 	for (i = 0; i < it->nbos; i++)
 		if (it->bos[i].own_map)
 			munmap(it->bos[i].map, it->bos[i].size);
 	if (first_fd >= 0)
-		close_range(first_fd, ~0U, 0);
+		close_fds_from(first_fd);
 	free(it);
 	count(&stats->ns_child, ugpu_now_ns() - t0);
 	fflush(NULL);
