@@ -431,16 +431,17 @@ static struct bo *pick_bo(struct iter *it, int file)
 /*
  * A BO for a structured submit: as a userspace driver's BO cache does, an
  * idle BO of the same size and flags that an earlier structured submit of
- * the iteration used, cleared, or a new one (always one in four). Creating,
- * mapping and closing BOs is what a structured submit costs most on a
- * debug kernel; their life cycle is still fuzzed by the new ones, by
- * bursts closing theirs and by the BO ioctls. Whether a BO is reused
- * depends on the GPU's progress, never on the random stream.
+ * the iteration (or of one before on the shared file) used, cleared, or a
+ * new one (always one in ten). Creating, mapping and closing BOs is what
+ * a structured submit costs most on a debug kernel; their life cycle is
+ * still fuzzed by the new ones, by bursts closing theirs and by the BO
+ * ioctls. Whether a BO is reused depends on the GPU's progress, never on
+ * the random stream.
  */
 static struct bo *sbo_new(struct iter *it, int file, uint64_t size,
 			  uint32_t flags)
 {
-	bool fresh = chance(&it->r, 25);
+	bool fresh = chance(&it->r, 10);
 	int fd = file_fd(it, file);
 	unsigned int i, tries = 0;
 	struct bo *bo;
