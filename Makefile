@@ -11,8 +11,9 @@
 #   make bench            boot the VM, time the basic operations of every
 #                         device (ugpu-bench) and print the tables
 #   make fuzz             boot the VM, run ugpu-fuzz (FUZZ_SECONDS=,
-#                         FUZZ_ITERS=, FUZZ_SEED=) and its fault-injection
-#                         walk, or replay FUZZ_SEED's iteration FUZZ_ITER;
+#                         FUZZ_ITERS=, FUZZ_SUBMITS=, FUZZ_SEED=) and its
+#                         fault-injection walk, or replay FUZZ_SEED's
+#                         iteration FUZZ_ITER;
 #                         make check fuzzes FUZZ_CHECK_SECONDS (60) after
 #                         the tests when TESTS and SUBTEST are unset
 #   make shell            boot the VM with the modules loaded, busybox shell
@@ -174,11 +175,13 @@ USER_TOOLS := ugpu-info ugpu-bench ugpu-fuzz ugpu-coredump $(DEMO_TOOLS)
 FW_TOOLS := adreno-fw
 
 # ugpu-fuzz: make fuzz runs FUZZ_SECONDS (default 300) unless FUZZ_ITERS
-# is given; make check fuzzes FUZZ_CHECK_SECONDS after a full test run.
+# or FUZZ_SUBMITS (structured submits) is given; make check fuzzes
+# FUZZ_CHECK_SECONDS after a full test run.
 FUZZ_SEED ?=
 FUZZ_ITERS ?=
 FUZZ_ITER ?=
-FUZZ_SECONDS ?= $(if $(FUZZ_ITERS)$(FUZZ_ITER),,300)
+FUZZ_SUBMITS ?=
+FUZZ_SECONDS ?= $(if $(FUZZ_ITERS)$(FUZZ_ITER)$(FUZZ_SUBMITS),,300)
 FUZZ_CHECK_SECONDS ?= $(if $(TESTS)$(SUBTEST),0,60)
 
 KBUILD_FLAGS := $(KBUILD_ARCH) $(if $(W),W=$(W)) $(if $(C),C=$(C)) $(if $(V),V=$(V))
@@ -195,7 +198,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  SUBTEST_TIMEOUT='$(SUBTEST_TIMEOUT)' VM_TIMEOUT='$(VM_TIMEOUT)' \
 	  TESTS='$(TESTS)' SUBTEST='$(SUBTEST)' \
 	  FUZZ_SEED='$(FUZZ_SEED)' FUZZ_ITERS='$(FUZZ_ITERS)' \
-	  FUZZ_ITER='$(FUZZ_ITER)' \
+	  FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SUBMITS='$(FUZZ_SUBMITS)' \
 	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'
 
@@ -249,10 +252,11 @@ bench: deps
 	$(MAKE) all
 	$(VM_ENV) tools/vm/run-vm.sh bench
 
-# The VM's whole-run timeout grows with the time asked for.
+# The VM's whole-run timeout grows with the time asked for; a run to a
+# number of submits may take a second per submit.
 fuzz: deps
 	$(MAKE) all
-	$(VM_ENV) VM_TIMEOUT='$(if $(FUZZ_SECONDS),$(shell echo $$(( $(FUZZ_SECONDS) + 900 ))),$(VM_TIMEOUT))' \
+	$(VM_ENV) VM_TIMEOUT='$(if $(FUZZ_SECONDS),$(shell echo $$(( $(FUZZ_SECONDS) + 900 ))),$(if $(FUZZ_SUBMITS),$(shell echo $$(( $(FUZZ_SUBMITS) + 900 ))),$(VM_TIMEOUT)))' \
 		tools/vm/run-vm.sh fuzz
 
 shell: deps

@@ -13,16 +13,17 @@
  * and devices, forked and duplicated files, closing things that are in
  * use, bad handles, huge counts and overlapping arrays.
  *
- * Every iteration runs in its own process, under a time limit, and waits
- * for every fence it made. Iteration I of seed S is generated from S and
- * I alone: "-s S -i I -v" replays it and prints what it does. After the
- * run every device must still complete a submit whose result is checked.
+ * Every iteration runs under a time limit, in a process that runs a batch
+ * of them, waits for every fence it made and closes what it opened.
+ * Iteration I of seed S is generated from S and I alone: "-s S -i I -v"
+ * replays it and prints what it does. After the run every device must
+ * still complete a submit whose result is checked.
  *
  * --fault-inject walks the ioctl paths with failure injection instead
  * (see fault_inject_main()).
  *
- * Usage: ugpu-fuzz [-s SEED] [-n ITERS] [-t SECONDS] [-j PROCS] [-i ITER]
- *                  [-v] [--huge-bos] [--fault-inject] [render node...]
+ * Usage: ugpu-fuzz [-s SEED] [-n ITERS] [-N SUBMITS] [-t SECONDS] [-j PROCS]
+ *                  [-i ITER] [-v] [--huge-bos] [--fault-inject] [render node...]
  * Exit status: 0 no finding, 1 a finding (printed with its seed and
  * iteration), 2 usage, 77 no ugpu device (or, with --fault-inject, no
  * fault injection in the kernel).
@@ -42,6 +43,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -109,6 +111,23 @@ struct stats {
 	unsigned long long iterations;
 	unsigned long long findings;
 	unsigned long long odd_errno;
+	unsigned long long bos_new;		/* BOs of structured submits */
+	unsigned long long bos_reused;
+	int stop;				/* SIGINT or SIGTERM */
+	/* Where the time goes, summed over iterations (ns). */
+	unsigned long long ns_open;		/* opening file 0 */
+	unsigned long long ns_actions;		/* the actions */
+	unsigned long long ns_kids;		/* waiting for forked children */
+	unsigned long long ns_fences;		/* waiting for the fences */
+	unsigned long long ns_slow_fences;	/* ... in waits over 250 ms */
+	unsigned long long slow_fences;		/* iterations with such a wait */
+	unsigned long long ns_fences_fam[NFAM];
+	unsigned long long ns_child;		/* whole iteration in its process */
+	unsigned long long ns_total;		/* fork to reaped, in the worker */
+	unsigned long long ns_ioctl[256];	/* per ioctl number */
+	unsigned long long n_ioctl[256];
+	unsigned long long ns_map;		/* mmap + memset of new BOs */
+	unsigned long long ns_unmap;
 };
 
 static struct stats *stats;
@@ -125,6 +144,7 @@ static unsigned long long opt_iters;
 static bool opt_iters_given;
 static unsigned int opt_seconds;
 static unsigned int opt_procs = 2;
+static unsigned long long opt_submits;	/* stop after that many structured */
 static long long opt_only_iter = -1;
 static int opt_verbose;
 static bool opt_huge_bos;
@@ -180,6 +200,7 @@ static uint64_t one_of(struct rng *r, const uint64_t *v, unsigned int n)
 struct file {
 	int fd;			/* -1 once closed */
 	struct dev *dev;
+	bool shared;		/* the shared file of its device, or a dup */
 };
 
 struct bo {
@@ -188,7 +209,11 @@ struct bo {
 	uint64_t va;
 	uint64_t size;
 	uint8_t *map;
+	uint32_t flags;
 	bool closed;
+	bool own_map;		/* the mapping is this entry's to unmap */
+	bool pooled;		/* a structured submit's, reusable when idle */
+	unsigned int taken;	/* the structured submit that took it last */
 };
 
 struct ctx {
@@ -210,6 +235,22 @@ struct sync {
 	bool parents;		/* a forked child leaves it alone */
 };
 
+/*
+ * What the iterations of a process share, per device: an open file and
+ * the idle BOs of its structured submits, as a userspace driver keeps its
+ * device open and its BO cache from one frame to the next.
+ */
+#define SHARED_BOS	12
+
+struct shared_file {
+	bool open;
+	int fd;
+	unsigned int nbos;
+	struct bo bos[SHARED_BOS];
+};
+
+static struct shared_file shared_files[MAX_DEVS];
+
 struct iter {
 	struct rng r;
 	uint64_t index;
@@ -228,6 +269,10 @@ struct iter {
 	unsigned int nkids;
 	bool is_kid;
 	bool in_burst;		/* structured submits in a row */
+	unsigned int nstructured;	/* structured submits built so far */
+	struct shared_file *shared;	/* file 0's, if it is shared */
+	bool forked;		/* a child acted on the files */
+	bool released;		/* a BO_RELEASE command was submitted */
 };
 
 static void vlog(struct iter *it, const char *fmt, ...)
@@ -270,11 +315,16 @@ static int xioctl(int fd, unsigned long req, void *arg)
 {
 	int ret;
 
+	int64_t t0 = ugpu_now_ns();
+
 	count(&stats->ioctls, 1);
 	do {
 		ret = ioctl(fd, req, arg);
 	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret ? -errno : 0;
+	ret = ret ? -errno : 0;
+	count(&stats->ns_ioctl[_IOC_NR(req)], ugpu_now_ns() - t0);
+	count(&stats->n_ioctl[_IOC_NR(req)], 1);
+	return ret;
 }
 
 /*
@@ -325,6 +375,7 @@ static struct bo *bo_new(struct iter *it, int file, uint64_t size,
 	struct drm_ugpu_bo_create req = { .size = size, .flags = flags };
 	int fd = file_fd(it, file), ret;
 	struct bo *bo;
+	int64_t t0;
 	void *map;
 
 	if (fd < 0 || it->nbos == MAX_BOS)
@@ -333,6 +384,7 @@ static struct bo *bo_new(struct iter *it, int file, uint64_t size,
 	check_errno(it, "BO_CREATE", ret);
 	if (ret)
 		return NULL;
+	t0 = ugpu_now_ns();
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		   req.mmap_offset);
 	bo = &it->bos[it->nbos++];
@@ -342,8 +394,10 @@ static struct bo *bo_new(struct iter *it, int file, uint64_t size,
 	bo->va = req.va;
 	bo->size = size;
 	bo->map = map == MAP_FAILED ? NULL : map;
-	if (bo->map)
-		memset(bo->map, 0, size);
+	bo->own_map = bo->map;
+	bo->flags = flags;
+	/* A new BO reads as zeroes; its pages fault in where it is written. */
+	count(&stats->ns_map, ugpu_now_ns() - t0);
 	vlog(it, "bo %u: file %d handle %u va %#" PRIx64 " size %#" PRIx64,
 	     it->nbos - 1, file, bo->handle, bo->va, size);
 	return bo;
@@ -372,6 +426,51 @@ static struct bo *pick_bo(struct iter *it, int file)
 		    it->bos[i].map)
 			c[n++] = &it->bos[i];
 	return n ? c[rnd(&it->r, n)] : NULL;
+}
+
+/*
+ * A BO for a structured submit: as a userspace driver's BO cache does, an
+ * idle BO of the same size and flags that an earlier structured submit of
+ * the iteration (or of one before on the shared file) used, cleared, or a
+ * new one (always one in ten). Creating, mapping and closing BOs is what
+ * a structured submit costs most on a debug kernel; their life cycle is
+ * still fuzzed by the new ones, by bursts closing theirs and by the BO
+ * ioctls. Whether a BO is reused depends on the GPU's progress, never on
+ * the random stream.
+ */
+static struct bo *sbo_new(struct iter *it, int file, uint64_t size,
+			  uint32_t flags)
+{
+	bool fresh = chance(&it->r, 10);
+	int fd = file_fd(it, file);
+	unsigned int i, tries = 0;
+	struct bo *bo;
+
+	for (i = 0; !fresh && fd >= 0 && i < it->nbos && tries < 3; i++) {
+		struct drm_ugpu_bo_wait w = { 0 };
+
+		bo = &it->bos[i];
+		if (!bo->pooled || bo->closed || !bo->map || bo->file != file ||
+		    bo->size != size || bo->flags != flags ||
+		    bo->taken == it->nstructured)
+			continue;
+		w.handle = bo->handle;
+		tries++;
+		if (xioctl(fd, DRM_IOCTL_UGPU_BO_WAIT, &w))
+			continue;
+		memset(bo->map, 0, size);
+		bo->taken = it->nstructured;
+		count(&stats->bos_reused, 1);
+		vlog(it, "bo %u: reused", i);
+		return bo;
+	}
+	bo = bo_new(it, file, size, flags);
+	if (bo) {
+		bo->pooled = true;
+		bo->taken = it->nstructured;
+		count(&stats->bos_new, 1);
+	}
+	return bo;
 }
 
 static int ctx_new(struct iter *it, int file, uint32_t prio)
@@ -1054,13 +1153,13 @@ static void fuzz_vivante(struct iter *it)
 
 	memset(&s, 0, sizeof(s));
 	memset(&sub, 0, sizeof(sub));
-	cmd = bo_new(it, file, VIV_CMD_BO, 0);
+	cmd = sbo_new(it, file, VIV_CMD_BO, 0);
 	if (!cmd || !cmd->map)
 		return;
 	s.ndata = rnd_range(&it->r, 1, 3);
 	for (i = 0; i < (int)s.ndata; i++) {
-		data[i] = bo_new(it, file, VIV_DATA_BO,
-				 chance(&it->r, 10) ? DRM_UGPU_BO_GPU_READONLY : 0);
+		data[i] = sbo_new(it, file, VIV_DATA_BO,
+				  chance(&it->r, 10) ? DRM_UGPU_BO_GPU_READONLY : 0);
 		if (!data[i])
 			return;
 	}
@@ -1363,10 +1462,10 @@ static void fuzz_mali(struct iter *it)
 	int file = 0, ctx;
 
 	memset(&sub, 0, sizeof(sub));
-	desc = bo_new(it, file, MALI_DESC_BO, 0);
-	data = bo_new(it, file, 64 * 1024, chance(&it->r, 10) ?
-		      DRM_UGPU_BO_GPU_READONLY : 0);
-	rt = bo_new(it, file, MALI_RT_W * MALI_RT_H * 4, DRM_UGPU_BO_NOEXEC);
+	desc = sbo_new(it, file, MALI_DESC_BO, 0);
+	data = sbo_new(it, file, 64 * 1024, chance(&it->r, 10) ?
+		       DRM_UGPU_BO_GPU_READONLY : 0);
+	rt = sbo_new(it, file, MALI_RT_W * MALI_RT_H * 4, DRM_UGPU_BO_NOEXEC);
 	if (!desc || !data || !rt || !desc->map)
 		return;
 	ctx = ctx_new(it, file, rnd(&it->r, 2));
@@ -1694,9 +1793,10 @@ static void fuzz_adreno(struct iter *it)
 	memset(&sub, 0, sizeof(sub));
 	memset(&ib1, 0, sizeof(ib1));
 	memset(&ib2, 0, sizeof(ib2));
-	cmd = bo_new(it, file, A6_CMD_BO, chance(&it->r, 5) ? DRM_UGPU_BO_NOEXEC : 0);
-	data = bo_new(it, file, A6_DATA_BO,
-		      chance(&it->r, 10) ? DRM_UGPU_BO_GPU_READONLY : 0);
+	cmd = sbo_new(it, file, A6_CMD_BO,
+		      chance(&it->r, 5) ? DRM_UGPU_BO_NOEXEC : 0);
+	data = sbo_new(it, file, A6_DATA_BO,
+		       chance(&it->r, 10) ? DRM_UGPU_BO_GPU_READONLY : 0);
 	if (!cmd || !data || !cmd->map)
 		return;
 	ctx = ctx_new(it, file, rnd(&it->r, 2));
@@ -1775,6 +1875,8 @@ static void soft_submit(struct iter *it)
 
 		c->type = chance(&it->r, 3) ? rnd(&it->r, 10) :
 			  types[rnd(&it->r, ARRAY_SIZE(types))];
+		if (c->type == DRM_UGPU_CMD_BO_RELEASE)
+			it->released = true;
 		switch (c->type) {
 		case DRM_UGPU_CMD_SIGNAL_SET:
 		case DRM_UGPU_CMD_SIGNAL_RESET:
@@ -2126,8 +2228,9 @@ static void ioctl_files(struct iter *it)
 			break;
 		f = &it->files[it->nfiles];
 		f->dev = it->dev;
-		f->fd = chance(&it->r, 50) && it->files[0].fd >= 0 ?
-			dup(it->files[0].fd) : ugpu_open(it->dev->node);
+		f->shared = chance(&it->r, 50) && it->files[0].fd >= 0;
+		f->fd = f->shared ? dup(it->files[0].fd) : ugpu_open(it->dev->node);
+		f->shared = f->shared && it->files[0].shared;
 		if (f->fd >= 0)
 			it->nfiles++;
 		break;
@@ -2181,6 +2284,7 @@ static void ioctl_prime(struct iter *it)
 	xioctl(ofd, DRM_IOCTL_UGPU_BO_INFO, &info);
 	it->files[it->nfiles].fd = ofd;
 	it->files[it->nfiles].dev = other;
+	it->files[it->nfiles].shared = false;
 	nb = &it->bos[it->nbos++];
 	memset(nb, 0, sizeof(*nb));
 	nb->file = it->nfiles;
@@ -2209,6 +2313,7 @@ static void ioctl_prime(struct iter *it)
 
 static void structured_submit(struct iter *it)
 {
+	it->nstructured++;
 	switch (it->dev->family) {
 	case DRM_UGPU_FAMILY_VIVANTE:
 		fuzz_vivante(it);
@@ -2224,28 +2329,40 @@ static void structured_submit(struct iter *it)
 
 /*
  * Structured submits in a row, none waiting for the one before: the
- * queues fill up and the GPU runs while the next submit is checked. Each
- * submit's BOs are closed right after it (its job keeps them alive), so
- * the iteration's tables do not fill up.
+ * queues fill up and the GPU runs while the next submit is checked. The
+ * new BOs of a submit are closed right after it now and then (its job
+ * keeps them alive), else later submits of the burst may reuse them once
+ * idle; the burst closes all of them at its end, so the iteration's
+ * tables do not fill up.
  */
 #define BURST_MAX	24
 
+static void burst_close(struct iter *it, unsigned int from)
+{
+	while (it->nbos > from) {
+		struct bo *bo = &it->bos[--it->nbos];
+		int64_t t0 = ugpu_now_ns();
+
+		if (bo->own_map)
+			munmap(bo->map, bo->size);
+		count(&stats->ns_unmap, ugpu_now_ns() - t0);
+		bo_close(it, bo);
+	}
+}
+
 static void structured_burst(struct iter *it)
 {
-	unsigned int i, n = rnd_range(&it->r, 4, BURST_MAX), from;
+	unsigned int i, n = rnd_range(&it->r, 4, BURST_MAX), from, start;
 
 	it->in_burst = true;
+	start = it->nbos;
 	for (i = 0; i < n; i++) {
 		from = it->nbos;
 		structured_submit(it);
-		while (it->nbos > from) {
-			struct bo *bo = &it->bos[--it->nbos];
-
-			if (bo->map)
-				munmap(bo->map, bo->size);
-			bo_close(it, bo);
-		}
+		if (chance(&it->r, 40) || it->nbos > MAX_BOS - 6)
+			burst_close(it, from);
 	}
+	burst_close(it, start);
 	it->in_burst = false;
 }
 
@@ -2267,6 +2384,7 @@ static void fork_kid(struct iter *it)
 		unsigned int i, n;
 
 		it->is_kid = true;
+		it->forked = false;
 		it->r.s = seed;
 		for (i = 0; i < it->nsyncs; i++)
 			it->syncs[i].parents = true;
@@ -2277,6 +2395,7 @@ static void fork_kid(struct iter *it)
 		_exit(0);
 	}
 	it->kids[it->nkids++] = pid;
+	it->forked = true;
 }
 
 static void one_action(struct iter *it)
@@ -2346,12 +2465,116 @@ static void wait_fences(struct iter *it)
 	}
 }
 
+/*
+ * File 0 of @it is its device's shared file, opened if needed, with the
+ * BOs the iterations before left in it.
+ */
+static void shared_get(struct iter *it)
+{
+	struct shared_file *sf = &shared_files[it->dev - devs];
+	unsigned int i;
+
+	if (!sf->open) {
+		sf->fd = ugpu_open(it->dev->node);
+		if (sf->fd < 0)
+			return;
+		sf->open = true;
+		sf->nbos = 0;
+	}
+	it->shared = sf;
+	it->files[0].fd = sf->fd;
+	it->files[0].shared = true;
+	for (i = 0; i < sf->nbos; i++) {
+		it->bos[it->nbos] = sf->bos[i];
+		it->bos[it->nbos++].taken = 0;
+	}
+	sf->nbos = 0;
+}
+
+/*
+ * The end of an iteration on a shared file: its contexts and syncobjs
+ * go, its idle structured BOs stay for the next iteration (the caller
+ * unmaps the others), its other BOs are closed. A child or a BO_RELEASE
+ * command may have closed handles the iteration still lists, and the
+ * number of a closed handle goes to the next new BO: then the file is
+ * closed and the next iteration opens a new one.
+ */
+static void shared_put(struct iter *it)
+{
+	struct shared_file *sf = it->shared;
+	unsigned int i;
+
+	if (it->forked || it->released) {
+		close(sf->fd);
+		sf->open = false;
+		return;
+	}
+	for (i = 0; i < it->nctxs; i++) {
+		struct drm_ugpu_ctx_destroy req = {
+			.handle = it->ctxs[i].handle,
+		};
+
+		if (it->files[it->ctxs[i].file].shared)
+			xioctl(sf->fd, DRM_IOCTL_UGPU_CTX_DESTROY, &req);
+	}
+	for (i = 0; i < it->nsyncs; i++) {
+		struct drm_syncobj_destroy req = {
+			.handle = it->syncs[i].handle,
+		};
+
+		if (it->syncs[i].file >= 0 &&
+		    it->files[it->syncs[i].file].shared)
+			xioctl(sf->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &req);
+	}
+	for (i = 0; i < it->nbos; i++) {
+		struct bo *bo = &it->bos[i];
+		struct drm_gem_close req = { .handle = bo->handle };
+
+		if (!it->files[bo->file].shared || bo->closed)
+			continue;
+		if (bo->file == 0 && bo->pooled && bo->own_map &&
+		    sf->nbos < SHARED_BOS) {
+			sf->bos[sf->nbos++] = *bo;
+			bo->own_map = false;
+			continue;
+		}
+		xioctl(sf->fd, DRM_IOCTL_GEM_CLOSE, &req);
+	}
+}
+
+/* Close every descriptor from @fd on but the shared files. */
+static void close_fds_from(int fd)
+{
+	unsigned int i;
+
+	for (;;) {
+		int next = INT_MAX;
+
+		for (i = 0; i < MAX_DEVS; i++)
+			if (shared_files[i].open && shared_files[i].fd >= fd &&
+			    shared_files[i].fd < next)
+				next = shared_files[i].fd;
+		if (next == INT_MAX)
+			break;
+		if (next > fd)
+			close_range(fd, next - 1, 0);
+		fd = next + 1;
+	}
+	close_range(fd, ~0U, 0);
+}
+
+/*
+ * Iteration @index, in the calling process; returns with everything it
+ * opened closed and unmapped, so that the process can run the next one.
+ */
 static void run_iteration(uint64_t index)
 {
 	struct iter *it = calloc(1, sizeof(*it));
 	unsigned int i, n, fam;
 	struct dev *cands[MAX_DEVS];
 	unsigned int ncands = 0;
+	int64_t t0 = ugpu_now_ns(), t1, t2, t3, t4;
+	int first_fd;
 
 	if (!it)
 		_exit(1);
@@ -2364,38 +2587,100 @@ static void run_iteration(uint64_t index)
 			cands[ncands++] = &devs[i];
 	it->dev = ncands ? cands[rnd(&it->r, ncands)] : &devs[rnd(&it->r, ndevs)];
 	it->files[0].dev = it->dev;
-	it->files[0].fd = ugpu_open(it->dev->node);
+	/* Mostly the device's shared file; one in four opens a new one. */
+	if (!chance(&it->r, 25))
+		shared_get(it);
+	/* Every descriptor from the lowest free one on is the iteration's. */
+	first_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (first_fd >= 0)
+		close(first_fd);
+	if (!it->shared)
+		it->files[0].fd = ugpu_open(it->dev->node);
 	if (it->files[0].fd < 0) {
 		finding(it, "cannot open %s", it->dev->node);
 		_exit(1);
 	}
 	it->nfiles = 1;
-	vlog(it, "device %s", it->dev->name);
+	vlog(it, "device %s%s", it->dev->name, it->shared ? " (shared file)" : "");
+	t1 = ugpu_now_ns();
 
 	n = rnd_range(&it->r, 2, 14);
 	for (i = 0; i < n; i++)
 		one_action(it);
 	set_all_signals(it);
+	t2 = ugpu_now_ns();
 	for (i = 0; i < it->nkids; i++)
 		waitpid(it->kids[i], NULL, 0);
 	it->nkids = 0;
 	destroy_signals(it);
+	t3 = ugpu_now_ns();
 	wait_fences(it);
+	t4 = ugpu_now_ns();
 	for (i = 0; i < it->nkids; i++)
 		waitpid(it->kids[i], NULL, 0);
 	count(&stats->iterations, 1);
+	count(&stats->ns_open, t1 - t0);
+	count(&stats->ns_actions, t2 - t1);
+	count(&stats->ns_kids, t3 - t2);
+	count(&stats->ns_fences, t4 - t3);
+	count(&stats->ns_fences_fam[it->dev->family < NFAM ? it->dev->family : 0],
+	      t4 - t3);
+	if (t4 - t3 > 250 * 1000000LL) {
+		count(&stats->ns_slow_fences, t4 - t3);
+		count(&stats->slow_fences, 1);
+	}
+	if (it->shared)
+		shared_put(it);
+	for (i = 0; i < it->nbos; i++)
+		if (it->bos[i].own_map)
+			munmap(it->bos[i].map, it->bos[i].size);
+	if (first_fd >= 0)
+		close_fds_from(first_fd);
+	free(it);
+	count(&stats->ns_child, ugpu_now_ns() - t0);
 	fflush(NULL);
-	_exit(0);
 }
 
-/* ---- the process tree: workers, each forking one process per iteration */
+/*
+ * ---- the process tree: workers, each running its iterations in a
+ * process that it replaces when the process dies or after ITER_BATCH
+ * iterations. Forking and tearing down a process per iteration cost a
+ * tenth of the time on a debug kernel.
+ */
+#define ITER_BATCH	64
 
-static int stop;
+/* What a worker's current process is doing, for the worker. */
+struct slot {
+	uint64_t iter;		/* the iteration running */
+	uint64_t next;		/* the iteration to run after the process */
+	int64_t start_ns;	/* when the iteration started */
+};
+
+static struct slot *slots;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&stats->stop, 1, __ATOMIC_RELAXED);
+}
+
+static unsigned long long total_submits(void)
+{
+	return __atomic_load_n(&stats->submits[1], __ATOMIC_RELAXED) +
+	       __atomic_load_n(&stats->submits[2], __ATOMIC_RELAXED) +
+	       __atomic_load_n(&stats->submits[3], __ATOMIC_RELAXED);
+}
+
+/* Whether the run goes on to iteration @i. */
+static bool more(uint64_t i, int64_t end_ns)
+{
+	if (__atomic_load_n(&stats->stop, __ATOMIC_RELAXED))
+		return false;
+	if (opt_iters_given && i >= opt_iters)
+		return false;
+	if (end_ns && ugpu_now_ns() >= end_ns)
+		return false;
+	return !opt_submits || total_submits() < opt_submits;
 }
 
 /* Wait for @pid at most @secs; returns its status or -1 if still running. */
@@ -2417,38 +2702,93 @@ static int wait_for(pid_t pid, int secs)
 	}
 }
 
-static int run_one(uint64_t index)
+/*
+ * Wait for the iteration process @pid: it must not spend more than
+ * ITER_LIMIT_S + 5 s on one iteration. Returns its status or -1 if it
+ * had to be killed and is still running.
+ */
+static int wait_iterations(pid_t pid, struct slot *sl)
 {
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		int64_t started;
+
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return 0;
+		started = __atomic_load_n(&sl->start_ns, __ATOMIC_RELAXED);
+		if (ugpu_now_ns() - started > (ITER_LIMIT_S + 5) * NSEC_PER_SEC) {
+			kill(-pid, SIGKILL);
+			return wait_for(pid, STUCK_S);
+		}
+		usleep(20000);
+	}
+}
+
+/* Iterations @first, @first + opt_procs, ... in this process. */
+static void iterations(struct slot *sl, uint64_t first, unsigned int batch,
+		       int64_t end_ns)
+{
+	uint64_t i;
+	unsigned int n;
+
+	/* A new group, so that the iterations' own children go too. */
+	setpgid(0, 0);
+	signal(SIGALRM, SIG_DFL);
+	for (i = first, n = 0; n < batch && more(i, end_ns);
+	     i += opt_procs, n++) {
+		__atomic_store_n(&sl->iter, i, __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->start_ns, ugpu_now_ns(), __ATOMIC_RELAXED);
+		alarm(ITER_LIMIT_S);
+		run_iteration(i);
+		alarm(0);
+		__atomic_store_n(&sl->next, i + opt_procs, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&sl->next, n < batch ? UINT64_MAX : i,
+			 __ATOMIC_RELAXED);
+	_exit(0);
+}
+
+/*
+ * One process running iterations from @first on; returns the next
+ * iteration to run (UINT64_MAX: the run is over), or -1 when the process
+ * is stuck in the kernel.
+ */
+static int run_batch(struct slot *sl, uint64_t *first, unsigned int batch,
+		     int64_t end_ns)
+{
+	int64_t t0 = ugpu_now_ns();
+	uint64_t index;
 	pid_t pid;
 	int status;
 
+	sl->iter = *first;
+	sl->next = *first;
+	sl->start_ns = t0;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		/* A new group, so that the iteration's own children go too. */
-		setpgid(0, 0);
-		alarm(ITER_LIMIT_S);
-		signal(SIGALRM, SIG_DFL);
-		run_iteration(index);
-	}
+	if (pid == 0)
+		iterations(sl, *first, batch, end_ns);
 	setpgid(pid, pid);
-	status = wait_for(pid, ITER_LIMIT_S + 5);
+	status = wait_iterations(pid, sl);
+	index = sl->iter;
 	if (status == -1) {
-		kill(-pid, SIGKILL);
-		status = wait_for(pid, STUCK_S);
-		if (status == -1) {
-			fprintf(stderr, "fuzz: FINDING seed %" PRIu64
-				" iteration %" PRIu64
-				": the process is stuck in the kernel\n",
-				opt_seed, index);
-			count(&stats->findings, 1);
-			return -1;
-		}
+		fprintf(stderr, "fuzz: FINDING seed %" PRIu64
+			" iteration %" PRIu64
+			": the process is stuck in the kernel\n",
+			opt_seed, index);
+		count(&stats->findings, 1);
+		return -1;
 	}
-	/* Leftover children of the iteration. */
+	/* Leftover children of the iterations. */
 	kill(-pid, SIGKILL);
+	count(&stats->ns_total, ugpu_now_ns() - t0);
+	*first = sl->next;
 	if (WIFSIGNALED(status) && WTERMSIG(status) != SIGBUS &&
 	    WTERMSIG(status) != SIGSEGV) {
 		fprintf(stderr, "fuzz: seed %" PRIu64 " iteration %" PRIu64
@@ -2460,21 +2800,19 @@ static int run_one(uint64_t index)
 	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
 		count(&stats->findings, 1);
 	}
+	/* Died in an iteration: go on with the one after it. */
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		*first = index + opt_procs;
 	return 0;
 }
 
 static void worker(unsigned int w, int64_t end_ns)
 {
-	uint64_t i;
+	uint64_t next = w;
 
-	for (i = w; !__atomic_load_n(&stop, __ATOMIC_RELAXED); i += opt_procs) {
-		if (opt_iters_given && i >= opt_iters)
-			break;
-		if (end_ns && ugpu_now_ns() >= end_ns)
-			break;
-		if (run_one(i) < 0)
+	while (next != UINT64_MAX && more(next, end_ns))
+		if (run_batch(&slots[w], &next, ITER_BATCH, end_ns) < 0)
 			_exit(1);
-	}
 	_exit(0);
 }
 
@@ -3283,10 +3621,72 @@ static int fault_inject_main(void)
 
 /* ---- main */
 
+/*
+ * Where the time went: the iterations' phases, summed over the workers,
+ * the BOs of structured submits, the CPU time of the fuzzer's processes,
+ * and the ioctls by number (count:seconds).
+ */
+static void print_times(const struct rusage *ru)
+{
+	unsigned int i;
+
+	printf("fuzz: time: %.1f s in processes: open %.1f, actions %.1f, children %.1f,\n",
+	       stats->ns_total / 1e9, stats->ns_open / 1e9,
+	       stats->ns_actions / 1e9, stats->ns_kids / 1e9);
+	printf("fuzz: time: fences %.1f (%llu over 0.25 s: %.1f; viv %.1f mali %.1f a6xx %.1f),\n",
+	       stats->ns_fences / 1e9, stats->slow_fences,
+	       stats->ns_slow_fences / 1e9, stats->ns_fences_fam[1] / 1e9,
+	       stats->ns_fences_fam[2] / 1e9, stats->ns_fences_fam[3] / 1e9);
+	printf("fuzz: time: processes %.1f, map %.1f, unmap %.1f; cpu user %.1f, sys %.1f\n",
+	       (stats->ns_total - stats->ns_child) / 1e9, stats->ns_map / 1e9,
+	       stats->ns_unmap / 1e9,
+	       ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
+	       ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+	printf("fuzz: structured BOs: %llu new, %llu reused; ioctl nr:count:seconds",
+	       stats->bos_new, stats->bos_reused);
+	for (i = 0; i < ARRAY_SIZE(stats->n_ioctl); i++)
+		if (stats->n_ioctl[i])
+			printf(" %#x:%llu:%.1f", i, stats->n_ioctl[i],
+			       stats->ns_ioctl[i] / 1e9);
+	printf("\n");
+}
+
+/* Wait for the workers; a progress line every PROGRESS_S seconds. */
+#define PROGRESS_S	60
+
+static void wait_workers(const pid_t *workers, int64_t start)
+{
+	int64_t next = start + PROGRESS_S * NSEC_PER_SEC;
+	unsigned int left = opt_procs, i;
+
+	while (left) {
+		pid_t pid = waitpid(-1, NULL, WNOHANG);
+
+		for (i = 0; pid > 0 && i < opt_procs; i++)
+			if (workers[i] == pid)
+				left--;
+		if (pid > 0 || (pid < 0 && errno == EINTR))
+			continue;
+		if (pid < 0)
+			break;
+		if (ugpu_now_ns() >= next) {
+			double secs = (ugpu_now_ns() - start) / 1e9;
+			unsigned long long n = total_submits();
+
+			printf("fuzz: %.0f s: %llu submits (%.1f/s), %llu iterations, %llu found\n",
+			       secs, n, n / secs, stats->iterations,
+			       stats->findings);
+			next += PROGRESS_S * NSEC_PER_SEC;
+		}
+		usleep(200000);
+	}
+}
+
 static void help(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-s SEED] [-n ITERS] [-t SECONDS] [-j PROCS] [-i ITER] [-v]\n"
+		"usage: %s [-s SEED] [-n ITERS] [-N SUBMITS] [-t SECONDS] [-j PROCS]\n"
+		"       [-i ITER] [-v]\n"
 		"       [--huge-bos] [--fault-inject [--fi-skip CASE,...]] [render node...]\n",
 		prog);
 }
@@ -3297,6 +3697,7 @@ int main(int argc, char **argv)
 		{ "fault-inject", no_argument, NULL, 'F' },
 		{ "huge-bos", no_argument, NULL, 'H' },
 		{ "fi-skip", required_argument, NULL, 'S' },
+		{ "submits", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3304,9 +3705,10 @@ int main(int argc, char **argv)
 	int opt, failed, i, bad;
 	int64_t start, end_ns = 0;
 	pid_t workers[64];
+	struct rusage ru;
 	double secs;
 
-	while ((opt = getopt_long(argc, argv, "s:n:t:j:i:vh", longopts,
+	while ((opt = getopt_long(argc, argv, "s:n:N:t:j:i:vh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 's':
@@ -3316,6 +3718,9 @@ int main(int argc, char **argv)
 		case 'n':
 			opt_iters = strtoull(optarg, NULL, 0);
 			opt_iters_given = true;
+			break;
+		case 'N':
+			opt_submits = strtoull(optarg, NULL, 0);
 			break;
 		case 't':
 			opt_seconds = strtoul(optarg, NULL, 0);
@@ -3350,7 +3755,8 @@ int main(int argc, char **argv)
 	}
 	if (!seeded)
 		opt_seed = mix64((uint64_t)ugpu_now_ns() ^ getpid()) & 0xffffffffULL;
-	if (!opt_iters_given && !opt_seconds && opt_only_iter < 0)
+	if (!opt_iters_given && !opt_seconds && !opt_submits &&
+	    opt_only_iter < 0)
 		opt_iters = 1000;
 
 	ugpu_visit_nodes(argv + optind, argc - optind, 0, add_dev, NULL, &failed);
@@ -3363,6 +3769,10 @@ int main(int argc, char **argv)
 	if (stats == MAP_FAILED)
 		return 1;
 	memset(stats, 0, sizeof(*stats));
+	slots = mmap(NULL, sizeof(*slots) * ARRAY_SIZE(workers),
+		     PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (slots == MAP_FAILED)
+		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (fault_inject)
@@ -3380,8 +3790,12 @@ int main(int argc, char **argv)
 	if (opt_seconds)
 		end_ns = start + (int64_t)opt_seconds * NSEC_PER_SEC;
 	if (opt_only_iter >= 0) {
+		uint64_t first = opt_only_iter;
+
 		opt_procs = 1;
-		run_one(opt_only_iter);
+		opt_iters_given = false;
+		opt_submits = 0;
+		run_batch(&slots[0], &first, 1, 0);
 	} else {
 		for (i = 0; i < (int)opt_procs; i++) {
 			fflush(NULL);
@@ -3389,12 +3803,10 @@ int main(int argc, char **argv)
 			if (workers[i] == 0)
 				worker(i, end_ns);
 		}
-		for (i = 0; i < (int)opt_procs; i++) {
-			while (waitpid(workers[i], NULL, 0) < 0 && errno == EINTR)
-				;
-		}
+		wait_workers(workers, start);
 	}
 	secs = (ugpu_now_ns() - start) / 1e9;
+	getrusage(RUSAGE_CHILDREN, &ru);
 
 	bad = check_all();
 	printf("fuzz: %llu submits (vivante %llu, mali %llu, adreno %llu), ",
@@ -3405,6 +3817,8 @@ int main(int argc, char **argv)
 	       stats->iterations, secs, stats->accepted[1]);
 	printf("mali %llu, adreno %llu; %llu soft submits\n",
 	       stats->accepted[2], stats->accepted[3], stats->soft_submits);
+	if (stats->iterations)
+		print_times(&ru);
 	if (stats->odd_errno)
 		printf("fuzz: %llu undocumented errnos (see above)\n",
 		       stats->odd_errno);

@@ -8,7 +8,7 @@
 #   run    print the GPUs, let the demos draw on every device, PNGs in $OUT
 #   bench  time the basic operations of every device (ugpu-bench), print
 #          the tables at the end and keep them in $BUILD/vm-bench.txt
-#   fuzz   run ugpu-fuzz (FUZZ_SEED, FUZZ_ITERS, FUZZ_SECONDS) and its
+#   fuzz   run ugpu-fuzz (FUZZ_SEED, FUZZ_ITERS, FUZZ_SECONDS, FUZZ_SUBMITS) and its
 #          fault-injection walk, or replay iteration FUZZ_ITER
 #   shell  interactive busybox shell with the modules loaded
 #
@@ -93,6 +93,7 @@ append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n ${FUZZ_ITERS:-} ]] && append+=" ugpu_fuzz_iters=$FUZZ_ITERS"
 [[ -n ${FUZZ_SECONDS:-} ]] && append+=" ugpu_fuzz_seconds=$FUZZ_SECONDS"
 [[ -n ${FUZZ_ITER:-} ]] && append+=" ugpu_fuzz_iter=$FUZZ_ITER"
+[[ -n ${FUZZ_SUBMITS:-} ]] && append+=" ugpu_fuzz_submits=$FUZZ_SUBMITS"
 append+=" ugpu_fuzz_check=${FUZZ_CHECK_SECONDS:-0}"
 # Every KASAN report, not only the first; a warning is reported, not
 # fatal, so that the run goes on and the log holds all of them; plain
