@@ -1501,6 +1501,133 @@ static void test_prime(struct ugpu_device_info *d)
 	close(b);
 }
 
+/*
+ * vgem's ioctls (include/uapi/drm/vgem_drm.h): a fence attached to a BO,
+ * signalled from user space. libdrm has no header for them.
+ */
+struct vgem_fence_attach {
+	uint32_t handle;
+	uint32_t flags;
+#define VGEM_FENCE_WRITE	0x1
+	uint32_t out_fence;
+	uint32_t pad;
+};
+
+struct vgem_fence_signal {
+	uint32_t fence;
+	uint32_t flags;
+};
+
+#define VGEM_IOCTL_FENCE_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + 0x1, struct vgem_fence_attach)
+#define VGEM_IOCTL_FENCE_SIGNAL \
+	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct vgem_fence_signal)
+
+/* A file of the vgem device, or -1 when vgem is not loaded. */
+static int vgem_open(void)
+{
+	char path[32];
+	int i, fd;
+
+	for (i = 0; i < 64; i++) {
+		drmVersionPtr v;
+		bool vgem;
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		vgem = v && !strcmp(v->name, "vgem");
+		drmFreeVersion(v);
+		if (vgem)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Buffers shared with another driver, both ways, and its fences honoured:
+ * a vgem BO imported here is written by a submit only once the write
+ * fence vgem attached to it has signalled (implicit sync across drivers),
+ * and a BO of ours imported into vgem shows what our work wrote.
+ */
+static void test_prime_vgem(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	int vgem = vgem_open();
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sync = ugpu_syncobj_create(fd, false);
+	struct drm_mode_create_dumb dumb = {
+		.width = 1024, .height = 4, .bpp = 32,
+	};
+	struct drm_mode_map_dumb map_dumb = {};
+	struct vgem_fence_attach attach = {};
+	struct vgem_fence_signal signal = {};
+	struct drm_ugpu_bo_info info = {};
+	uint32_t imported, in_vgem;
+	struct ugpu_submit s;
+	struct ugpu_bo *bo;
+	uint32_t *vmap;
+	int dmabuf;
+
+	igt_require_f(vgem >= 0, "vgem is not loaded\n");
+
+	/* vgem's BO, filled by the CPU through vgem, imported here. */
+	do_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
+	map_dumb.handle = dumb.handle;
+	do_ioctl(vgem, DRM_IOCTL_MODE_MAP_DUMB, &map_dumb);
+	vmap = mmap(NULL, dumb.size, PROT_READ | PROT_WRITE, MAP_SHARED, vgem,
+		    map_dumb.offset);
+	igt_assert(vmap != MAP_FAILED);
+	vmap[0] = 0x76676d30;
+	igt_assert_eq(drmPrimeHandleToFD(vgem, dumb.handle,
+					 DRM_CLOEXEC | DRM_RDWR, &dmabuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &imported), 0);
+	close(dmabuf);
+	info.handle = imported;
+	igt_assert_eq(__ugpu_bo_info(fd, &info), 0);
+	igt_assert_eq_u64(info.size, dumb.size);
+
+	/* A write fence of vgem's holds our submit back until it signals. */
+	attach.handle = dumb.handle;
+	attach.flags = VGEM_FENCE_WRITE;
+	do_ioctl(vgem, VGEM_IOCTL_FENCE_ATTACH, &attach);
+	write32_submit(&s, ctx, imported, 4, 0xd00d);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(fd, &s);
+	usleep(50000);
+	igt_assert(syncobj_busy(fd, sync));
+	igt_assert_eq_u32(vmap[1], 0);
+	signal.fence = attach.out_fence;
+	do_ioctl(vgem, VGEM_IOCTL_FENCE_SIGNAL, &signal);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, sync), 1);
+	igt_assert_eq_u32(vmap[1], 0xd00d);
+	igt_assert_eq_u32(vmap[0], 0x76676d30);
+	gem_close(fd, imported);
+	munmap(vmap, dumb.size);
+
+	/* Our BO, written by our work, read through vgem's import of it. */
+	bo = ugpu_bo_new(fd, 4096, DRM_UGPU_BO_NOEXEC);
+	write32_submit(&s, ctx, bo->handle, 8, 0xcafe);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+	igt_assert_eq(drmPrimeHandleToFD(fd, bo->handle, DRM_CLOEXEC | DRM_RDWR,
+					 &dmabuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(vgem, dmabuf, &in_vgem), 0);
+	vmap = mmap(NULL, 4096, PROT_READ, MAP_SHARED, dmabuf, 0);
+	igt_assert(vmap != MAP_FAILED);
+	igt_assert_eq_u32(vmap[2], 0xcafe);
+	munmap(vmap, 4096);
+	close(dmabuf);
+	gem_close(vgem, in_vgem);
+	ugpu_bo_free(bo);
+
+	gem_close(vgem, dumb.handle);
+	close(vgem);
+	close(fd);
+}
+
 /* A Mali chain writing @value to @target: the GPU touches only @target. */
 static uint64_t mali_write_chain(struct ugpu_bo *jobs, uint64_t off,
 				 uint64_t target, uint32_t value)
@@ -2617,6 +2744,11 @@ igt_main
 	igt_subtest_with_dynamic("prime")
 		for_each_device(d)
 			test_prime(d);
+
+	igt_describe("Buffers and fences shared with vgem, both ways.");
+	igt_subtest_with_dynamic("prime-vgem")
+		for_each_device(d)
+			test_prime_vgem(d);
 
 	igt_subtest_with_dynamic("isolation")
 		for_each_device(d)
