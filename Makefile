@@ -5,7 +5,8 @@
 #
 #   make                  modules, tests and tools
 #   make check            install missing packages, build, run every test in
-#                         a VM (TESTS=<binary,...> SUBTEST=<name|glob>)
+#                         a VM (TESTS=<binary,...> SUBTEST=<name|glob>),
+#                         then upstream IGT's DRM core tests (TESTS=igt)
 #   make run              boot the VM, print the GPUs, draw a picture on
 #                         each device (Mali, Vivante, Adreno) into out/
 #   make bench            boot the VM, time the basic operations of every
@@ -167,6 +168,19 @@ SUBTEST ?=
 # Where the test binaries come from; igt-tests/ has its own Makefile.
 IGT_BUILD = $(IGT_OUT)
 
+# Upstream IGT, built from its snapshot beside the checkout for make
+# check to run its DRM core tests (igt-tests/igt-upstream.list) on every
+# device. Only for the host's architecture; without the snapshot make
+# check runs ugpu's own tests alone and says so.
+IGT_SRC ?= $(abspath $(CURDIR)/../shared/peers/igt-gpu-tools)
+IGT_UPSTREAM_OUT := $(CURDIR)/build/igt-upstream
+IGT_UPSTREAM := $(if $(filter 0,$(VM_CROSS)),$(if $(wildcard \
+	$(IGT_SRC)/meson.build),$(IGT_UPSTREAM_OUT)/build))
+# The kernel's sw_sync as a module where the kernel lacks it (Debian's);
+# built from linux-source, as IGT's syncobj tests need its timelines.
+KSRC ?= /usr/src/linux-source-6.12
+SW_SYNC_OUT := $(BUILD)/sw_sync
+
 # Each demo draws a picture on every device of its family:
 # <tool> -o DIR writes DIR/<device>-<what>.png, exit 77 without a device.
 DEMO_TOOLS := mali-frame vivante-resolve adreno-blit
@@ -200,10 +214,14 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_SEED='$(FUZZ_SEED)' FUZZ_ITERS='$(FUZZ_ITERS)' \
 	  FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SUBMITS='$(FUZZ_SUBMITS)' \
 	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
-	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)'
+	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)' \
+	  IGT_UPSTREAM='$(IGT_UPSTREAM)' \
+	  IGT_UPSTREAM_TESTS='$(IGT_DIR)/igt-upstream.list' \
+	  SW_SYNC_KO="$$(cat '$(SW_SYNC_OUT)/module' 2>/dev/null)"
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
-	debug-kernel install uninstall dkms-add dkms-remove
+	debug-kernel install uninstall dkms-add dkms-remove testbed igt-upstream \
+	sw-sync
 
 all: modules tests tools
 
@@ -235,32 +253,47 @@ tools:
 		TOOLS='$(USER_TOOLS)'
 	$(LOCK) $(MAKE) -C tools TOOLS='$(FW_TOOLS)'
 
+# What the VM needs beyond the build: upstream IGT and sw_sync.
+testbed: igt-upstream sw-sync
+
+igt-upstream:
+ifneq ($(IGT_UPSTREAM),)
+	$(LOCK) tools/vm/build-igt.sh '$(IGT_SRC)' '$(IGT_UPSTREAM_OUT)' >/dev/null
+else ifeq ($(VM_CROSS),0)
+	@echo "make: $(IGT_SRC) is missing: upstream IGT's tests will not run" >&2
+endif
+
+# OUT/module names the module, or is empty for a kernel with sw_sync.
+sw-sync:
+	$(LOCK) tools/vm/build-sw-sync.sh '$(KSRC)' '$(KDIR)' '$(SW_SYNC_OUT)' \
+		$(KBUILD_ARCH)
+
 deps:
 	tools/install-deps.sh $(if $(filter debug,$(KERNEL)),--debug-kernel) \
 		$(DEPS_ARCH) '$(KVER)'
 
 # The VM targets install what is missing before they build anything.
 check: deps
-	$(MAKE) all
+	$(MAKE) all testbed
 	$(VM_ENV) tools/vm/run-vm.sh check
 
 run: deps
-	$(MAKE) all
+	$(MAKE) all testbed
 	$(VM_ENV) tools/vm/run-vm.sh run
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) all testbed
 	$(VM_ENV) tools/vm/run-vm.sh bench
 
 # The VM's whole-run timeout grows with the time asked for; a run to a
 # number of submits may take a second per submit.
 fuzz: deps
-	$(MAKE) all
+	$(MAKE) all testbed
 	$(VM_ENV) VM_TIMEOUT='$(if $(FUZZ_SECONDS),$(shell echo $$(( $(FUZZ_SECONDS) + 900 ))),$(if $(FUZZ_SUBMITS),$(shell echo $$(( $(FUZZ_SUBMITS) + 900 ))),$(VM_TIMEOUT)))' \
 		tools/vm/run-vm.sh fuzz
 
 shell: deps
-	$(MAKE) all
+	$(MAKE) all testbed
 	$(VM_ENV) tools/vm/run-vm.sh shell
 
 # The user tools call libdrm, whose API is CamelCase.

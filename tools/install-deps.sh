@@ -82,6 +82,11 @@ else
 fi
 if [[ -z $sysroot ]]; then
 	pkgs+=("linux-image-$kver-unsigned" "linux-headers-$kver")
+	# Upstream IGT (tools/vm/build-igt.sh): meson, and the libraries its
+	# library, runner and tests link.
+	pkgs+=(meson ninja-build python3 libpciaccess-dev libkmod-dev
+		libproc2-dev libdw-dev libpixman-1-dev libcairo2-dev libudev-dev
+		libglib2.0-dev zlib1g-dev libjson-c-dev)
 else
 	# The target's headers run the host's kbuild programs; busybox-static
 	# of the host lists the applets the target's one has.

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Pack the test VM's initramfs: static busybox, our modules, the in-kernel
-# modules they need (resolved from the built .ko files, in load order), the
-# simulated GPUs' firmware, the test binaries and user tools with their
-# shared libraries, and /init.
+# modules they need (resolved from the built .ko files, in load order),
+# vgem and sw_sync, the simulated GPUs' firmware, the test binaries and
+# user tools with their shared libraries, upstream IGT's tests, and /init.
 #
 # Environment (the Makefile sets all of it):
 #   KVER          kernel release the VM boots
@@ -22,6 +22,11 @@
 #   UGPU_KO_DIR   where our built .ko files are (default: drivers/)
 #   VM_MODROOT    root of the kernel's module tree, which is
 #                 $VM_MODROOT/lib/modules/$KVER (default: the host's /)
+#   SW_SYNC_KO    the sw_sync module for a kernel without it (loaded with
+#                 the in-kernel modules) or empty
+#   IGT_UPSTREAM  build tree of upstream IGT (tools/vm/build-igt.sh) or
+#                 empty; its tests named in IGT_UPSTREAM_TESTS go to
+#                 /igt/tests, its libraries to /igt/lib
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -72,6 +77,13 @@ copy_libs() {
 	awk '
 		$2 == "=>" && $3 ~ /^\// { print $3; next }
 		$1 ~ /^\// { print $1 }' <<<"$deps" | while read -r lib; do
+		# IGT's own libraries are found through the tests' RUNPATH
+		# ($ORIGIN/../lib/...): under /igt as in the build tree.
+		if [[ -n ${IGT_UPSTREAM:-} && $lib == "$IGT_UPSTREAM"/* ]]; then
+			mkdir -p "$root/igt/$(dirname "${lib#"$IGT_UPSTREAM"/}")"
+			cp -L "$lib" "$root/igt/${lib#"$IGT_UPSTREAM"/}"
+			continue
+		fi
 		[[ -e $root$lib ]] && continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
@@ -131,24 +143,39 @@ is_ours() {
 # each to the full chain in load order; first occurrence wins, which keeps
 # every module after the modules it needs.
 declare -A seen=()
+# Copy in-kernel module $1 and what it needs, not yet copied, to folder
+# $2 of the initramfs, appending their names in load order to $2/order.
+add_kmod() {
+	local chain kind path name
+
+	chain=$("${modprobe[@]}" --show-depends "$1") ||
+		die "cannot resolve $1${3:+ (needed by $3)}"
+	while read -r kind path _; do
+		[[ $kind == insmod ]] || continue
+		name=$(basename "$path")
+		name=${name%%.ko*}
+		[[ -n ${seen[$name]:-} ]] && continue
+		seen[$name]=1
+		copy_module "$path" "$root/$2/$name.ko"
+		echo "$name" >>"$root/$2/order"
+	done <<<"$chain"
+}
+
 : >"$root/lib/kdeps/order"
 for ko in "${ours[@]}"; do
 	deps=$(modinfo -F depends "$ko")
 	for dep in ${deps//,/ }; do
 		is_ours "$dep" && continue
-		chain=$("${modprobe[@]}" --show-depends "$dep") ||
-			die "cannot resolve $dep (needed by $(basename "$ko"))"
-		while read -r kind path _; do
-			[[ $kind == insmod ]] || continue
-			name=$(basename "$path")
-			name=${name%%.ko*}
-			[[ -n ${seen[$name]:-} ]] && continue
-			seen[$name]=1
-			copy_module "$path" "$root/lib/kdeps/$name.ko"
-			echo "$name" >>"$root/lib/kdeps/order"
-		done <<<"$chain"
+		add_kmod "$dep" lib/kdeps "$(basename "$ko")"
 	done
 done
+# vgem: the other driver the tests share buffers and fences with, and the
+# benchmarks' anchor.
+add_kmod vgem lib/kdeps
+if [[ -n ${SW_SYNC_KO:-} ]]; then
+	cp "$SW_SYNC_KO" "$root/lib/kdeps/"
+	basename "$SW_SYNC_KO" .ko >>"$root/lib/kdeps/order"
+fi
 
 # The simulated Adreno's SQE microcode (a test format, not Qualcomm's),
 # under the names the driver requests, as linux-firmware installs them.
@@ -164,6 +191,26 @@ if [[ -d $IGT_BUILD ]]; then
 		cp "$t" "$root/tests/"
 		copy_libs "$t"
 	done
+fi
+
+# Upstream IGT: the tests of the list (a name per line, perhaps with the
+# subtests left out, # comments),
+# its libraries where their RUNPATH finds them, and libgcc_s,
+# which glibc loads for pthread_exit() and IGT's threads need.
+if [[ -n ${IGT_UPSTREAM:-} ]]; then
+	mkdir -p "$root/igt/tests"
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$IGT_UPSTREAM_TESTS" |
+		while read -r t excluded; do
+			[[ -x $IGT_UPSTREAM/tests/$t ]] ||
+				die "IGT test $t was not built"
+			cp "$IGT_UPSTREAM/tests/$t" "$root/igt/tests/"
+			copy_libs "$IGT_UPSTREAM/tests/$t"
+			echo "$t" "$excluded"
+		done >"$root/igt/list"
+	gcc_s=$(ldconfig -p | awk '$1 == "libgcc_s.so.1" && /x86-64/ { print $NF; exit }')
+	[[ -n $gcc_s ]] || die "libgcc_s.so.1 not found"
+	mkdir -p "$root$(dirname "$gcc_s")"
+	cp -L "$gcc_s" "$root$gcc_s"
 fi
 
 for t in $USER_TOOLS; do
