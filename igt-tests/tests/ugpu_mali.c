@@ -220,6 +220,55 @@ static void vt_desc(struct env *e, struct mali_vt_desc *v, unsigned int type)
 
 /* -------------------------------------------------------------------- */
 
+/*
+ * The job-manager Mali models, from Arm's public product ids. GPU_ID
+ * bits 31:16 are 0x6956 on the T60x (the legacy layout); later Midgard
+ * GPUs have the product there with bits 15:12 zero; from Bifrost on, bits
+ * 31:28 are the architecture major and 19:16 the product major.
+ * Midgard MMUs walk the legacy table format (AS_TRANSTAB address mode
+ * 3), later ones the AArch64 format selected by AS_TRANSCFG (mode 6).
+ * Erratum 10649 of the T60x, T62x and T72x: job chains start with
+ * JS_CONFIG bit 10 (START_MMU) set.
+ */
+static const struct mali_model {
+	uint32_t product;
+	const char *name;
+	bool midgard;
+	bool issue_10649;
+} mali_models[] = {
+	{ 0x0600, "T60x", true, true },
+	{ 0x0620, "T62x", true, true },
+	{ 0x0720, "T72x", true, true },
+	{ 0x0750, "T76x", true, false },
+	{ 0x0820, "T82x", true, false },
+	{ 0x0830, "T83x", true, false },
+	{ 0x0860, "T86x", true, false },
+	{ 0x0880, "T88x", true, false },
+	{ 0x6000, "G71", false, false },
+	{ 0x6001, "G72", false, false },
+	{ 0x7000, "G51", false, false },
+	{ 0x7001, "G76", false, false },
+	{ 0x7002, "G52", false, false },
+	{ 0x7003, "G31", false, false },
+	{ 0x9001, "G57", false, false },
+	{ 0x9003, "G57", false, false },
+};
+
+static const struct mali_model *mali_model_of(uint64_t gpu_id)
+{
+	uint32_t id = (gpu_id >> 16) & 0xffff;
+	unsigned int i;
+
+	if (id == 0x6956)
+		id = 0x0600;
+	else if (id & 0xf000)
+		id &= 0xf00f;
+	for (i = 0; i < ARRAY_SIZE(mali_models); i++)
+		if (mali_models[i].product == id)
+			return &mali_models[i];
+	return NULL;
+}
+
 static void test_identity(struct ugpu_device_info *d)
 {
 	int fd = ugpu_open_minor(d->minor);
@@ -230,9 +279,7 @@ static void test_identity(struct ugpu_device_info *d)
 			  DRM_UGPU_FAMILY_MALI);
 	gpu_id = ugpu_get_param(fd, DRM_UGPU_PARAM_MALI_GPU_ID, 0);
 	igt_info("%s: GPU_ID %#llx\n", d->name, (unsigned long long)gpu_id);
-	igt_assert_f(MALI_GPU_ID_PRODUCT(gpu_id) == MALI_PRODUCT_T860 ||
-		     MALI_GPU_ID_PRODUCT(gpu_id) == MALI_PRODUCT_G52,
-		     "unexpected product %#llx\n",
+	igt_assert_f(mali_model_of(gpu_id), "unknown product %#llx\n",
 		     (unsigned long long)MALI_GPU_ID_PRODUCT(gpu_id));
 	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0),
 			  MALI_GPU_ID_PRODUCT(gpu_id));
@@ -311,6 +358,80 @@ static const uint32_t slot_reqs[MALI_NUM_JOB_SLOTS] = {
 	DRM_UGPU_MALI_REQ_COMPUTE,
 	DRM_UGPU_MALI_REQ_COMPUTE_ONLY,
 };
+
+/*
+ * The model GPU_ID names decides what the hardware is driven with: after
+ * a job ran, the simulated GPU's address space holds the page-table
+ * format of the model's architecture (a T60x, whose GPU_ID has the
+ * legacy layout, is Midgard) and the job's JS_CONFIG carries the
+ * START_MMU work-around exactly on the models with erratum 10649.
+ */
+static void test_identity_model(struct ugpu_device_info *d)
+{
+	const struct mali_model *model;
+	char path[PATH_MAX], line[256];
+	bool seen_js = false, seen_as = false;
+	unsigned int js = 1, as = ~0u, n;
+	unsigned long long a, b;
+	uint64_t gpu_id;
+	struct env e;
+	FILE *f;
+
+	env_open(&e, d);
+	gpu_id = ugpu_get_param(e.fd, DRM_UGPU_PARAM_MALI_GPU_ID, 0);
+	model = mali_model_of(gpu_id);
+	igt_assert_f(model, "unknown GPU_ID %#llx\n",
+		     (unsigned long long)gpu_id);
+	igt_info("%s: GPU_ID %#llx: Mali-%s\n", d->name,
+		 (unsigned long long)gpu_id, model->name);
+	igt_assert_eq_u64(ugpu_get_param(e.fd, DRM_UGPU_PARAM_CHIP_MODEL, 0),
+			  gpu_id >> 16);
+	igt_assert_eq_u64(ugpu_get_param(e.fd, DRM_UGPU_PARAM_CHIP_REVISION, 0),
+			  gpu_id & 0xffff);
+	igt_assert_eq_u64(ugpu_get_param(e.fd, DRM_UGPU_PARAM_CHIP_ID, 0),
+			  gpu_id);
+
+	/* The device works: the job's write landed through its tables. */
+	ugpu_bo_write32(e.data, TARGETS, CANARY);
+	igt_assert_eq(run_chain(&e, write_chain(&e, 0, TARGETS, 0x600d1dea),
+				slot_reqs[js]), 1);
+	check_done(&e, 0);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x600d1dea);
+
+	igt_require_f(ugpu_sim_debugfs_path(e.fd, "state", path, sizeof(path)),
+		      "not a simulated GPU\n");
+	f = fopen(path, "r");
+	igt_assert(f);
+	/* The slot's last chain tells the AS it ran in. */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int cfg;
+
+		if (sscanf(line, "js%u %*s head %*x tail %*x config %x", &n,
+			   &cfg) == 2 && n == js) {
+			seen_js = true;
+			as = cfg & 0xf;
+			igt_assert_f(!!(cfg & (1u << 10)) == model->issue_10649,
+				     "JS_CONFIG %#x, START_MMU expected %d\n",
+				     cfg, model->issue_10649);
+		}
+		if (sscanf(line, "as%u transtab %llx transcfg %llx", &n, &a,
+			   &b) == 3 && seen_js && n == as) {
+			seen_as = true;
+			if (model->midgard) {
+				igt_assert_f((a & 3) == 3 && !b,
+					     "AS%u transtab %#llx transcfg %#llx: not the legacy format\n",
+					     n, a, b);
+			} else {
+				igt_assert_f((b & 0xf) == 6,
+					     "AS%u transcfg %#llx: not the AArch64 format\n",
+					     n, b);
+			}
+		}
+	}
+	fclose(f);
+	igt_assert(seen_js && seen_as);
+	env_close(&e);
+}
 
 static void test_job_null(struct ugpu_device_info *d)
 {
@@ -2148,6 +2269,11 @@ igt_main
 	igt_subtest_with_dynamic("identity")
 		for_each_mali(d)
 			test_identity(d);
+
+	igt_describe("The model GPU_ID names: identity parameters, page-table format and errata.");
+	igt_subtest_with_dynamic("identity-model")
+		for_each_mali(d)
+			test_identity_model(d);
 
 	igt_subtest_with_dynamic("job-null")
 		for_each_mali(d)

@@ -87,11 +87,76 @@ static void test_identity(void)
 			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_PIXEL_PIPES), 2);
 		}
 		if (want[i].model == 0x7000) {
-			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT), 15);
+			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT), 16);
 			igt_assert_eq(param(fd, DRM_UGPU_PARAM_VIVANTE_SHADER_CORE_COUNT), 4);
 		}
 		close(fd);
 	}
+}
+
+/*
+ * What a core's identity decides, from public facts. Feature word 0 bit 2
+ * is the 3D pipe, bit 9 the 2D pipe, each a queue; word 2 (minor features
+ * 1) bit 28 is MMUv2. Some cores' HI_CHIP_SPECS* cannot encode or
+ * misreport a limit: the GC7000 r6214 of the i.MX8MQ has 16 vertex
+ * streams, 1024 threads, 512 instructions, 320 uniforms and 16 varyings;
+ * the GC2000 r5108 of the i.MX6Q encodes its 512 instructions as 0, and
+ * position takes one of its 8 varyings.
+ */
+static void test_identity_model(void)
+{
+	static const struct {
+		uint32_t model, rev;
+		uint32_t streams, threads, instructions, constants, varyings;
+	} cores[] = {
+		{ 0x2000, 0x5108, 0, 0, 512, 0, 7 },
+		{ 0x7000, 0x6214, 16, 1024, 512, 320, 16 },
+	};
+	unsigned int i, q, checked = 0;
+
+	for (i = 0; i < (unsigned int)num_devs; i++) {
+		int fd = ugpu_open_minor(devs[i].minor);
+		uint64_t f0 = ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 0);
+		uint64_t f2 = ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 2);
+		uint32_t model = param(fd, DRM_UGPU_PARAM_CHIP_MODEL);
+		uint32_t rev = param(fd, DRM_UGPU_PARAM_CHIP_REVISION);
+		uint32_t want_caps[2], nq = 0;
+
+		igt_info("%s: GC%x rev %#x\n", devs[i].name, model, rev);
+		igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_CHIP_ID),
+				  (uint64_t)model << 32 | rev);
+		igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION),
+				  f2 & (1u << 28) ? 2 : 1);
+		if (f0 & (1u << 2))
+			want_caps[nq++] = DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
+		if (f0 & (1u << 9))
+			want_caps[nq++] = DRM_UGPU_QUEUE_CAP_CMDBUF_2D;
+		igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_NUM_QUEUES), nq);
+		for (q = 0; q < nq; q++)
+			igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, q),
+					  want_caps[q]);
+
+		for (q = 0; q < ARRAY_SIZE(cores); q++) {
+			if (cores[q].model != model || cores[q].rev != rev)
+				continue;
+			checked++;
+			if (cores[q].streams)
+				igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT),
+						  cores[q].streams);
+			if (cores[q].threads)
+				igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_VIVANTE_THREAD_COUNT),
+						  cores[q].threads);
+			igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_VIVANTE_INSTRUCTION_COUNT),
+					  cores[q].instructions);
+			if (cores[q].constants)
+				igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_VIVANTE_NUM_CONSTANTS),
+						  cores[q].constants);
+			igt_assert_eq_u64(param(fd, DRM_UGPU_PARAM_VIVANTE_VARYINGS_COUNT),
+					  cores[q].varyings);
+		}
+		close(fd);
+	}
+	igt_require_f(checked, "none of the cores with corrected limits\n");
 }
 
 /* LOAD_STATE of @n consecutive states. */
@@ -3300,6 +3365,10 @@ igt_main
 
 	igt_subtest("identity")
 		test_identity();
+
+	igt_describe("Decisions and corrected limits that follow a core's identity.");
+	igt_subtest("identity-model")
+		test_identity_model();
 
 	igt_subtest("fe-opcodes-gc2000")
 		test_opcodes(find_model(0x2000));

@@ -42,6 +42,9 @@
 /**
  * struct adreno_info - what a chip is, as userspace plans its work.
  * @name: marketing name.
+ * @chip_ids: the chip ids (core << 24 | major << 16 | minor << 8 | patch)
+ *	the entry is for, patch levels included, zero-terminated; a patch
+ *	level not listed is not known to work and is refused.
  * @core: chip id core number (6 for a6xx).
  * @major: chip id major number.
  * @minor: chip id minor number.
@@ -61,6 +64,9 @@
  * @features: DRM_UGPU_ADRENO_FEAT_* bits.
  * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
  * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
+ * @zap_fw: file of the zap shader, under qcom/ with the SoC's directory,
+ *	unless the board's zap-shader node names it; NULL when the chip
+ *	has no default one.
  * @protect: CP_PROTECT values: the register spans a command may not touch.
  * @protect_count: entries in @protect; the last one reaches to the end of
  *	the register space.
@@ -68,6 +74,7 @@
  */
 struct adreno_info {
 	const char *name;
+	u32 chip_ids[4];
 	u8 core, major, minor;
 	u32 gmem_size;
 	u32 num_ccu;
@@ -82,6 +89,7 @@ struct adreno_info {
 	u32 features;
 	const char *sqe_fw;
 	const char *gmu_fw;
+	const char *zap_fw;
 	const u32 *protect;
 	unsigned int protect_count;
 	unsigned int protect_regs;

@@ -133,7 +133,8 @@ static const u32 a635_protect[] = {
 
 static const struct adreno_info adreno_infos[] = {
 	{
-		.name = "a618", .core = 6, .major = 1, .minor = 8,
+		.name = "a618", .chip_ids = { 0x06010800 },
+		.core = 6, .major = 1, .minor = 8,
 		.gmem_size = SZ_512K, .num_ccu = 1, .num_sp_cores = 1,
 		.fibers_per_sp = 128 * 16, .reg_size_vec4 = 96,
 		.instr_cache_size = 64,
@@ -148,7 +149,8 @@ static const struct adreno_info adreno_infos[] = {
 		.protect_regs = 32,
 	},
 	{
-		.name = "a635", .core = 6, .major = 3, .minor = 5,
+		.name = "a635", .chip_ids = { 0x06030500 },
+		.core = 6, .major = 3, .minor = 5,
 		.gmem_size = SZ_512K, .num_ccu = 2, .num_sp_cores = 2,
 		.fibers_per_sp = 128 * 2 * 16, .reg_size_vec4 = 64,
 		.instr_cache_size = 127,
@@ -158,19 +160,47 @@ static const struct adreno_info adreno_infos[] = {
 		.magic = { 0x5008000, 1, 0x00100000 },
 		.features = ADRENO_FEAT_A635,
 		.sqe_fw = "a660_sqe.fw", .gmu_fw = "a660_gmu.bin",
+		.zap_fw = "a660_zap.mbn",
 		.protect = a635_protect,
 		.protect_count = ARRAY_SIZE(a635_protect),
 		.protect_regs = 48,
 	},
 };
 
-/* "qcom,adreno-635.0" to core 6, major 3, minor 5, patch 0. */
+/*
+ * A board whose GPU comes up in secure mode names a zap shader: only the
+ * secure world can load it, and without it the GPU cannot leave secure
+ * mode. Such boards are refused, naming the file they would need.
+ */
+static int adreno_check_zap(struct adreno_device *adev)
+{
+	struct device *dev = adev->udev.dev;
+	struct fwnode_handle *zap;
+	const char *name;
+	int ret;
+
+	zap = device_get_named_child_node(dev, "zap-shader");
+	if (!zap)
+		return 0;
+	name = adev->info->zap_fw;
+	fwnode_property_read_string(zap, "firmware-name", &name);
+	ret = dev_err_probe(dev, -ENODEV,
+			    "zap shader %s needed to leave secure mode: loading it through the secure world is not supported\n",
+			    name ?: "(not named)");
+	fwnode_handle_put(zap);
+	return ret;
+}
+
+/*
+ * "qcom,adreno-635.0" to core 6, major 3, minor 5, patch 0: chip id
+ * 0x06030500, which must be one the catalog lists.
+ */
 static int adreno_identify(struct adreno_device *adev)
 {
 	struct device *dev = adev->udev.dev;
-	unsigned int rev, patch, i;
+	unsigned int rev, patch, i, j;
 	const char *compat;
-	u32 bin = 0;
+	u32 bin = 0, chip_id;
 
 	if (device_property_read_string(dev, "compatible", &compat) ||
 	    sscanf(compat, "qcom,adreno-%u.%u", &rev, &patch) != 2 ||
@@ -178,21 +208,25 @@ static int adreno_identify(struct adreno_device *adev)
 		return dev_err_probe(dev, -ENODEV,
 				     "no \"qcom,adreno-<id>.<patch>\" compatible\n");
 	device_property_read_u32(dev, "qcom,speed-bin", &bin);
+	chip_id = (rev / 100) << 24 | ((rev / 10) % 10) << 16 |
+		  (rev % 10) << 8 | patch;
 
 	for (i = 0; i < ARRAY_SIZE(adreno_infos); i++) {
 		const struct adreno_info *info = &adreno_infos[i];
 
-		if (info->core == rev / 100 && info->major == (rev / 10) % 10 &&
-		    info->minor == rev % 10) {
+		for (j = 0; j < ARRAY_SIZE(info->chip_ids) && info->chip_ids[j];
+		     j++) {
+			if (info->chip_ids[j] != chip_id)
+				continue;
 			adev->info = info;
-			adev->chip_id = info->core << 24 | info->major << 16 |
-					info->minor << 8 | patch;
+			adev->chip_id = chip_id;
 			adev->speed_bin = bin & 0xffff;
-			return 0;
+			return adreno_check_zap(adev);
 		}
 	}
-	return dev_err_probe(dev, -ENODEV, "unsupported Adreno %u.%u\n", rev,
-			     patch);
+	return dev_err_probe(dev, -ENODEV,
+			     "unsupported Adreno %u.%u (chip id 0x%08x)\n",
+			     rev, patch, chip_id);
 }
 
 static int adreno_get_param(struct ugpu_device *udev, u32 param, u32 index,

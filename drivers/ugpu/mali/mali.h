@@ -6,6 +6,7 @@
 #ifndef _UGPU_MALI_H_
 #define _UGPU_MALI_H_
 
+#include <linux/irqreturn.h>
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -120,6 +121,7 @@ struct mali_fault {
  * @udev: the ugpu device; &ugpu_device.regs is the register accessor.
  * @pdev: the platform device.
  * @gpu_id: GPU_ID.
+ * @model: the model GPU_ID names.
  * @feat: feature registers, indexed by &enum mali_feature_word.
  * @js_features: JS_FEATURES of each slot.
  * @shader_present: SHADER_PRESENT, also the job affinity.
@@ -127,7 +129,8 @@ struct mali_fault {
  * @l2_present: L2_PRESENT.
  * @as_present: AS_PRESENT limited to %MALI_MAX_AS slots.
  * @aarch64: the MMU walks AArch64 stage-1 tables through AS_TRANSCFG
- *	(Bifrost) rather than the Midgard legacy format.
+ *	(Bifrost) rather than the Midgard legacy format: %MALI_HW_AARCH64_MMU
+ *	of @model.
  * @va_bits: virtual address bits of the MMU.
  * @pgfmt: page-table format used by every VM.
  * @irq: the "job", "mmu" and "gpu" interrupts.
@@ -154,6 +157,36 @@ struct mali_fault {
 #define MALI_GPU_PWR_KEY_UNLOCK		0x2968a819
 #define MALI_GPU_PWR_OVERRIDE1		0x058
 #define MALI_AMLOGIC_PWR_OVERRIDE1	(0xfff | 0x20 << 16)
+
+/* Features of a model the driver acts on (&mali_model.features). */
+/* AS_TRANSCFG exists and the MMU walks AArch64 stage-1 tables. */
+#define MALI_HW_AARCH64_MMU	BIT(0)
+
+/* Errata the driver works around (&mali_model.issues). */
+/* A job chain must be started with JS_CONFIG.START_MMU set. */
+#define MALI_ISSUE_10649	BIT(0)
+
+enum mali_arch {
+	MALI_ARCH_MIDGARD,
+	MALI_ARCH_BIFROST,
+	MALI_ARCH_VALHALL,
+};
+
+/**
+ * struct mali_model - what a product id tells beyond the feature registers.
+ * @product: product id, as mali_product_id() computes it.
+ * @name: marketing name.
+ * @arch: &enum mali_arch.
+ * @features: MALI_HW_* flags.
+ * @issues: MALI_ISSUE_* flags.
+ */
+struct mali_model {
+	u16 product;
+	const char *name;
+	u8 arch;
+	u32 features;
+	u32 issues;
+};
 
 /* Most resets a node of the bindings lists. */
 #define MALI_MAX_RESETS		3
@@ -182,6 +215,7 @@ struct mali_device {
 	bool hw_ready;
 
 	u32 gpu_id;
+	const struct mali_model *model;
 	u32 feat[MALI_FEAT_COUNT];
 	u32 js_features[MALI_NUM_JOB_SLOTS];
 	u64 shader_present;
@@ -246,6 +280,10 @@ int mali_gpu_get_param(struct ugpu_device *udev, u32 param, u32 index,
 u64 mali_gpu_read_timestamp(struct ugpu_device *udev);
 irqreturn_t mali_gpu_irq(int irq, void *data);
 const char *mali_exception_name(u32 code);
+
+/* mali_ident.c */
+u32 mali_product_id(u32 gpu_id);
+const struct mali_model *mali_model_lookup(u32 gpu_id);
 
 /* mali_mmu.c */
 int mali_vm_init(struct ugpu_vm *vm);

@@ -142,12 +142,19 @@ int mali_gpu_init(struct mali_device *mdev)
 	}
 
 	/*
-	 * Product ids with an architecture major (bits 15:12) of 6 or more
-	 * are Bifrost and later: their MMU has AS_TRANSCFG and walks AArch64
-	 * stage-1 tables. Midgard only knows its legacy format.
+	 * The table decides what the feature registers do not tell: the
+	 * page-table format (Midgard knows only its legacy one) and the
+	 * errata. A model missing from it is refused rather than guessed.
 	 */
+	mdev->model = mali_model_lookup(mdev->gpu_id);
+	if (!mdev->model) {
+		dev_err(udev->dev,
+			"unsupported Mali GPU_ID 0x%08x (product 0x%04x)\n",
+			mdev->gpu_id, mali_product_id(mdev->gpu_id));
+		return -ENODEV;
+	}
 	product = MALI_GPU_ID_PRODUCT(mdev->gpu_id);
-	mdev->aarch64 = (product >> 12) >= 6;
+	mdev->aarch64 = mdev->model->features & MALI_HW_AARCH64_MMU;
 	mdev->pgfmt = mdev->aarch64 ? &ugpu_pgtable_arm64_s1 :
 				      &ugpu_pgtable_mali_legacy;
 	mmu = mdev->feat[MALI_FEAT_MMU_FEATURES];
@@ -166,8 +173,8 @@ int mali_gpu_init(struct mali_device *mdev)
 			MALI_VA_START;
 
 	dev_info(udev->dev,
-		 "Mali GPU_ID 0x%08x (product 0x%04x r%up%u), %s MMU, %d AS, shader cores 0x%llx\n",
-		 mdev->gpu_id, product, (mdev->gpu_id >> 12) & 0xf,
+		 "%s GPU_ID 0x%08x (product 0x%04x r%up%u), %s MMU, %d AS, shader cores 0x%llx\n",
+		 mdev->model->name, mdev->gpu_id, product, (mdev->gpu_id >> 12) & 0xf,
 		 (mdev->gpu_id >> 4) & 0xff, mdev->aarch64 ? "AArch64" : "legacy",
 		 hweight32(mdev->as_present), mdev->shader_present);
 

@@ -168,6 +168,8 @@ int mali_job_run(struct ugpu_job *job)
 	cfg = MALI_JS_CONFIG_AS(as) | MALI_JS_CONFIG_THREAD_PRI(8) |
 	      MALI_JS_CONFIG_START_FLUSH_CLEAN_INV |
 	      MALI_JS_CONFIG_END_FLUSH_CLEAN_INV;
+	if (mdev->model->issues & MALI_ISSUE_10649)
+		cfg |= MALI_JS_CONFIG_START_MMU;
 
 	ugpu_job_get(job);
 	spin_lock(&mdev->js_lock);

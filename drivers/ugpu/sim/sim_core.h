@@ -253,6 +253,7 @@ int sim_mem_fill32(struct sim_device *sdev, unsigned int space, u64 va,
 phys_addr_t sim_dma_to_phys(struct sim_device *sdev, dma_addr_t addr);
 int sim_phys_read64(struct sim_device *sdev, dma_addr_t addr, u64 *val);
 
+extern const struct sim_model sim_mali_t604;
 extern const struct sim_model sim_mali_t860;
 extern const struct sim_model sim_mali_g52;
 extern const struct sim_model sim_adreno_a618;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Simulated Arm Mali job-manager GPUs: Mali-T860 (Midgard) and Mali-G52
- * (Bifrost).
+ * Simulated Arm Mali job-manager GPUs: Mali-T604 and Mali-T860 (Midgard)
+ * and Mali-G52 (Bifrost).
  *
  * The register map, job descriptor layout and page-table formats are the
  * ones in <ugpu/hw/mali_regs.h>. Documentation/simulator.rst lists what is
@@ -94,6 +94,20 @@ static const struct sim_board mali_board_t860 = {
 	.num_supplies = 1,
 };
 
+/*
+ * Mali-T604: the Exynos 5250's gpu node (exynos5250.dtsi: the "core"
+ * clock CLK_G3D, the G3D power domain) with the mali-supply of the
+ * Arndale (VDD_G3D), at the lowest operating point, 100 MHz at 925 mV.
+ */
+static const struct sim_board mali_board_t604 = {
+	.source = "exynos5250.dtsi gpu@11800000, exynos5250-arndale.dts mali-supply",
+	.clks = { { "core", 100000000 } },
+	.num_clks = 1,
+	.power_domain = "exynos5250-pd-g3d",
+	.supplies = { { "mali", 925000 } },
+	.num_supplies = 1,
+};
+
 static const struct sim_board mali_board_g52 = {
 	.source = "meson-g12-common.dtsi gpu@ffe40000",
 	.clks = { { NULL, 124999998 } },
@@ -157,6 +171,32 @@ struct mali_identity {
 #define MALI_JS0_FEATURES	0x20e
 #define MALI_JS1_FEATURES	0x1fe
 #define MALI_JS2_FEATURES	0x07e
+
+/*
+ * Mali-T604 MP4 r0p1. Its GPU_ID has the legacy layout (0x6956 in bits
+ * 31:16), its MMU only the legacy table format and four address spaces.
+ */
+static const struct mali_identity mali_t604_identity = {
+	.gpu_id = 0x69560010,
+	.l2_features = 0x07120206,
+	.core_features = 0x00000000,
+	.tiler_features = 0x00000809,
+	.mem_features = 0x00000001,
+	.mmu_features = 0x00002830,
+	.as_present = 0xf,
+	.js_present = 0x7,
+	.js_features = { MALI_JS0_FEATURES, MALI_JS1_FEATURES,
+			 MALI_JS2_FEATURES },
+	.thread_max_threads = 256,
+	.thread_max_workgroup_size = 256,
+	.thread_max_barrier_size = 256,
+	.thread_features = 0x0a040400,
+	.texture_features = { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 },
+	.present = { [MALI_PWR_SHADER] = 0xf, [MALI_PWR_TILER] = 0x1,
+		     [MALI_PWR_L2] = 0x1 },
+	.has_transcfg = false,
+	.gpu_clock_hz = 100000000,
+};
 
 /* Mali-T860 MP4 r2p0, as in the Rockchip RK3399. */
 static const struct mali_identity mali_t860_identity = {
@@ -2172,6 +2212,11 @@ static void mali_fini(struct sim_device *sdev)
 	kfree(m);
 }
 
+static int mali_t604_init(struct sim_device *sdev)
+{
+	return mali_init(sdev, &mali_t604_identity);
+}
+
 static int mali_t860_init(struct sim_device *sdev)
 {
 	return mali_init(sdev, &mali_t860_identity);
@@ -2201,6 +2246,8 @@ static int mali_g52_init(struct sim_device *sdev)
 		.debugfs_init = mali_debugfs_init,			\
 	}
 
+const struct sim_model sim_mali_t604 =
+	MALI_MODEL("mali-t604", mali_t604_init, 24000000, &mali_board_t604);
 const struct sim_model sim_mali_t860 =
 	MALI_MODEL("mali-t860", mali_t860_init, 24000000, &mali_board_t860);
 const struct sim_model sim_mali_g52 =

@@ -3,7 +3,8 @@
  * ugpu driver for Vivante GCxxx GPUs: binding, identity, GET_PARAM,
  * interrupts, reset and power. Each core (a 3D GC2000, the 2D GC320 beside
  * it, a GC7000) is its own device; what a core can do is decided from its
- * feature bits, not from its model number.
+ * feature bits, once, in viv_identify(), and from a table of cores whose
+ * identity registers are incomplete or wrong.
  *
  * The resources are those of the "vivante,gc" binding: one interrupt, the
  * clocks "bus", "core", "shader" and "reg" (only "core" is required), an
@@ -30,52 +31,37 @@ static int viv_get_param(struct ugpu_device *udev, u32 param, u32 index,
 			 u64 *value)
 {
 	struct viv_device *vdev = to_viv(udev);
-	u32 s = vdev->specs[0], s2 = vdev->specs[1], s3 = vdev->specs[2];
+	const struct viv_specs *sp = &vdev->spec;
 
 	if (index)
 		return -EINVAL;
 	switch (param) {
 	case DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT:
-		*value = VIV_SPECS_STREAM_COUNT(s);
+		*value = sp->stream_count;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_REGISTER_MAX:
-		*value = 1 << VIV_SPECS_REGISTER_MAX(s);
+		*value = sp->register_max;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_THREAD_COUNT:
-		*value = 1 << VIV_SPECS_THREAD_COUNT(s);
+		*value = sp->thread_count;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_VERTEX_CACHE_SIZE:
-		*value = VIV_SPECS_VERTEX_CACHE_SIZE(s);
+		*value = sp->vertex_cache_size;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_SHADER_CORE_COUNT:
-		*value = VIV_SPECS_SHADER_CORE_COUNT(s);
+		*value = sp->shader_core_count;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_PIXEL_PIPES:
-		*value = VIV_SPECS_PIXEL_PIPES(s);
+		*value = sp->pixel_pipes;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_INSTRUCTION_COUNT:
-		switch (VIV_SPECS_2_INSTRUCTION_COUNT(s2)) {
-		case 0:
-			/* The GC2000 (rev 5108) encodes its 512 as 0. */
-			*value = vdev->model == 0x2000 && vdev->revision == 0x5108 ?
-				 512 : 256;
-			break;
-		case 1:
-			*value = 1024;
-			break;
-		case 2:
-			*value = 2048;
-			break;
-		default:
-			*value = 256;
-			break;
-		}
+		*value = sp->instruction_count;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_NUM_CONSTANTS:
-		*value = VIV_SPECS_2_NUM_CONSTANTS(s2);
+		*value = sp->num_constants;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_VARYINGS_COUNT:
-		*value = VIV_SPECS_3_VARYINGS_COUNT(s3);
+		*value = sp->varyings_count;
 		break;
 	case DRM_UGPU_PARAM_VIVANTE_MMU_VERSION:
 		*value = vdev->mmuv2 ? 2 : 1;
@@ -319,6 +305,128 @@ static const struct ugpu_family_ops viv_ops = {
 	.coredump = viv_coredump,
 };
 
+/* Any revision of the model. */
+#define VIV_ANY_REV			~0U
+
+/* An instruction count field of 0 means 512, not 256. */
+#define VIV_CORE_INSTR_512		BIT(0)
+/* Position takes two varyings: one fewer is left to shaders. */
+#define VIV_CORE_POSITION_VARYINGS	BIT(1)
+
+/**
+ * struct viv_core - a core whose identity registers need correcting.
+ * @model: HI_CHIP_MODEL as read.
+ * @revision: HI_CHIP_REV as read, or %VIV_ANY_REV.
+ * @real_model: the model the core is, when it reports another; or 0.
+ * @real_revision: its revision then.
+ * @flags: VIV_CORE_* fix-ups of the decoded HI_CHIP_SPECS* values.
+ * @specs: the core's limits, replacing the registers' altogether (values
+ *	they cannot encode, or misreport), or NULL.
+ *
+ * Entries are found by the identity as read, then (for the fix-ups) by
+ * the real one.
+ */
+struct viv_core {
+	u32 model;
+	u32 revision;
+	u32 real_model;
+	u32 real_revision;
+	u32 flags;
+	const struct viv_specs *specs;
+};
+
+/* GC7000 r6214 (i.MX8MQ): 16 streams and 1024 threads do not fit. */
+static const struct viv_specs viv_gc7000_6214_specs = {
+	.stream_count = 16, .register_max = 64, .thread_count = 1024,
+	.vertex_cache_size = 16, .shader_core_count = 4, .pixel_pipes = 2,
+	.instruction_count = 512, .num_constants = 320, .varyings_count = 16,
+};
+
+static const struct viv_core viv_cores[] = {
+	/* The i.MX6QP's "GC2000+" is a GC3000: rev 0xffff5450. */
+	{ 0x2000, 0xffff5450, .real_model = 0x3000, .real_revision = 0x5450 },
+	{ 0x2000, 0x5108, .flags = VIV_CORE_INSTR_512 |
+				   VIV_CORE_POSITION_VARYINGS },
+	{ 0x880, VIV_ANY_REV, .flags = VIV_CORE_INSTR_512 },
+	{ 0x880, 0x5106, .flags = VIV_CORE_INSTR_512 |
+				  VIV_CORE_POSITION_VARYINGS },
+	{ 0x880, 0x5107, .flags = VIV_CORE_INSTR_512 |
+				  VIV_CORE_POSITION_VARYINGS },
+	{ 0x1500, 0x5246, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x2100, 0x5108, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x2200, 0x5244, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x3000, 0x5435, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x4000, 0x5208, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x4000, 0x5222, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x4000, 0x5245, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x5000, 0x5434, .flags = VIV_CORE_POSITION_VARYINGS },
+	{ 0x7000, 0x6214, .specs = &viv_gc7000_6214_specs },
+};
+
+/* The entry for @model and @revision: an exact one before an any-revision one. */
+static const struct viv_core *viv_core_find(u32 model, u32 revision)
+{
+	const struct viv_core *any = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(viv_cores); i++) {
+		if (viv_cores[i].model != model)
+			continue;
+		if (viv_cores[i].revision == revision)
+			return &viv_cores[i];
+		if (viv_cores[i].revision == VIV_ANY_REV)
+			any = &viv_cores[i];
+	}
+	return any;
+}
+
+/* HI_CHIP_SPECS* decoded, with the fix-ups of @core (may be NULL). */
+static void viv_decode_specs(struct viv_device *vdev,
+			     const struct viv_core *core)
+{
+	u32 s = vdev->specs[0], s2 = vdev->specs[1], s3 = vdev->specs[2];
+	u32 flags = core ? core->flags : 0;
+	struct viv_specs *sp = &vdev->spec;
+
+	if (core && core->specs) {
+		*sp = *core->specs;
+		return;
+	}
+	sp->stream_count = VIV_SPECS_STREAM_COUNT(s);
+	sp->register_max = 1 << VIV_SPECS_REGISTER_MAX(s);
+	sp->thread_count = 1 << VIV_SPECS_THREAD_COUNT(s);
+	sp->vertex_cache_size = VIV_SPECS_VERTEX_CACHE_SIZE(s);
+	sp->shader_core_count = VIV_SPECS_SHADER_CORE_COUNT(s);
+	sp->pixel_pipes = VIV_SPECS_PIXEL_PIPES(s);
+	switch (VIV_SPECS_2_INSTRUCTION_COUNT(s2)) {
+	case 0:
+		sp->instruction_count = flags & VIV_CORE_INSTR_512 ? 512 : 256;
+		break;
+	case 1:
+		sp->instruction_count = 1024;
+		break;
+	case 2:
+		sp->instruction_count = 2048;
+		break;
+	default:
+		sp->instruction_count = 256;
+		break;
+	}
+	sp->num_constants = VIV_SPECS_2_NUM_CONSTANTS(s2) ?: 168;
+	sp->varyings_count = VIV_SPECS_3_VARYINGS_COUNT(s3);
+	if (!sp->varyings_count)
+		sp->varyings_count = vdev->features[2] & VIV_MINOR1_HALTI0 ?
+				     12 : 8;
+	if (flags & VIV_CORE_POSITION_VARYINGS)
+		sp->varyings_count--;
+}
+
+/*
+ * Who the core is and what it has. Every decision that depends on the
+ * core's identity is taken here, from the (corrected) model and the
+ * feature words: the MMU version, the pipes and so the queues, resolves
+ * through the RS or the BLT engine, the 2D engine's version.
+ */
 static void viv_identify(struct viv_device *vdev)
 {
 	static const u32 minor_regs[] = {
@@ -327,17 +435,30 @@ static void viv_identify(struct viv_device *vdev)
 		VIV_HI_CHIP_MINOR_FEATURE_4, VIV_HI_CHIP_MINOR_FEATURE_5,
 	};
 	struct ugpu_device *udev = &vdev->udev;
+	const struct viv_core *core;
 	unsigned int i;
 
 	vdev->model = viv_read(vdev, VIV_HI_CHIP_MODEL);
 	vdev->revision = viv_read(vdev, VIV_HI_CHIP_REV);
+	core = viv_core_find(vdev->model, vdev->revision);
+	if (core && core->real_model) {
+		vdev->model = core->real_model;
+		vdev->revision = core->real_revision;
+		core = viv_core_find(vdev->model, vdev->revision);
+	}
 	vdev->features[0] = viv_read(vdev, VIV_HI_CHIP_FEATURE);
 	for (i = 0; i < ARRAY_SIZE(minor_regs); i++)
 		vdev->features[i + 1] = viv_read(vdev, minor_regs[i]);
 	vdev->specs[0] = viv_read(vdev, VIV_HI_CHIP_SPECS);
 	vdev->specs[1] = viv_read(vdev, VIV_HI_CHIP_SPECS_2);
 	vdev->specs[2] = viv_read(vdev, VIV_HI_CHIP_SPECS_3);
+	viv_decode_specs(vdev, core);
+
 	vdev->mmuv2 = vdev->features[2] & VIV_MINOR1_MMU_VERSION;
+	vdev->pipe_3d = vdev->features[0] & VIV_FEATURE_PIPE_3D;
+	vdev->pipe_2d = vdev->features[0] & VIV_FEATURE_PIPE_2D;
+	vdev->blt = vdev->pipe_3d && (vdev->features[6] & VIV_MINOR5_BLT_ENGINE);
+	vdev->pe20 = vdev->pipe_2d && (vdev->features[1] & VIV_MINOR0_2DPE20);
 
 	udev->family = DRM_UGPU_FAMILY_VIVANTE;
 	udev->chip_model = vdev->model;
@@ -345,10 +466,10 @@ static void viv_identify(struct viv_device *vdev)
 	udev->chip_id = (u64)vdev->model << 32 | vdev->revision;
 	udev->num_features = VIV_NUM_FEATURE_WORDS;
 	memcpy(udev->features, vdev->features, sizeof(vdev->features));
-	dev_info(udev->dev, "GC%x rev %04x, MMUv%d%s%s\n", vdev->model,
+	dev_info(udev->dev, "GC%x rev %04x, MMUv%d%s%s%s\n", vdev->model,
 		 vdev->revision, vdev->mmuv2 ? 2 : 1,
-		 vdev->features[0] & VIV_FEATURE_PIPE_3D ? ", 3D" : "",
-		 vdev->features[0] & VIV_FEATURE_PIPE_2D ? ", 2D" : "");
+		 vdev->pipe_3d ? (vdev->blt ? ", 3D with BLT" : ", 3D with RS") : "",
+		 vdev->pipe_2d ? ", 2D" : "", vdev->pe20 ? " PE2.0" : "");
 }
 
 static const char *const viv_clk_names[VIV_NUM_CLKS] = {
@@ -422,7 +543,7 @@ static int viv_probe(struct platform_device *pdev)
 		return ret;
 
 	viv_identify(vdev);
-	if (!(vdev->features[0] & (VIV_FEATURE_PIPE_3D | VIV_FEATURE_PIPE_2D))) {
+	if (!vdev->pipe_3d && !vdev->pipe_2d) {
 		ret = dev_err_probe(dev, -ENODEV, "no 3D or 2D pipe\n");
 		goto err_pm;
 	}
@@ -480,11 +601,11 @@ static int viv_probe(struct platform_device *pdev)
 		.offset_align = 8,
 		.size_align = 8,
 	};
-	if (vdev->features[0] & VIV_FEATURE_PIPE_3D) {
+	if (vdev->pipe_3d) {
 		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
 		strscpy(udev->queues[udev->num_queues++].name, "3d");
 	}
-	if (vdev->features[0] & VIV_FEATURE_PIPE_2D) {
+	if (vdev->pipe_2d) {
 		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_2D;
 		strscpy(udev->queues[udev->num_queues++].name, "2d");
 	}

@@ -160,13 +160,44 @@ struct viv_job {
 };
 
 /**
+ * struct viv_specs - a core's limits, as DRM_UGPU_PARAM_VIVANTE_* report
+ * them: HI_CHIP_SPECS* decoded, then corrected by the table of cores
+ * whose registers cannot hold or misreport a value (viv_identify()).
+ * @stream_count: vertex streams.
+ * @register_max: shader registers.
+ * @thread_count: shader threads.
+ * @vertex_cache_size: vertex cache entries.
+ * @shader_core_count: shader cores.
+ * @pixel_pipes: pixel pipes.
+ * @instruction_count: shader instructions.
+ * @num_constants: shader uniform vectors.
+ * @varyings_count: varyings a shader may use.
+ */
+struct viv_specs {
+	u32 stream_count;
+	u32 register_max;
+	u32 thread_count;
+	u32 vertex_cache_size;
+	u32 shader_core_count;
+	u32 pixel_pipes;
+	u32 instruction_count;
+	u32 num_constants;
+	u32 varyings_count;
+};
+
+/**
  * struct viv_device - a Vivante GPU core.
  * @udev: the ugpu device.
  * @model: chip model.
  * @revision: chip revision.
  * @features: feature words (see %VIV_NUM_FEATURE_WORDS).
  * @specs: HI_CHIP_SPECS, _2, _3.
+ * @spec: the limits, decoded and corrected.
  * @mmuv2: the core has MMUv2.
+ * @pipe_3d: the core has a 3D pipe (a queue of its own).
+ * @pipe_2d: the core has a 2D pipe (a queue of its own).
+ * @blt: resolves and clears go through the BLT engine, not the RS.
+ * @pe20: the 2D engine is the PE 2.0 one.
  * @irq: the interrupt.
  * @clks: the binding's clocks, by VIV_CLK_*; the board's missing ones are
  *	NULL ("core" is required).
@@ -214,7 +245,12 @@ struct viv_device {
 	u32 revision;
 	u32 features[VIV_NUM_FEATURE_WORDS];
 	u32 specs[3];
+	struct viv_specs spec;
 	bool mmuv2;
+	bool pipe_3d;
+	bool pipe_2d;
+	bool blt;
+	bool pe20;
 	int irq;
 	struct clk_bulk_data clks[VIV_NUM_CLKS];
 	struct reset_control *rst;

@@ -470,10 +470,14 @@
 #define VIV_FEATURE_PIPE_2D		BIT(9)
 #define VIV_FEATURE_PIPE_VG		BIT(26)
 /* Minor features 0 */
+#define VIV_MINOR0_2DPE20		BIT(7)
 #define VIV_MINOR0_SUPER_TILED		BIT(12)
 #define VIV_MINOR0_MC20			BIT(22)
 /* Minor features 1 */
+#define VIV_MINOR1_HALTI0		BIT(23)
 #define VIV_MINOR1_MMU_VERSION		BIT(28)
+/* Minor features 5 */
+#define VIV_MINOR5_BLT_ENGINE		BIT(31)
 
 /* FE command stream: opcode in bits 31:27, arguments padded to 64 bits. */
 #define VIV_FE_OPCODE(w)		((w) >> 27)
