@@ -86,14 +86,105 @@ static int viv_get_param(struct ugpu_device *udev, u32 param, u32 index,
 	return 0;
 }
 
+static u64 viv_ts_read(const struct cyclecounter *cc)
+{
+	struct viv_device *vdev = container_of(cc, struct viv_device, ts_cc);
+
+	return viv_read(vdev, vdev->ts_reg);
+}
+
+/*
+ * The core counts its clock cycles in a 32-bit register that a reset or
+ * power loss clears. The timestamp extends it to 64 bits (timecounter
+ * with a scale of one: it stays in cycles), reading it at least four
+ * times a wrap. While the counter is stopped (the core suspended or in a
+ * reset), the time that passes is carried forward at the clock's rate,
+ * so the timestamp keeps its rate and never goes back.
+ */
+static void viv_ts_start(struct viv_device *vdev)
+{
+	unsigned long flags;
+	u64 gap;
+
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	if (!vdev->ts_cc.read) {
+		vdev->ts_cc.read = viv_ts_read;
+		vdev->ts_cc.mask = CYCLECOUNTER_MASK(32);
+		vdev->ts_cc.mult = 1;
+		timecounter_init(&vdev->ts_tc, &vdev->ts_cc, 0);
+	} else if (!vdev->ts_running) {
+		gap = ktime_to_ns(ktime_sub(ktime_get(), vdev->ts_stopped));
+		vdev->ts_tc.nsec += mul_u64_u64_div_u64(gap,
+						vdev->udev.timestamp_frequency,
+						NSEC_PER_SEC);
+		vdev->ts_tc.cycle_last = viv_ts_read(&vdev->ts_cc);
+	}
+	vdev->ts_running = true;
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+	mod_delayed_work(system_wq, &vdev->ts_work, vdev->ts_period);
+}
+
+/* Before a reset or a power-down: take the count while it is valid. */
+static void viv_ts_stop(struct viv_device *vdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	if (vdev->ts_running) {
+		timecounter_read(&vdev->ts_tc);
+		vdev->ts_stopped = ktime_get();
+		vdev->ts_running = false;
+	}
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+}
+
+static void viv_ts_work(struct work_struct *work)
+{
+	struct viv_device *vdev = container_of(to_delayed_work(work),
+					       struct viv_device, ts_work);
+	unsigned long flags;
+	bool running;
+
+	/* A suspended core's count was taken when it stopped. */
+	if (pm_runtime_get_if_active(vdev->udev.dev) <= 0)
+		return;
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	running = vdev->ts_running;
+	if (running)
+		timecounter_read(&vdev->ts_tc);
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+	pm_runtime_put_autosuspend(vdev->udev.dev);
+	if (running)
+		mod_delayed_work(system_wq, &vdev->ts_work, vdev->ts_period);
+}
+
+/*
+ * &ugpu_family_ops.read_timestamp: the core's cycle counter, extended.
+ * Also called where fences are signalled (WRITE_TIMESTAMP), so it never
+ * powers the core up: a suspended core's count is the one taken when it
+ * stopped, carried forward as viv_ts_start() will.
+ */
 static u64 viv_read_timestamp(struct ugpu_device *udev)
 {
-	/*
-	 * No counter register is modelled: derive it from the clock. The
-	 * 64-bit helpers: 32-bit ARM has no plain 64-bit division.
-	 */
-	return mul_u64_u64_div_u64(ktime_get_ns(), udev->timestamp_frequency,
-				   NSEC_PER_SEC);
+	struct viv_device *vdev = to_viv(udev);
+	bool active = pm_runtime_get_if_active(udev->dev) > 0;
+	unsigned long flags;
+	u64 ts, gap;
+
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	ts = vdev->ts_tc.nsec;
+	if (vdev->ts_running && active) {
+		ts = timecounter_read(&vdev->ts_tc);
+	} else if (!vdev->ts_running && vdev->ts_cc.read) {
+		gap = ktime_to_ns(ktime_sub(ktime_get(), vdev->ts_stopped));
+		ts += mul_u64_u64_div_u64(gap, udev->timestamp_frequency,
+					  NSEC_PER_SEC);
+	}
+	/* Else suspending, the count about to be taken: the last one. */
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+	if (active)
+		pm_runtime_put_autosuspend(udev->dev);
+	return ts;
 }
 
 static u32 viv_read_idle(struct viv_device *vdev)
@@ -124,6 +215,8 @@ static void viv_hw_init(struct viv_device *vdev)
 	viv_mmu_hw_init(vdev);
 	viv_write(vdev, VIV_HI_INTR_ENBL, ~0u);
 	viv_ring_start(vdev);
+	/* The reset cleared the cycle counter. */
+	viv_ts_start(vdev);
 }
 
 /*
@@ -135,6 +228,7 @@ static void viv_reset(struct ugpu_device *udev)
 	struct viv_device *vdev = to_viv(udev);
 
 	dev_warn(udev->dev, "resetting the GPU\n");
+	viv_ts_stop(vdev);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_ring_reset(vdev);
 	viv_hw_init(vdev);
@@ -183,6 +277,7 @@ static int viv_runtime_suspend(struct device *dev)
 		if (WARN_ON_ONCE(viv_busy(vdev)))
 			return -EBUSY;
 		/* Nothing may touch the registers once the clocks stop. */
+		viv_ts_stop(vdev);
 		viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 		synchronize_irq(vdev->irq);
 	}
@@ -338,6 +433,12 @@ static void viv_identify(struct viv_device *vdev)
 	vdev->specs[1] = viv_read(vdev, VIV_HI_CHIP_SPECS_2);
 	vdev->specs[2] = viv_read(vdev, VIV_HI_CHIP_SPECS_3);
 	vdev->mmuv2 = vdev->features[2] & VIV_MINOR1_MMU_VERSION;
+	/* These cores count their cycles in the memory controller. */
+	if (vdev->model == 0x880 || vdev->model == 0x2000 ||
+	    vdev->model == 0x2100)
+		vdev->ts_reg = VIV_MC_PROFILE_CYCLE_COUNTER;
+	else
+		vdev->ts_reg = VIV_HI_PROFILE_TOTAL_CYCLES;
 
 	udev->family = DRM_UGPU_FAMILY_VIVANTE;
 	udev->chip_model = vdev->model;
@@ -366,6 +467,7 @@ static int viv_get_resources(struct platform_device *pdev,
 	struct ugpu_device *udev = &vdev->udev;
 	struct regmap *regs;
 	unsigned int i;
+	u64 wrap_ns;
 	int ret;
 
 	regs = ugpu_io_init(pdev);
@@ -391,10 +493,14 @@ static int viv_get_resources(struct platform_device *pdev,
 		return dev_err_probe(dev, PTR_ERR(vdev->rst),
 				     "cannot get the reset\n");
 
-	/* No counter register is modelled: timestamps count core cycles. */
+	/* Timestamps count core cycles. */
 	udev->timestamp_frequency = clk_get_rate(vdev->clks[VIV_CLK_CORE].clk);
 	if (!udev->timestamp_frequency)
 		return dev_err_probe(dev, -EINVAL, "the core clock has no rate\n");
+	/* A quarter of the time 2^32 cycles take, at least a jiffy. */
+	wrap_ns = div64_u64((u64)NSEC_PER_SEC << 32,
+			    udev->timestamp_frequency);
+	vdev->ts_period = max(1ul, nsecs_to_jiffies(wrap_ns >> 2));
 	return 0;
 }
 
@@ -412,6 +518,8 @@ static int viv_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, vdev);
 	viv_validate_init();
 	INIT_WORK(&vdev->fault_work, viv_fault_work);
+	spin_lock_init(&vdev->ts_lock);
+	INIT_DELAYED_WORK(&vdev->ts_work, viv_ts_work);
 
 	ret = viv_get_resources(pdev, vdev);
 	if (ret)
@@ -505,6 +613,8 @@ static int viv_probe(struct platform_device *pdev)
 	return 0;
 
 err_stop:
+	viv_ts_stop(vdev);
+	cancel_delayed_work_sync(&vdev->ts_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	vdev->hw_ready = false;
@@ -526,6 +636,8 @@ static void viv_remove(struct platform_device *pdev)
 	pm_runtime_get_sync(dev);
 	ugpu_device_unregister(&vdev->udev);
 	cancel_work_sync(&vdev->fault_work);
+	viv_ts_stop(vdev);
+	cancel_delayed_work_sync(&vdev->ts_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	viv_ring_reset(vdev);
