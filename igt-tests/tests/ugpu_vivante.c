@@ -3116,6 +3116,55 @@ static void test_core_clock(void)
 	}
 }
 
+/*
+ * The timestamp is the core's cycle counter, 32 bits wide: at the
+ * GC7000's 800 MHz it wraps every 5.37 s. Kept powered (runtime PM
+ * "on", so it neither suspends nor resets) and left alone for 6 s, it
+ * wraps with nobody reading the timestamp; the two timestamps around
+ * that are still 6 s of core cycles apart (1% and 5 ms of tolerance, as
+ * in ugpu_core's timestamp-rate), not 0.6 s.
+ */
+static void test_timestamp_wrap(void)
+{
+	int i, fd, minor = find_model(0x7000);
+	uint64_t freq, t[4], ts[2];
+	double gpu_ns, min_ns, max_ns;
+	char path[256], old[16] = "";
+
+	for (i = 0; i < num_devs && devs[i].minor != minor; i++)
+		;
+	igt_assert(i < num_devs);
+	snprintf(path, sizeof(path),
+		 "/sys/bus/platform/devices/%s/power/control", devs[i].name);
+	igt_assert_lt(0, igt_sysfs_read(path, old, sizeof(old) - 1));
+	old[strcspn(old, "\n")] = 0;
+	igt_assert_eq(igt_sysfs_write(path, "on"), 0);
+
+	fd = ugpu_open_minor(minor);
+	freq = param(fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY);
+	igt_assert_eq_u64(freq, 800000000);
+	t[0] = igt_nsec_now();
+	ts[0] = param(fd, DRM_UGPU_PARAM_TIMESTAMP);
+	t[1] = igt_nsec_now();
+	usleep(6000000);
+	t[2] = igt_nsec_now();
+	ts[1] = param(fd, DRM_UGPU_PARAM_TIMESTAMP);
+	t[3] = igt_nsec_now();
+	close(fd);
+	igt_assert_eq(igt_sysfs_write(path, old), 0);
+
+	gpu_ns = (double)(ts[1] - ts[0]) * 1e9 / freq;
+	min_ns = (t[2] - t[1]) * 0.99;
+	max_ns = (t[3] - t[0]) * 1.01 + 5e6;
+	igt_info("timestamps %llu, %llu: %.3f ms, CPU saw %.3f to %.3f ms\n",
+		 (unsigned long long)ts[0], (unsigned long long)ts[1],
+		 gpu_ns / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[0]) / 1e6);
+	igt_assert_lt_u64(ts[0], ts[1]);
+	igt_assert_f(gpu_ns >= min_ns && gpu_ns <= max_ns,
+		     "%.0f ns of timestamps, not in [%.0f, %.0f]\n",
+		     gpu_ns, min_ns, max_ns);
+}
+
 /* Fill @bo with @fill on the GPU: a resolve fill, or a 2D clear. */
 static void gpu_fill(struct viv_env *e, struct ugpu_bo *bo, uint32_t fill)
 {
@@ -3443,6 +3492,9 @@ igt_main
 		test_ring_space(find_model(0x7000));
 	igt_subtest("core-clock-rate")
 		test_core_clock();
+
+	igt_subtest("timestamp-wrap")
+		test_timestamp_wrap();
 	igt_subtest("runtime-suspend-gc2000")
 		test_runtime_suspend(find_model(0x2000));
 	igt_subtest("runtime-suspend-gc320")
