@@ -101,25 +101,34 @@ static u64 viv_ts_read(const struct cyclecounter *cc)
  * reset), the time that passes is carried forward at the clock's rate,
  * so the timestamp keeps its rate and never goes back.
  */
+static u64 viv_ts_stopped_count(struct viv_device *vdev)
+{
+	u64 gap;
+
+	lockdep_assert_held(&vdev->ts_lock);
+	if (!vdev->ts_cc.read)
+		return 0;
+	gap = ktime_to_ns(ktime_sub(ktime_get(), vdev->ts_stopped));
+	return vdev->ts_tc.nsec +
+	       mul_u64_u64_div_u64(gap, vdev->udev.timestamp_frequency,
+				   NSEC_PER_SEC);
+}
+
+/* After a reset, which cleared the counter: follow it again. */
 static void viv_ts_start(struct viv_device *vdev)
 {
 	unsigned long flags;
-	u64 gap;
 
 	spin_lock_irqsave(&vdev->ts_lock, flags);
-	if (!vdev->ts_cc.read) {
+	if (!vdev->ts_running) {
+		u64 start = viv_ts_stopped_count(vdev);
+
 		vdev->ts_cc.read = viv_ts_read;
 		vdev->ts_cc.mask = CYCLECOUNTER_MASK(32);
 		vdev->ts_cc.mult = 1;
-		timecounter_init(&vdev->ts_tc, &vdev->ts_cc, 0);
-	} else if (!vdev->ts_running) {
-		gap = ktime_to_ns(ktime_sub(ktime_get(), vdev->ts_stopped));
-		vdev->ts_tc.nsec += mul_u64_u64_div_u64(gap,
-						vdev->udev.timestamp_frequency,
-						NSEC_PER_SEC);
-		vdev->ts_tc.cycle_last = viv_ts_read(&vdev->ts_cc);
+		timecounter_init(&vdev->ts_tc, &vdev->ts_cc, start);
+		vdev->ts_running = true;
 	}
-	vdev->ts_running = true;
 	spin_unlock_irqrestore(&vdev->ts_lock, flags);
 	mod_delayed_work(system_wq, &vdev->ts_work, vdev->ts_period);
 }
@@ -142,18 +151,20 @@ static void viv_ts_work(struct work_struct *work)
 {
 	struct viv_device *vdev = container_of(to_delayed_work(work),
 					       struct viv_device, ts_work);
+	int pm = pm_runtime_get_if_active(vdev->udev.dev);
 	unsigned long flags;
 	bool running;
 
 	/* A suspended core's count was taken when it stopped. */
-	if (pm_runtime_get_if_active(vdev->udev.dev) <= 0)
+	if (!pm || (pm < 0 && pm != -EINVAL))
 		return;
 	spin_lock_irqsave(&vdev->ts_lock, flags);
 	running = vdev->ts_running;
 	if (running)
 		timecounter_read(&vdev->ts_tc);
 	spin_unlock_irqrestore(&vdev->ts_lock, flags);
-	pm_runtime_put_autosuspend(vdev->udev.dev);
+	if (pm > 0)
+		pm_runtime_put_autosuspend(vdev->udev.dev);
 	if (running)
 		mod_delayed_work(system_wq, &vdev->ts_work, vdev->ts_period);
 }
@@ -167,22 +178,21 @@ static void viv_ts_work(struct work_struct *work)
 static u64 viv_read_timestamp(struct ugpu_device *udev)
 {
 	struct viv_device *vdev = to_viv(udev);
-	bool active = pm_runtime_get_if_active(udev->dev) > 0;
+	int pm = pm_runtime_get_if_active(udev->dev);
+	/* Without runtime PM (-EINVAL), the core is always powered. */
+	bool active = pm > 0 || pm == -EINVAL;
 	unsigned long flags;
-	u64 ts, gap;
+	u64 ts;
 
 	spin_lock_irqsave(&vdev->ts_lock, flags);
-	ts = vdev->ts_tc.nsec;
-	if (vdev->ts_running && active) {
+	if (!vdev->ts_running)
+		ts = viv_ts_stopped_count(vdev);
+	else if (active)
 		ts = timecounter_read(&vdev->ts_tc);
-	} else if (!vdev->ts_running && vdev->ts_cc.read) {
-		gap = ktime_to_ns(ktime_sub(ktime_get(), vdev->ts_stopped));
-		ts += mul_u64_u64_div_u64(gap, udev->timestamp_frequency,
-					  NSEC_PER_SEC);
-	}
-	/* Else suspending, the count about to be taken: the last one. */
+	else	/* suspending, the count about to be taken: the last one */
+		ts = vdev->ts_tc.nsec;
 	spin_unlock_irqrestore(&vdev->ts_lock, flags);
-	if (active)
+	if (pm > 0)
 		pm_runtime_put_autosuspend(udev->dev);
 	return ts;
 }
