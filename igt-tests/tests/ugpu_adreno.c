@@ -1960,6 +1960,62 @@ static void test_cp_protect(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * WRITE_TIMESTAMP and the GPU's CP_ALWAYS_ON_COUNTER are one clock: a
+ * soft WRITE_TIMESTAMP, an IB that depends on it and copies the counter
+ * (CP_REG_TO_MEM), writes its low half with a timestamp event
+ * (CP_EVENT_WRITE with the timestamp bit) and copies it again, then a
+ * WRITE_TIMESTAMP that depends on the IB: the values increase, strictly
+ * across the kernel's hand-overs (microseconds, at 52 ns a tick).
+ */
+static void test_timestamp_in_ib(struct ugpu_device_info *d)
+{
+	uint64_t va, soft0, soft1, cp0, cp1;
+	struct drm_ugpu_cmd_buf buf;
+	struct adreno_cs cs;
+	struct ugpu_submit s;
+	uint32_t ev;
+	struct env e;
+
+	env_open(&e, d);
+	va = e.data->va + TARGETS;
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_reg_to_mem(&cs, A6XX_CP_ALWAYS_ON_COUNTER, va + 8, 2);
+	adreno_cs_pkt7(&cs, CP_EVENT_WRITE, 4);
+	adreno_cs_emit(&cs, CP_EVENT_WRITE_EVENT(CACHE_FLUSH_TS) |
+		       CP_EVENT_WRITE_TIMESTAMP);
+	adreno_cs_emit(&cs, (uint32_t)(va + 16));
+	adreno_cs_emit(&cs, (uint32_t)((va + 16) >> 32));
+	adreno_cs_emit(&cs, 0x7357);
+	adreno_reg_to_mem(&cs, A6XX_CP_ALWAYS_ON_COUNTER, va + 24, 2);
+
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, e.data->handle,
+			TARGETS, 0, 0);
+	ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, 1 << 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, e.data->handle,
+			TARGETS + 32, 0, 1 << 1);
+	ugpu_submit_bo(&s, e.cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&s, e.data->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(ugpu_submit_and_wait(e.fd, &s), 1);
+
+	soft0 = ugpu_bo_read64(e.data, TARGETS);
+	cp0 = ugpu_bo_read64(e.data, TARGETS + 8);
+	ev = ugpu_bo_read32(e.data, TARGETS + 16);
+	cp1 = ugpu_bo_read64(e.data, TARGETS + 24);
+	soft1 = ugpu_bo_read64(e.data, TARGETS + 32);
+	igt_info("WRITE_TIMESTAMP %llu, CP %llu, event %u, CP %llu, WRITE_TIMESTAMP %llu\n",
+		 (unsigned long long)soft0, (unsigned long long)cp0, ev,
+		 (unsigned long long)cp1, (unsigned long long)soft1);
+	igt_assert_lt_u64(soft0, cp0);
+	igt_assert_lte_u64(cp0, cp1);
+	igt_assert_lt_u64(cp1, soft1);
+	/* The event wrote the low 32 bits, between the two copies. */
+	igt_assert_lte_u32(ev - (uint32_t)cp0, (uint32_t)(cp1 - cp0));
+	env_close(&e);
+}
+
 /* SQE microcode */
 
 #define FW_DIR		"/lib/firmware/qcom/"
@@ -2204,6 +2260,11 @@ igt_main
 	igt_subtest_with_dynamic("identity")
 		for_each_adreno(d)
 			test_identity(d);
+
+	igt_describe("GPU-written and kernel-written timestamps: one clock, in order.");
+	igt_subtest_with_dynamic("timestamp-in-ib")
+		for_each_adreno(d)
+			test_timestamp_in_ib(d);
 
 	igt_describe("PM4 packets of one indirect buffer, checked in memory.");
 	igt_subtest_with_dynamic("mem-write")

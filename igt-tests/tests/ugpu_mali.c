@@ -1125,38 +1125,185 @@ static void test_two_jobs_per_slot(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/* Compact jobs (header and set-value payload: 0x38 bytes) for long chains. */
+#define LONG_STRIDE	0x40
+
+/*
+ * A chain at @first of @bo: a TIMESTAMP job to @ts_va, @fill jobs that
+ * each take 2 us of the GPU's time (Documentation/simulator.rst), one
+ * writing @imm to @imm_va if @imm_va, and a TIMESTAMP job to @ts_va + 8.
+ * Returns the GPU address of its head; @first advances past it.
+ */
+static uint64_t timed_chain(struct ugpu_bo *bo, unsigned int *first,
+			    unsigned int fill, uint64_t ts_va, uint64_t imm_va,
+			    uint32_t imm)
+{
+	struct mali_chain c;
+	unsigned int i, j = *first;
+
+	igt_assert((uint64_t)(j + fill + 2) * LONG_STRIDE <= bo->size);
+	mali_chain_init(&c, bo, true);
+	mali_set_value_job(bo, j * LONG_STRIDE, 1, ts_va,
+			   MALI_SET_VALUE_TIMESTAMP, 0);
+	mali_chain_append(&c, j++ * LONG_STRIDE);
+	for (i = 0; i < fill; i++, j++) {
+		if (!i && imm_va)
+			mali_set_value_job(bo, j * LONG_STRIDE, i + 2, imm_va,
+					   MALI_SET_VALUE_IMM32, imm);
+		else
+			mali_null_job(bo, j * LONG_STRIDE, i + 2);
+		mali_chain_append(&c, j * LONG_STRIDE);
+	}
+	mali_set_value_job(bo, j * LONG_STRIDE, fill + 2, ts_va + 8,
+			   MALI_SET_VALUE_TIMESTAMP, 0);
+	mali_chain_append(&c, j++ * LONG_STRIDE);
+	*first = j;
+	return c.head;
+}
+
+static void check_long_done(struct ugpu_bo *bo, unsigned int first,
+			    unsigned int n)
+{
+	unsigned int i;
+	uint32_t st;
+
+	for (i = first; i < first + n; i++) {
+		st = mali_job_status(bo, i * LONG_STRIDE);
+		igt_assert_f((st & 0xff) == MALI_EXC_DONE,
+			     "job %u exception status %#x, expected DONE\n",
+			     i, st);
+	}
+}
+
+/*
+ * One chain on each job slot, all in one submit: they run at the same
+ * time. Each chain writes the GPU's TIMESTAMP when it starts and when it
+ * ends; the three intervals have a common point. A chain is 4000 jobs,
+ * 8 ms of the GPU's time: far longer than the kernel takes to start the
+ * three slots one after the other, and far shorter than three chains
+ * run one after another would need to overlap.
+ */
 static void test_slots_parallel(struct ugpu_device_info *d)
 {
-	uint32_t sync;
+	enum { FILL = 4000 };
+	uint64_t ts[MALI_NUM_JOB_SLOTS][2], latest_start = 0, earliest_end = ~0ull;
+	unsigned int js, first[MALI_NUM_JOB_SLOTS + 1];
+	struct ugpu_bo *jobs;
 	struct ugpu_submit s;
+	uint32_t sync;
 	struct env e;
-	unsigned int js, i, n = 16;
 
 	env_open(&e, d);
+	jobs = ugpu_bo_new(e.fd, 1 << 20, 0);
+	ugpu_bo_map(jobs);
+	memset((char *)e.data->map + TARGETS, 0xaa, 0x100);
 	sync = ugpu_syncobj_create(e.fd, false);
 	ugpu_submit_init(&s, e.ctx);
+	first[0] = 0;
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
-		struct mali_chain c;
-
-		mali_chain_init(&c, e.jobs, true);
-		for (i = 0; i < n; i++) {
-			unsigned int job = js * n + i;
-
-			mali_set_value_job(e.jobs, JOB(job), i + 1,
-					   e.data->va + TARGETS + 8 * job,
-					   MALI_SET_VALUE_IMM32, 0x1000 + job);
-			mali_chain_append(&c, JOB(job));
-		}
-		ugpu_submit_mali(&s, c.head, slot_reqs[js], DRM_UGPU_QUEUE_AUTO,
-				 0);
+		first[js + 1] = first[js];
+		ugpu_submit_mali(&s, timed_chain(jobs, &first[js + 1], FILL,
+						 e.data->va + TARGETS + 16 * js,
+						 e.data->va + TARGETS + 0x80 + 8 * js,
+						 0x1000 + js),
+				 slot_reqs[js], DRM_UGPU_QUEUE_AUTO, 0);
 	}
+	ugpu_submit_bo(&s, jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
 	submit_rw(&e, &s, sync);
 	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
-	for (i = 0; i < MALI_NUM_JOB_SLOTS * n; i++) {
-		check_done(&e, i);
-		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 8 * i),
-				  0x1000 + i);
+	ugpu_syncobj_destroy(e.fd, sync);
+
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		check_long_done(jobs, first[js], first[js + 1] - first[js]);
+		igt_assert_eq_u32(ugpu_bo_read32(e.data,
+						 TARGETS + 0x80 + 8 * js),
+				  0x1000 + js);
+		ts[js][0] = ugpu_bo_read64(e.data, TARGETS + 16 * js);
+		ts[js][1] = ugpu_bo_read64(e.data, TARGETS + 16 * js + 8);
+		igt_info("slot %u: timestamps %llu to %llu\n", js,
+			 (unsigned long long)ts[js][0],
+			 (unsigned long long)ts[js][1]);
+		igt_assert_lt_u64(ts[js][0], ts[js][1]);
+		if (ts[js][0] > latest_start)
+			latest_start = ts[js][0];
+		if (ts[js][1] < earliest_end)
+			earliest_end = ts[js][1];
 	}
+	igt_assert_f(latest_start < earliest_end,
+		     "the slots did not all run at once: last start %llu, first end %llu\n",
+		     (unsigned long long)latest_start,
+		     (unsigned long long)earliest_end);
+	ugpu_bo_free(jobs);
+	env_close(&e);
+}
+
+/*
+ * WRITE_TIMESTAMP and the GPU's own TIMESTAMP are one clock. A soft
+ * WRITE_TIMESTAMP, a chain that depends on it (TIMESTAMP job, N - 2
+ * jobs, TIMESTAMP job: each job takes 2 us of the GPU's time), and a
+ * WRITE_TIMESTAMP that depends on the chain: the four values increase
+ * strictly; the chain's span is at least (N - 1) * 2 us, the outer one
+ * at least N * 2 us, and at most the CPU time the submit took plus
+ * those 2 us per job plus 5 ms for other modelled durations (power and
+ * cache maintenance take microseconds).
+ */
+static void test_timestamp_across_chain(struct ugpu_device_info *d)
+{
+	enum { FILL = 1000, N = FILL + 2 };
+	uint64_t freq, t0, t1, soft0, soft1, hw0, hw1, min_ticks;
+	double outer_ns, max_ns;
+	struct ugpu_submit s;
+	unsigned int first = 0;
+	uint64_t head;
+	struct ugpu_bo *jobs;
+	struct env e;
+
+	env_open(&e, d);
+	freq = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY, 0);
+	igt_assert_neq_u64(freq, 0);
+	jobs = ugpu_bo_new(e.fd, 1 << 20, 0);
+	ugpu_bo_map(jobs);
+	memset((char *)e.data->map + TARGETS, 0, 0x40);
+	head = timed_chain(jobs, &first, FILL, e.data->va + TARGETS + 8, 0, 0);
+
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, e.data->handle,
+			TARGETS, 0, 0);
+	ugpu_submit_mali(&s, head, DRM_UGPU_MALI_REQ_COMPUTE,
+			 DRM_UGPU_QUEUE_AUTO, 1 << 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, e.data->handle,
+			TARGETS + 24, 0, 1 << 1);
+	ugpu_submit_bo(&s, jobs->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	t0 = igt_nsec_now();
+	igt_assert_eq(ugpu_submit_and_wait(e.fd, &s), 1);
+	t1 = igt_nsec_now();
+	check_long_done(jobs, 0, first);
+
+	soft0 = ugpu_bo_read64(e.data, TARGETS);
+	hw0 = ugpu_bo_read64(e.data, TARGETS + 8);
+	hw1 = ugpu_bo_read64(e.data, TARGETS + 16);
+	soft1 = ugpu_bo_read64(e.data, TARGETS + 24);
+	igt_info("WRITE_TIMESTAMP %llu, chain %llu to %llu, WRITE_TIMESTAMP %llu\n",
+		 (unsigned long long)soft0, (unsigned long long)hw0,
+		 (unsigned long long)hw1, (unsigned long long)soft1);
+	igt_assert_lt_u64(soft0, hw0);
+	igt_assert_lt_u64(hw0, hw1);
+	igt_assert_lt_u64(hw1, soft1);
+
+	min_ticks = (N - 1) * 2 * freq / 1000000;
+	igt_assert_lte_u64(min_ticks, hw1 - hw0);
+	min_ticks = N * 2 * freq / 1000000;
+	igt_assert_lte_u64(min_ticks, soft1 - soft0);
+	outer_ns = (double)(soft1 - soft0) * 1e9 / freq;
+	max_ns = (t1 - t0) * 1.01 + N * 2000.0 + 5e6;
+	igt_assert_f(outer_ns <= max_ns, "%.0f ns of GPU time, at most %.0f\n",
+		     outer_ns, max_ns);
+
+	ugpu_bo_free(jobs);
 	env_close(&e);
 }
 
@@ -2337,6 +2484,10 @@ igt_main
 	igt_subtest_with_dynamic("two-jobs-per-slot")
 		for_each_mali(d)
 			test_two_jobs_per_slot(d);
+
+	igt_subtest_with_dynamic("timestamp-across-chain")
+		for_each_mali(d)
+			test_timestamp_across_chain(d);
 
 	igt_subtest_with_dynamic("slots-parallel")
 		for_each_mali(d)

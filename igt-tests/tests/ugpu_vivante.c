@@ -3181,6 +3181,108 @@ static void test_core_clock(void)
 	}
 }
 
+/* Set runtime PM control of device @minor to @val; the old one in @old. */
+static void pm_control(int minor, const char *val, char old[16])
+{
+	char path[256];
+	int i;
+
+	for (i = 0; i < num_devs && devs[i].minor != minor; i++)
+		;
+	igt_assert(i < num_devs);
+	snprintf(path, sizeof(path),
+		 "/sys/bus/platform/devices/%s/power/control", devs[i].name);
+	if (old) {
+		memset(old, 0, 16);
+		igt_assert_lt(0, igt_sysfs_read(path, old, 15));
+		old[strcspn(old, "\n")] = 0;
+	}
+	igt_assert_eq(igt_sysfs_write(path, val), 0);
+}
+
+/*
+ * Timestamps @ts[0] and @ts[1] read between CPU times @t[0] and @t[1],
+ * and @t[2] and @t[3]: they increase, and at @freq they span the time
+ * between, within 1% and 5 ms (as ugpu_core's timestamp-rate).
+ */
+static void check_ts_rate(const uint64_t ts[2], const uint64_t t[4],
+			  uint64_t freq)
+{
+	double gpu_ns = (double)(ts[1] - ts[0]) * 1e9 / freq;
+	double min_ns = (t[2] - t[1]) * 0.99;
+	double max_ns = (t[3] - t[0]) * 1.01 + 5e6;
+
+	igt_info("timestamps %llu, %llu: %.3f ms, CPU saw %.3f to %.3f ms\n",
+		 (unsigned long long)ts[0], (unsigned long long)ts[1],
+		 gpu_ns / 1e6, (t[2] - t[1]) / 1e6, (t[3] - t[0]) / 1e6);
+	igt_assert_lt_u64(ts[0], ts[1]);
+	igt_assert_f(gpu_ns >= min_ns && gpu_ns <= max_ns,
+		     "%.0f ns of timestamps, not in [%.0f, %.0f]\n",
+		     gpu_ns, min_ns, max_ns);
+}
+
+/*
+ * The timestamp is the core's cycle counter, 32 bits wide: at the
+ * GC7000's 800 MHz it wraps every 5.37 s. Kept powered (runtime PM
+ * "on", so it neither suspends nor resets) and left alone for 6 s, it
+ * wraps with nobody reading the timestamp; the two timestamps around
+ * that are still 6 s of core cycles apart, not 0.6 s.
+ */
+static void test_timestamp_wrap(void)
+{
+	int fd, minor = find_model(0x7000);
+	uint64_t freq, t[4], ts[2];
+	char old[16];
+
+	pm_control(minor, "on", old);
+	fd = ugpu_open_minor(minor);
+	freq = param(fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY);
+	igt_assert_eq_u64(freq, 800000000);
+	t[0] = igt_nsec_now();
+	ts[0] = param(fd, DRM_UGPU_PARAM_TIMESTAMP);
+	t[1] = igt_nsec_now();
+	usleep(6000000);
+	t[2] = igt_nsec_now();
+	ts[1] = param(fd, DRM_UGPU_PARAM_TIMESTAMP);
+	t[3] = igt_nsec_now();
+	close(fd);
+	pm_control(minor, old, NULL);
+	check_ts_rate(ts, t, freq);
+}
+
+/*
+ * A reset (recovery from a hang) clears the core's cycle counter; the
+ * timestamp neither goes back nor jumps ahead (by what the counter held,
+ * up to a wrap): it keeps the rate across the reset. The core is kept
+ * powered, so the reset is the only thing that clears the counter.
+ */
+static void test_timestamp_reset(void)
+{
+	static struct viv_stream s;
+	int status = 0, minor = find_model(0x7000);
+	uint64_t freq, t[4], ts[2];
+	struct viv_env e;
+	char old[16];
+
+	pm_control(minor, "on", old);
+	viv_env_open(&e, minor);
+	freq = param(e.fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY);
+	t[0] = igt_nsec_now();
+	ts[0] = param(e.fd, DRM_UGPU_PARAM_TIMESTAMP);
+	t[1] = igt_nsec_now();
+	viv_reset_stream(&s);
+	viv_emit(&s, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
+	igt_assert_eq(viv_exec(&e, &s, NULL, 0, 0, &status), 0);
+	igt_assert_f(status == -ETIMEDOUT, "status %d\n", status);
+	t[2] = igt_nsec_now();
+	ts[1] = param(e.fd, DRM_UGPU_PARAM_TIMESTAMP);
+	t[3] = igt_nsec_now();
+	viv_env_close(&e);
+	ugpu_devcd_clear();
+	pm_control(minor, old, NULL);
+	check_ts_rate(ts, t, freq);
+}
+
 /* Fill @bo with @fill on the GPU: a resolve fill, or a 2D clear. */
 static void gpu_fill(struct viv_env *e, struct ugpu_bo *bo, uint32_t fill)
 {
@@ -3512,6 +3614,11 @@ igt_main
 		test_ring_space(find_model(0x7000));
 	igt_subtest("core-clock-rate")
 		test_core_clock();
+
+	igt_subtest("timestamp-wrap")
+		test_timestamp_wrap();
+	igt_subtest("timestamp-reset")
+		test_timestamp_reset();
 	igt_subtest("runtime-suspend-gc2000")
 		test_runtime_suspend(find_model(0x2000));
 	igt_subtest("runtime-suspend-gc320")

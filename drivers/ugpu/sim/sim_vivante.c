@@ -96,6 +96,7 @@ static const struct vsim_config vsim_gc2000 = {
 	.specs2 = (0 << 8) | (168 << 16),	/* instructions: 0 = 512 on GC2000 */
 	.specs3 = 1 | (8 << 4),
 	.mmuv2 = false,
+	.cycle_reg = VIV_MC_PROFILE_CYCLE_COUNTER,
 };
 
 static const struct vsim_config vsim_gc320 = {
@@ -105,6 +106,7 @@ static const struct vsim_config vsim_gc320 = {
 	.minor = { 0x8d79ffff, 0x02011000, 0, 0, 0, 0 },
 	.specs = 0, .specs2 = 0, .specs3 = 1,
 	.mmuv2 = false,
+	.cycle_reg = VIV_HI_PROFILE_TOTAL_CYCLES,
 };
 
 static const struct vsim_config vsim_gc7000 = {
@@ -119,6 +121,7 @@ static const struct vsim_config vsim_gc7000 = {
 	.specs2 = (1 << 8) | (320 << 16),	/* 1 = 1024 instructions */
 	.specs3 = 1 | (16 << 4),
 	.mmuv2 = true,
+	.cycle_reg = VIV_HI_PROFILE_TOTAL_CYCLES,
 };
 
 static void vsim_update_irq(struct sim_device *sdev)
@@ -155,11 +158,25 @@ static void vsim_reset_locked(struct vsim *v)
 	sim_cache_invalidate(&v->pe);
 }
 
+/*
+ * The cycle counter: core clock cycles of device time since it last
+ * started from 0, 32 bits wide, so it wraps (every 5.4 s at 800 MHz).
+ */
+static u32 vsim_cycles(struct sim_device *sdev)
+{
+	struct vsim *v = sdev->priv;
+	s64 ns = ktime_to_ns(ktime_sub(sim_now(sdev), v->cycles_zero));
+
+	return lower_32_bits(mul_u64_u32_div(max_t(s64, ns, 0), v->core_hz,
+					     NSEC_PER_SEC));
+}
+
 /* The power domain went off: every register is back at its reset value. */
 static void vsim_power_lost(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 
+	v->cycles_zero = sim_now(sdev);
 	v->clock_control = 0;
 	v->intr_enbl = 0;
 	v->fe_cmd_addr = 0;
@@ -197,6 +214,8 @@ static u32 vsim_reg_read(struct sim_device *sdev, unsigned int reg)
 
 	vsim_touch(sdev);
 
+	if (reg == c->cycle_reg)
+		return vsim_cycles(sdev);
 	switch (reg) {
 	case VIV_HI_CLOCK_CONTROL:
 		return v->clock_control |
@@ -289,6 +308,8 @@ static void vsim_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 	case VIV_HI_CLOCK_CONTROL:
 		if (val & VIV_HI_CLOCK_CONTROL_SOFT_RESET) {
 			vsim_reset_locked(v);
+			/* The profile counters restart with the core. */
+			v->cycles_zero = sim_now(sdev);
 			vsim_update_irq(sdev);
 			sim_kick(sdev);
 		}
@@ -1060,6 +1081,7 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	v->core_hz = hz;
 	spin_lock_irqsave(&sdev->lock, flags);
 	vsim_reset_locked(v);
+	v->cycles_zero = sim_now(sdev);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	sdev->priv = v;
 	return 0;

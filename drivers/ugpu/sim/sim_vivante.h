@@ -58,6 +58,7 @@ struct vsim_tlb_entry {
  * @specs2: HI_CHIP_SPECS_2.
  * @specs3: HI_CHIP_SPECS_3.
  * @mmuv2: the core has the two-level MMU (else MMUv1).
+ * @cycle_reg: register of the core's cycle counter.
  */
 struct vsim_config {
 	u32 model;
@@ -72,6 +73,7 @@ struct vsim_config {
 	u32 specs2;
 	u32 specs3;
 	bool mmuv2;
+	u32 cycle_reg;
 };
 
 /**
@@ -108,6 +110,8 @@ struct vsim_config {
  * @wait_addr: address of the WAIT the FE last stopped at (device thread).
  * @wait_cycles: cycle count of the WAIT being executed (device thread).
  * @core_hz: rate of the board's core clock.
+ * @cycles_zero: device time the cycle counter last started from 0 (a
+ *	soft reset or the power coming back); under &sim_device.lock.
  * @pc: address of the next command.
  * @cmd_addr: address of the command being executed; a hang freezes the
  *	DMA address there.
@@ -170,6 +174,7 @@ struct vsim {
 	u32 wait_addr;
 	u32 wait_cycles;
 	unsigned long core_hz;
+	ktime_t cycles_zero;
 	u32 pc;
 	u32 cmd_addr;
 	u32 ret_addr;

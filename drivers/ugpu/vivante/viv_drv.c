@@ -72,14 +72,115 @@ static int viv_get_param(struct ugpu_device *udev, u32 param, u32 index,
 	return 0;
 }
 
+static u64 viv_ts_read(const struct cyclecounter *cc)
+{
+	struct viv_device *vdev = container_of(cc, struct viv_device, ts_cc);
+
+	return viv_read(vdev, vdev->ts_reg);
+}
+
+/*
+ * The core counts its clock cycles in a 32-bit register that a reset or
+ * power loss clears. The timestamp extends it to 64 bits (timecounter
+ * with a scale of one: it stays in cycles), reading it at least four
+ * times a wrap. While the counter is stopped (the core suspended or in a
+ * reset), the time that passes is carried forward at the clock's rate,
+ * so the timestamp keeps its rate and never goes back.
+ */
+static u64 viv_ts_stopped_count(struct viv_device *vdev)
+{
+	u64 gap;
+
+	lockdep_assert_held(&vdev->ts_lock);
+	if (!vdev->ts_cc.read)
+		return 0;
+	gap = ktime_to_ns(ktime_sub(ktime_get(), vdev->ts_stopped));
+	return vdev->ts_tc.nsec +
+	       mul_u64_u64_div_u64(gap, vdev->udev.timestamp_frequency,
+				   NSEC_PER_SEC);
+}
+
+/* After a reset, which cleared the counter: follow it again. */
+static void viv_ts_start(struct viv_device *vdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	if (!vdev->ts_running) {
+		u64 start = viv_ts_stopped_count(vdev);
+
+		vdev->ts_cc.read = viv_ts_read;
+		vdev->ts_cc.mask = CYCLECOUNTER_MASK(32);
+		vdev->ts_cc.mult = 1;
+		timecounter_init(&vdev->ts_tc, &vdev->ts_cc, start);
+		vdev->ts_running = true;
+	}
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+	mod_delayed_work(system_wq, &vdev->ts_work, vdev->ts_period);
+}
+
+/* Before a reset or a power-down: take the count while it is valid. */
+static void viv_ts_stop(struct viv_device *vdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	if (vdev->ts_running) {
+		timecounter_read(&vdev->ts_tc);
+		vdev->ts_stopped = ktime_get();
+		vdev->ts_running = false;
+	}
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+}
+
+static void viv_ts_work(struct work_struct *work)
+{
+	struct viv_device *vdev = container_of(to_delayed_work(work),
+					       struct viv_device, ts_work);
+	int pm = pm_runtime_get_if_active(vdev->udev.dev);
+	unsigned long flags;
+	bool running;
+
+	/* A suspended core's count was taken when it stopped. */
+	if (!pm || (pm < 0 && pm != -EINVAL))
+		return;
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	running = vdev->ts_running;
+	if (running)
+		timecounter_read(&vdev->ts_tc);
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+	if (pm > 0)
+		pm_runtime_put_autosuspend(vdev->udev.dev);
+	if (running)
+		mod_delayed_work(system_wq, &vdev->ts_work, vdev->ts_period);
+}
+
+/*
+ * &ugpu_family_ops.read_timestamp: the core's cycle counter, extended.
+ * Also called where fences are signalled (WRITE_TIMESTAMP), so it never
+ * powers the core up: a suspended core's count is the one taken when it
+ * stopped, carried forward as viv_ts_start() will.
+ */
 static u64 viv_read_timestamp(struct ugpu_device *udev)
 {
-	/*
-	 * No counter register is modelled: derive it from the clock. The
-	 * 64-bit helpers: 32-bit ARM has no plain 64-bit division.
-	 */
-	return mul_u64_u64_div_u64(ktime_get_ns(), udev->timestamp_frequency,
-				   NSEC_PER_SEC);
+	struct viv_device *vdev = to_viv(udev);
+	int pm = pm_runtime_get_if_active(udev->dev);
+	/* Without runtime PM (-EINVAL), the core is always powered. */
+	bool active = pm > 0 || pm == -EINVAL;
+	unsigned long flags;
+	u64 ts;
+
+	spin_lock_irqsave(&vdev->ts_lock, flags);
+	if (!vdev->ts_running)
+		ts = viv_ts_stopped_count(vdev);
+	else if (active)
+		ts = timecounter_read(&vdev->ts_tc);
+	else	/* suspending, the count about to be taken: the last one */
+		ts = vdev->ts_tc.nsec;
+	spin_unlock_irqrestore(&vdev->ts_lock, flags);
+	if (pm > 0)
+		pm_runtime_put_autosuspend(udev->dev);
+	return ts;
 }
 
 static u32 viv_read_idle(struct viv_device *vdev)
@@ -110,6 +211,8 @@ static void viv_hw_init(struct viv_device *vdev)
 	viv_mmu_hw_init(vdev);
 	viv_write(vdev, VIV_HI_INTR_ENBL, ~0u);
 	viv_ring_start(vdev);
+	/* The reset cleared the cycle counter. */
+	viv_ts_start(vdev);
 }
 
 /*
@@ -121,6 +224,7 @@ static void viv_reset(struct ugpu_device *udev)
 	struct viv_device *vdev = to_viv(udev);
 
 	dev_warn(udev->dev, "resetting the GPU\n");
+	viv_ts_stop(vdev);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_ring_reset(vdev);
 	viv_hw_init(vdev);
@@ -169,6 +273,7 @@ static int viv_runtime_suspend(struct device *dev)
 		if (WARN_ON_ONCE(viv_busy(vdev)))
 			return -EBUSY;
 		/* Nothing may touch the registers once the clocks stop. */
+		viv_ts_stop(vdev);
 		viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 		synchronize_irq(vdev->irq);
 	}
@@ -459,6 +564,12 @@ static void viv_identify(struct viv_device *vdev)
 	vdev->pipe_2d = vdev->features[0] & VIV_FEATURE_PIPE_2D;
 	vdev->blt = vdev->pipe_3d && (vdev->features[6] & VIV_MINOR5_BLT_ENGINE);
 	vdev->pe20 = vdev->pipe_2d && (vdev->features[1] & VIV_MINOR0_2DPE20);
+	/* These cores count their cycles in the memory controller. */
+	if (vdev->model == 0x880 || vdev->model == 0x2000 ||
+	    vdev->model == 0x2100)
+		vdev->ts_reg = VIV_MC_PROFILE_CYCLE_COUNTER;
+	else
+		vdev->ts_reg = VIV_HI_PROFILE_TOTAL_CYCLES;
 
 	udev->family = DRM_UGPU_FAMILY_VIVANTE;
 	udev->chip_model = vdev->model;
@@ -487,6 +598,7 @@ static int viv_get_resources(struct platform_device *pdev,
 	struct ugpu_device *udev = &vdev->udev;
 	struct regmap *regs;
 	unsigned int i;
+	u64 wrap_ns;
 	int ret;
 
 	regs = ugpu_io_init(pdev);
@@ -512,10 +624,14 @@ static int viv_get_resources(struct platform_device *pdev,
 		return dev_err_probe(dev, PTR_ERR(vdev->rst),
 				     "cannot get the reset\n");
 
-	/* No counter register is modelled: timestamps count core cycles. */
+	/* Timestamps count core cycles. */
 	udev->timestamp_frequency = clk_get_rate(vdev->clks[VIV_CLK_CORE].clk);
 	if (!udev->timestamp_frequency)
 		return dev_err_probe(dev, -EINVAL, "the core clock has no rate\n");
+	/* A quarter of the time 2^32 cycles take, at least a jiffy. */
+	wrap_ns = div64_u64((u64)NSEC_PER_SEC << 32,
+			    udev->timestamp_frequency);
+	vdev->ts_period = max(1ul, nsecs_to_jiffies(wrap_ns >> 2));
 	return 0;
 }
 
@@ -533,6 +649,8 @@ static int viv_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, vdev);
 	viv_validate_init();
 	INIT_WORK(&vdev->fault_work, viv_fault_work);
+	spin_lock_init(&vdev->ts_lock);
+	INIT_DELAYED_WORK(&vdev->ts_work, viv_ts_work);
 
 	ret = viv_get_resources(pdev, vdev);
 	if (ret)
@@ -626,6 +744,8 @@ static int viv_probe(struct platform_device *pdev)
 	return 0;
 
 err_stop:
+	viv_ts_stop(vdev);
+	cancel_delayed_work_sync(&vdev->ts_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	vdev->hw_ready = false;
@@ -647,6 +767,8 @@ static void viv_remove(struct platform_device *pdev)
 	pm_runtime_get_sync(dev);
 	ugpu_device_unregister(&vdev->udev);
 	cancel_work_sync(&vdev->fault_work);
+	viv_ts_stop(vdev);
+	cancel_delayed_work_sync(&vdev->ts_work);
 	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
 	viv_hw_reset(vdev);
 	viv_ring_reset(vdev);

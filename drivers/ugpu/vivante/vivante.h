@@ -9,6 +9,7 @@
 #include <linux/clk.h>
 #include <linux/genalloc.h>
 #include <linux/spinlock.h>
+#include <linux/timecounter.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -204,6 +205,15 @@ struct viv_specs {
  * @rst: the reset line, or NULL when the board has none.
  * @hw_ready: what viv_hw_init() programs exists: a runtime resume
  *	initialises the GPU again. Set and cleared with the device active.
+ * @ts_lock: protects @ts_tc, @ts_running and @ts_stopped.
+ * @ts_reg: register of the core's 32-bit cycle counter.
+ * @ts_cc: reads it, one unit per core clock cycle.
+ * @ts_tc: its 64-bit extension: the timestamp.
+ * @ts_running: the counter runs and @ts_tc follows it, from viv_hw_init()
+ *	to the next reset or suspend.
+ * @ts_stopped: CPU time the counter last stopped.
+ * @ts_work: reads the counter while it runs, so no wrap goes unseen.
+ * @ts_period: jiffies between those reads: a quarter of a wrap.
  * @kregion: kernel region (CPU address).
  * @kregion_dma: its bus address.
  * @kregion_va: its GPU address.
@@ -255,6 +265,16 @@ struct viv_device {
 	struct clk_bulk_data clks[VIV_NUM_CLKS];
 	struct reset_control *rst;
 	bool hw_ready;
+
+	/* Protects the timestamp's state below; see above. */
+	spinlock_t ts_lock;
+	u32 ts_reg;
+	struct cyclecounter ts_cc;
+	struct timecounter ts_tc;
+	bool ts_running;
+	ktime_t ts_stopped;
+	struct delayed_work ts_work;
+	unsigned long ts_period;
 
 	void *kregion;
 	dma_addr_t kregion_dma;

@@ -47,6 +47,12 @@
 #define   VIV_SPECS_PIXEL_PIPES(x)		(((x) >> 25) & 0x7)
 #define   VIV_SPECS_VERTEX_OUTPUT_BUFFER_SIZE(x) (((x) >> 28) & 0xf)
 #define VIV_HI_CHIP_MINOR_FEATURE_1	0x0074
+/*
+ * Free-running 32-bit count of core clock cycles (the profiler's total
+ * cycles). GC880, GC2000 and GC2100 keep it in MC_PROFILE_CYCLE_COUNTER
+ * instead.
+ */
+#define VIV_HI_PROFILE_TOTAL_CYCLES	0x0078
 #define VIV_HI_CHIP_SPECS_2		0x0080
 #define   VIV_SPECS_2_BUFFER_SIZE(x)		(((x) >> 0) & 0xff)
 #define   VIV_SPECS_2_INSTRUCTION_COUNT(x)	(((x) >> 8) & 0xff)
@@ -91,6 +97,7 @@
 #define VIV_MC_MEMORY_BASE_ADDR_TX	0x0420
 #define VIV_MC_MEMORY_BASE_ADDR_PEZ	0x0424
 #define VIV_MC_MEMORY_BASE_ADDR_PE	0x0428
+#define VIV_MC_PROFILE_CYCLE_COUNTER	0x0438
 
 /*
  * MMUv1: GPU addresses below the page-table window reach physical memory
