@@ -2649,11 +2649,17 @@ static void run_iteration(uint64_t index)
  */
 #define ITER_BATCH	64
 
+/* The iterations a worker started last, to name them in a kernel report. */
+#define SLOT_HISTORY	4
+
 /* What a worker's current process is doing, for the worker. */
 struct slot {
 	uint64_t iter;		/* the iteration running */
 	uint64_t next;		/* the iteration to run after the process */
 	int64_t start_ns;	/* when the iteration started */
+	int pid;		/* the process running it */
+	unsigned int started;	/* iterations started, indexes recent[] */
+	uint64_t recent[SLOT_HISTORY];
 };
 
 static struct slot *slots;
@@ -2734,12 +2740,38 @@ static void iterations(struct slot *sl, uint64_t first, unsigned int batch,
 {
 	uint64_t i;
 	unsigned int n;
+	int kmsg;
 
 	/* A new group, so that the iterations' own children go too. */
 	setpgid(0, 0);
 	signal(SIGALRM, SIG_DFL);
+	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	__atomic_store_n(&sl->pid, getpid(), __ATOMIC_RELAXED);
 	for (i = first, n = 0; n < batch && more(i, end_ns);
 	     i += opt_procs, n++) {
+		unsigned int k = __atomic_load_n(&sl->started, __ATOMIC_RELAXED);
+
+		/*
+		 * Into the kernel log first, at info level (off the console):
+		 * a report there that names this process names its
+		 * iteration too.
+		 */
+		if (kmsg >= 0) {
+			/* One write() per record: no stdio, which may split it. */
+			char line[96];
+			int len = snprintf(line, sizeof(line),
+					   "<6>ugpu-fuzz: seed %" PRIu64
+					   " iteration %" PRIu64 " pid %d\n",
+					   opt_seed, i, (int)getpid());
+
+			if (write(kmsg, line, len) < 0) {
+				close(kmsg);
+				kmsg = -1;
+			}
+		}
+		__atomic_store_n(&sl->recent[k % SLOT_HISTORY], i,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->started, k + 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&sl->iter, i, __ATOMIC_RELAXED);
 		__atomic_store_n(&sl->start_ns, ugpu_now_ns(), __ATOMIC_RELAXED);
 		alarm(ITER_LIMIT_S);
@@ -3581,6 +3613,23 @@ static bool fi_skipped(const char *name)
 	return false;
 }
 
+/*
+ * The fuzzer's own page faults are fault points as well: one that an
+ * injected failure hits while armed ends in the kernel's "VM_FAULT_OOM
+ * leaked out" retry, which says nothing about the driver. Touch a deep
+ * enough stack and lock every page now and from now on.
+ */
+static void fi_pin_memory(void)
+{
+	volatile char stack[256 * 1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(stack); i += 4096)
+		stack[i] = 0;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		perror("fault-inject: mlockall");
+}
+
 static int fault_inject_main(void)
 {
 	unsigned int i, k, points, total = 0;
@@ -3590,6 +3639,7 @@ static int fault_inject_main(void)
 		fprintf(stderr, "fault-inject: skipped: %s\n", FI_NEEDS);
 		return EXIT_SKIP;
 	}
+	fi_pin_memory();
 	for (i = 0; i < ndevs; i++) {
 		unsigned int j;
 		bool seen = false;
@@ -3651,15 +3701,156 @@ static void print_times(const struct rusage *ru)
 	printf("\n");
 }
 
+/*
+ * ---- kernel reports: while the workers run, the parent reads the kernel
+ * log and names the iterations that were running when a report came.
+ * The same markers fail a test-bed run (tools/vm/run-vm.sh); here they
+ * make a finding of a run on a board too.
+ */
+static const char * const report_marks[] = {
+	"WARNING:", "BUG:", "Oops", "general protection fault", "UBSAN",
+	"KASAN:", "soft lockup", "hard LOCKUP", "blocked for more than",
+	"refcount_t", "list_add corruption", "list_del corruption",
+	"Kernel panic", "possible circular locking",
+	"possible recursive locking", "inconsistent lock state",
+	"suspicious RCU usage", "possible irq lock inversion",
+	"bad unlock balance", "held lock freed",
+	"lock held when returning to user space",
+	"sleeping function called from invalid context", "ODEBUG:",
+	"DMA-API:", "unreferenced object",
+};
+
+/* Reports printed in full; later ones are only counted. */
+#define REPORTS_SHOWN	10
+/* Log records after a report's first line to look for its "PID:". */
+#define REPORT_PID_LINES	40
+
+struct kmsg_reader {
+	int fd;
+	unsigned int reports;
+	unsigned int pid_lines;	/* records left to find the PID in */
+};
+
+static void kmsg_open(struct kmsg_reader *k)
+{
+	memset(k, 0, sizeof(*k));
+	/* Only what comes from now on: the boot and earlier runs are not ours. */
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd >= 0)
+		lseek(k->fd, 0, SEEK_END);
+}
+
+static bool is_report(const char *msg)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(report_marks); i++)
+		if (strstr(msg, report_marks[i]))
+			return true;
+	return false;
+}
+
+/* The iterations each worker started last, the running one last. */
+static void print_in_flight(void)
+{
+	unsigned int w, j;
+
+	for (w = 0; w < opt_procs; w++) {
+		struct slot *sl = &slots[w];
+		unsigned int k = __atomic_load_n(&sl->started, __ATOMIC_ACQUIRE);
+
+		fprintf(stderr, "fuzz:   worker %u (pid %d): iterations", w,
+			__atomic_load_n(&sl->pid, __ATOMIC_RELAXED));
+		for (j = k > SLOT_HISTORY ? k - SLOT_HISTORY : 0; j < k; j++)
+			fprintf(stderr, " %" PRIu64,
+				__atomic_load_n(&sl->recent[j % SLOT_HISTORY],
+						__ATOMIC_RELAXED));
+		fprintf(stderr, "\n");
+	}
+}
+
+/* The worker whose iteration process is @pid, if any. */
+static int worker_of(int pid)
+{
+	unsigned int w;
+
+	for (w = 0; w < opt_procs; w++)
+		if (__atomic_load_n(&slots[w].pid, __ATOMIC_RELAXED) == pid)
+			return w;
+	return -1;
+}
+
+static void kmsg_record(struct kmsg_reader *k, const char *msg)
+{
+	const char *p;
+
+	if (is_report(msg)) {
+		count(&stats->findings, 1);
+		if (++k->reports > REPORTS_SHOWN)
+			return;
+		fprintf(stderr, "fuzz: FINDING seed %" PRIu64
+			": kernel report \"%.160s\"; the iterations running"
+			" (replay: ugpu-fuzz -s %" PRIu64 " -i ITER -v):\n",
+			opt_seed, msg, opt_seed);
+		print_in_flight();
+		k->pid_lines = REPORT_PID_LINES;
+		return;
+	}
+	if (!k->pid_lines)
+		return;
+	k->pid_lines--;
+	p = strstr(msg, " PID: ");
+	if (p) {
+		int pid = atoi(p + 6), w = worker_of(pid);
+
+		k->pid_lines = 0;
+		if (w >= 0)
+			fprintf(stderr, "fuzz:   the report names pid %d: worker %d, iteration %" PRIu64 "\n",
+				pid, w, __atomic_load_n(&slots[w].iter,
+							__ATOMIC_RELAXED));
+		else
+			fprintf(stderr, "fuzz:   the report names pid %d: not a worker's iteration process\n",
+				pid);
+	}
+}
+
+/* Read what the kernel logged since the last call. */
+static void kmsg_poll(struct kmsg_reader *k)
+{
+	char rec[4096];
+
+	while (k->fd >= 0) {
+		ssize_t n = read(k->fd, rec, sizeof(rec) - 1);
+		char *msg, *nl;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten before we read it */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		/* "level,seq,time,flags;message\n" and continuation lines */
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		kmsg_record(k, msg);
+	}
+}
+
 /* Wait for the workers; a progress line every PROGRESS_S seconds. */
 #define PROGRESS_S	60
 
-static void wait_workers(const pid_t *workers, int64_t start)
+static void wait_workers(const pid_t *workers, int64_t start,
+			 struct kmsg_reader *kmsg)
 {
 	int64_t next = start + PROGRESS_S * NSEC_PER_SEC;
 	unsigned int left = opt_procs, i;
 
 	while (left) {
+		kmsg_poll(kmsg);
 		pid_t pid = waitpid(-1, NULL, WNOHANG);
 
 		for (i = 0; pid > 0 && i < opt_procs; i++)
@@ -3705,6 +3896,7 @@ int main(int argc, char **argv)
 	int opt, failed, i, bad;
 	int64_t start, end_ns = 0;
 	pid_t workers[64];
+	struct kmsg_reader kmsg;
 	struct rusage ru;
 	double secs;
 
@@ -3786,6 +3978,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 
+	kmsg_open(&kmsg);
 	start = ugpu_now_ns();
 	if (opt_seconds)
 		end_ns = start + (int64_t)opt_seconds * NSEC_PER_SEC;
@@ -3803,12 +3996,13 @@ int main(int argc, char **argv)
 			if (workers[i] == 0)
 				worker(i, end_ns);
 		}
-		wait_workers(workers, start);
+		wait_workers(workers, start, &kmsg);
 	}
 	secs = (ugpu_now_ns() - start) / 1e9;
 	getrusage(RUSAGE_CHILDREN, &ru);
 
 	bad = check_all();
+	kmsg_poll(&kmsg);
 	printf("fuzz: %llu submits (vivante %llu, mali %llu, adreno %llu), ",
 	       stats->submits[1] + stats->submits[2] + stats->submits[3],
 	       stats->submits[1], stats->submits[2], stats->submits[3]);

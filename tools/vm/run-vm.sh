@@ -85,7 +85,10 @@ arm64 | arm) console=ttyAMA0 ;;
 	;;
 esac
 
-append="console=$console panic=-1 loglevel=5 ugpu_mode=$mode"
+# printk.devkmsg=on: ugpu-fuzz writes a line per iteration into the log,
+# which /dev/kmsg would otherwise rate-limit.
+append="console=$console panic=-1 loglevel=5 printk.devkmsg=on"
+append+=" ugpu_mode=$mode"
 append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n $TESTS ]] && append+=" ugpu_tests=$TESTS"
 [[ -n $SUBTEST ]] && append+=" ugpu_subtest=$SUBTEST"
