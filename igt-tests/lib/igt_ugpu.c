@@ -138,7 +138,13 @@ void ugpu_device_unbind_init(int fd)
 
 void ugpu_device_unbind(void)
 {
-	igt_install_exit_handler(rebind_on_exit);
+	static bool handler_installed;
+
+	/* Once: the handler rebinds whatever is unbound at exit. */
+	if (!handler_installed) {
+		igt_install_exit_handler(rebind_on_exit);
+		handler_installed = true;
+	}
 	/* Unbind in a child: a hang there must not hang the test. */
 	igt_fork(child, 1) {
 		igt_assert_eq(bind_device("unbind"), 0);
