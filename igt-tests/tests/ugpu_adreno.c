@@ -20,6 +20,8 @@
 #include "igt.h"
 #include "igt_ugpu.h"
 #include "ugpu_adreno.h"
+/* Only for the simulated SMMU registers of protected_regs[]. */
+#include <ugpu/sim/adreno_smmu.h>
 
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
@@ -1842,7 +1844,12 @@ static const struct {
 	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
 	/*
 	 * The SMMU's context bank: TTBR0 is the physical address of the
-	 * client's tables, FAR another client's fault address.
+	 * client's tables, FAR another client's fault address. Simulator
+	 * only: the simulated a6xx puts the bank right after its register
+	 * file (include/ugpu/sim/adreno_smmu.h). On a board the SMMU is not
+	 * in the CP's register space at all; there these four entries would
+	 * be replaced by a check that CP_SMMU_TABLE_UPDATE from a client's
+	 * IB is refused (the driver's own ring alone switches tables).
 	 */
 	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), true, "SMMU TTBR0" },
 	{ A6XX_SMMU_REG(SMMU_CB_TTBR0_HI), true, "SMMU TTBR0_HI" },

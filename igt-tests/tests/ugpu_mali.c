@@ -17,6 +17,8 @@
 
 #include "igt.h"
 #include "igt_ugpu.h"
+/* The simulated GPU's framebuffer descriptor: see mali_fbd(). */
+#include <ugpu/sim/mali_fbd.h>
 
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
@@ -2177,12 +2179,14 @@ igt_main
 		for_each_mali(d)
 			test_cache_coherent(d);
 
-	igt_describe("Fragment jobs clear exactly their tile range.");
+	igt_describe("Fragment jobs clear exactly their tile range "
+		     "(simulator only: its framebuffer descriptor).");
 	igt_subtest_with_dynamic("job-fragment")
 		for_each_mali(d)
 			test_job_fragment(d);
 
-	igt_describe("Vertex+tiler chain and fragment chain in one submit.");
+	igt_describe("Vertex+tiler chain and fragment chain in one submit "
+		     "(simulator only: its framebuffer descriptor).");
 	igt_subtest_with_dynamic("frame")
 		for_each_mali(d)
 			test_frame(d);

@@ -28,6 +28,7 @@
 #include "ugpu_drm.h"
 #include "ugpu_tool.h"
 #include <ugpu/hw/mali_regs.h>
+#include <ugpu/sim/mali_fbd.h>
 
 #define FB_WIDTH	256
 #define FB_HEIGHT	256

@@ -57,6 +57,8 @@
 #include <ugpu/hw/adreno_regs.h>
 #include <ugpu/hw/mali_regs.h>
 #include <ugpu/hw/vivante_regs.h>
+#include <ugpu/sim/adreno_smmu.h>
+#include <ugpu/sim/mali_fbd.h>
 
 #define EXIT_SKIP		77
 
