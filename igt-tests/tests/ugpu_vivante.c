@@ -396,6 +396,112 @@ static void test_fast_clear(int minor)
 }
 
 /* MSAA 2x2: a doubled window averaged down. */
+/* A 16-bit pixel of a test image, different at every (x, y) of 64x64. */
+static uint16_t px16(uint32_t x, uint32_t y)
+{
+	return (uint16_t)(0x8000 | (y & 0x3f) << 6 | (x & 0x3f)) ^ 0x2a5;
+}
+
+static uint16_t read16(struct ugpu_bo *bo, uint64_t off)
+{
+	return *(volatile uint16_t *)((char *)bo->map + off);
+}
+
+/*
+ * The resolve engine on 16-bit pixels (R5G6B5, its format 4: two bytes a
+ * pixel, a 4x4 tile of 32 bytes). A copy between two layouts puts every
+ * pixel where the layout's definition says, bit for bit, and writes
+ * nothing else of its window's destination; a fill writes the low half
+ * of the fill value (loaded replicated, as drivers do for 16-bit
+ * formats) into every pixel of its window and nothing beside it.
+ * @super: also to and from 64x64 supertiles.
+ */
+static void test_resolve_16bpp(int minor, bool super)
+{
+	static const struct {
+		enum viv_layout from, to;
+	} cases[] = {
+		{ VIV_TILED, VIV_LINEAR }, { VIV_LINEAR, VIV_TILED },
+		{ VIV_SUPERTILED, VIV_LINEAR }, { VIV_LINEAR, VIV_SUPERTILED },
+	};
+	const uint32_t ls = W * 2, ts = W / 4 * 16 * 2;
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	unsigned int i, x, y;
+
+	viv_env_open(&e, minor);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		enum viv_layout f = cases[i].from, t = cases[i].to;
+		uint32_t sst = f == VIV_LINEAR ? ls : ts;
+		uint32_t dst = t == VIV_LINEAR ? ls : ts;
+		uint32_t cfg = VIV_RS_FORMAT_R5G6B5 | VIV_RS_FORMAT_R5G6B5 << 8;
+
+		if (!super && (f == VIV_SUPERTILED || t == VIV_SUPERTILED))
+			continue;
+		memset(bo[0]->map, 0, 64 << 10);
+		memset(bo[1]->map, 0xa5, 64 << 10);
+		for (y = 0; y < H; y++)
+			for (x = 0; x < W; x++)
+				*(volatile uint16_t *)((char *)bo[0]->map +
+					viv_ref_offset(f, sst, x, y, 2)) = px16(x, y);
+		if (f != VIV_LINEAR)
+			cfg |= VIV_RS_CONFIG_SOURCE_TILED;
+		if (t != VIV_LINEAR)
+			cfg |= VIV_RS_CONFIG_DEST_TILED;
+		viv_reset_stream(&s);
+		viv_ls(&s, VIV_RS_CONFIG, cfg);
+		viv_ls_reloc(&s, VIV_RS_SOURCE_ADDR, 1, 0);
+		viv_ls(&s, VIV_RS_SOURCE_STRIDE, sst |
+		       (f == VIV_SUPERTILED ? VIV_RS_STRIDE_SUPERTILED : 0));
+		viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 2, 0);
+		viv_ls(&s, VIV_RS_DEST_STRIDE, dst |
+		       (t == VIV_SUPERTILED ? VIV_RS_STRIDE_SUPERTILED : 0));
+		viv_ls(&s, VIV_RS_WINDOW_SIZE, W | H << 16);
+		viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0);
+		viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+		igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+		for (y = 0; y < H; y++)
+			for (x = 0; x < W; x++) {
+				uint16_t got = read16(bo[1], viv_ref_offset(t, dst, x, y, 2));
+
+				igt_assert_f(got == px16(x, y),
+					     "case %u (%u,%u): %#x, expected %#x\n",
+					     i, x, y, got, px16(x, y));
+			}
+		/* The window is the whole 64x64 image: 8 KiB, then untouched. */
+		igt_assert_eq_u32(ugpu_bo_read32(bo[1], W * H * 2), 0xa5a5a5a5);
+	}
+
+	/* A 48x8 fill of a linear 16-bit surface: magenta, 0xf81f. */
+	memset(bo[1]->map, 0xa5, 64 << 10);
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_R5G6B5 | VIV_RS_FORMAT_R5G6B5 << 8);
+	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 2, 0);
+	viv_ls(&s, VIV_RS_DEST_STRIDE, ls);
+	viv_ls(&s, VIV_RS_WINDOW_SIZE, 48 | 8 << 16);
+	viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xf81ff81f);
+	viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	for (y = 0; y < 12; y++)
+		for (x = 0; x < W; x++) {
+			uint16_t got = read16(bo[1], y * ls + x * 2);
+			uint16_t want = x < 48 && y < 8 ? 0xf81f : 0xa5a5;
+
+			igt_assert_f(got == want, "fill (%u,%u): %#x, expected %#x\n",
+				     x, y, got, want);
+		}
+
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
 static void test_msaa(int minor)
 {
 	static struct viv_stream s;
@@ -3384,6 +3490,10 @@ igt_main
 		test_resolve(find_model(0x7000), VIV_SUPERTILED, VIV_LINEAR);
 	igt_subtest("resolve-linear-to-supertiled")
 		test_resolve(find_model(0x7000), VIV_LINEAR, VIV_SUPERTILED);
+	igt_subtest("resolve-16bpp-gc2000")
+		test_resolve_16bpp(find_model(0x2000), false);
+	igt_subtest("resolve-16bpp-gc7000")
+		test_resolve_16bpp(find_model(0x7000), true);
 	igt_subtest("fast-clear")
 		test_fast_clear(find_model(0x2000));
 	igt_subtest("msaa-downsample")
