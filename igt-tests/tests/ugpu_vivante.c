@@ -856,6 +856,59 @@ static void test_2d(int minor)
 }
 
 /*
+ * A 2D bit blit between surfaces of a 16-bit format (R5G6B5: two bytes a
+ * pixel): a 32 x 4 rectangle copies 64 bytes of each row, pixel for
+ * pixel, and leaves the rest of each destination row alone.
+ */
+static uint32_t queue_2d(int fd);
+
+static void test_2d_blit_16bpp(int minor)
+{
+	const uint32_t stride = 256, fmt = VIV_DE_FORMAT_R5G6B5;
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	uint32_t q, x, y;
+
+	viv_env_open(&e, minor);
+	q = queue_2d(e.fd);
+	bo[0] = ugpu_bo_new(e.fd, 4096, 0);	/* destination */
+	bo[1] = ugpu_bo_new(e.fd, 4096, 0);	/* source */
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	memset(bo[0]->map, 0xa5, 4096);
+	for (y = 0; y < 8; y++)
+		for (x = 0; x < stride / 2; x++)
+			*(volatile uint16_t *)((char *)bo[1]->map + y * stride +
+					       x * 2) = px16(x, y);
+
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_DE_DEST_ADDRESS, 1, 0);
+	viv_ls(&s, VIV_DE_DEST_STRIDE, stride);
+	viv_ls_reloc(&s, VIV_DE_SRC_ADDRESS, 2, 0);
+	viv_ls(&s, VIV_DE_SRC_STRIDE, stride);
+	viv_ls(&s, VIV_DE_SRC_CONFIG, fmt | fmt << 24 | VIV_DE_SRC_CONFIG_RELATIVE);
+	viv_ls(&s, VIV_DE_SRC_ORIGIN, 0);
+	viv_ls(&s, VIV_DE_DEST_CONFIG, fmt | VIV_DE_COMMAND_BIT_BLT << 12);
+	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
+	viv_emit(&s, 0, 32 | 4 << 16);
+	/* The engine writes through its cache: flush it to memory. */
+	viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_PE2D);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
+	for (y = 0; y < 8; y++)
+		for (x = 0; x < stride / 2; x++) {
+			uint16_t got = read16(bo[0], y * stride + x * 2);
+			uint16_t want = x < 32 && y < 4 ? px16(x, y) : 0xa5a5;
+
+			igt_assert_f(got == want, "(%u,%u): %#x, expected %#x\n",
+				     x, y, got, want);
+		}
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/*
  * MMUv2: every file has its own page tables. Two files get BOs at the
  * same GPU address, yet a resolve of one leaves the other's memory alone,
  * and an address only the other file maps is rejected.
@@ -2031,7 +2084,8 @@ static void de_clear(struct viv_stream *s, uint32_t stride, unsigned int count,
 
 	viv_ls_reloc(s, VIV_DE_DEST_ADDRESS, 1, 0);
 	viv_ls(s, VIV_DE_DEST_STRIDE, stride);
-	viv_ls(s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+	viv_ls(s, VIV_DE_DEST_CONFIG,
+	       VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 	viv_ls(s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
 	viv_emit(s, VIV_CMD_DRAW_2D(count), 0xdeaddeed);
 	for (i = 0; i < count; i++)
@@ -2356,7 +2410,8 @@ static void big_exec(struct viv_env *e, struct ugpu_bo *cmd, struct ugpu_bo *dst
 		/* The 2D pipe: a solid fill of the same 64x4 pixels. */
 		viv_ls_reloc(&tail, VIV_DE_DEST_ADDRESS, 1, 0);
 		viv_ls(&tail, VIV_DE_DEST_STRIDE, LSTRIDE);
-		viv_ls(&tail, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+		viv_ls(&tail, VIV_DE_DEST_CONFIG,
+		       VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&tail, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
 		viv_emit(&tail, VIV_CMD_DRAW_2D(1), 0);
 		viv_emit(&tail, 0, W | 4 << 16);
@@ -3585,6 +3640,8 @@ igt_main
 
 	igt_subtest("2d-fill-gc320")
 		test_2d(find_model(0x320));
+	igt_subtest("2d-blit-16bpp-gc320")
+		test_2d_blit_16bpp(find_model(0x320));
 	igt_subtest("2d-pipe-switch-gc2000")
 		test_2d(find_model(0x2000));
 
