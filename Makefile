@@ -20,6 +20,8 @@
 #   make shell            boot the VM with the modules loaded, busybox shell
 #   make deps             only install missing packages
 #   make checkpatch       checkpatch --strict over our C sources
+#   make check-includes   fail if a test includes a simulator or driver
+#                         header (make check runs it first)
 #
 # W=1 and C=2 are handed to kbuild. KERNEL=debug builds the modules for,
 # and boots, the debug kernel (KASAN, lockdep, kmemleak, ...) instead of
@@ -220,6 +222,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  SW_SYNC_KO="$$(cat '$(SW_SYNC_OUT)/module' 2>/dev/null)"
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
+	check-includes \
 	debug-kernel install uninstall dkms-add dkms-remove testbed igt-upstream \
 	sw-sync
 
@@ -272,8 +275,12 @@ deps:
 	tools/install-deps.sh $(if $(filter debug,$(KERNEL)),--debug-kernel) \
 		$(DEPS_ARCH) '$(KVER)'
 
+# The tests may not include the simulator's headers.
+check-includes:
+	tools/check-test-includes.sh $(CURDIR)
+
 # The VM targets install what is missing before they build anything.
-check: deps
+check: deps check-includes
 	$(MAKE) all testbed
 	$(VM_ENV) tools/vm/run-vm.sh check
 

@@ -21,6 +21,7 @@
 
 #include "igt.h"
 #include "igt_ugpu.h"
+#include <ugpu/sim/mali_fbd.h>
 
 static const char *const family_names[] = {
 	[DRM_UGPU_FAMILY_VIVANTE] = "vivante",

@@ -268,6 +268,11 @@ void mali_null_job(struct ugpu_bo *bo, uint64_t off, uint16_t index);
 void mali_cache_flush_job(struct ugpu_bo *bo, uint64_t off, uint16_t index);
 void mali_fragment_job(struct ugpu_bo *bo, uint64_t off, uint16_t index,
 		       uint32_t min_tile, uint32_t max_tile, uint64_t fbd);
+/*
+ * The simulated GPU's framebuffer descriptor (include/ugpu/sim/mali_fbd.h),
+ * not the hardware's: a fragment job that points at it checks the
+ * simulator. A board needs a real descriptor from Mesa's panfrost.
+ */
 void mali_fbd(struct ugpu_bo *bo, uint64_t off, uint32_t format,
 	      uint32_t width, uint32_t height, uint32_t clear,
 	      uint64_t rt, uint32_t stride);

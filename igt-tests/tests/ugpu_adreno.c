@@ -20,6 +20,8 @@
 #include "igt.h"
 #include "igt_ugpu.h"
 #include "ugpu_adreno.h"
+/* Only for the simulated SMMU registers of protected_regs[]. */
+#include <ugpu/sim/adreno_smmu.h>
 
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
@@ -1127,9 +1129,12 @@ struct fmt {
 	unsigned int bits[4];	/* R, G, B, A */
 };
 
+/* A width of 0: the format has no such component (5_6_5: no alpha). */
 static const struct fmt fmts[] = {
 	{ FMT6_8_8_8_8_UNORM, "8_8_8_8", 4, { 8, 8, 8, 8 } },
 	{ FMT6_5_5_5_1_UNORM, "5_5_5_1", 2, { 5, 5, 5, 1 } },
+	{ FMT6_5_6_5_UNORM, "5_6_5", 2, { 5, 6, 5, 0 } },
+	{ FMT6_4_4_4_4_UNORM, "4_4_4_4", 2, { 4, 4, 4, 4 } },
 };
 
 /*
@@ -1158,10 +1163,13 @@ static uint32_t to_bits(uint32_t v8, unsigned int bits)
 	return (v8 * ((1u << bits) - 1) + 127) / 255;
 }
 
+/* A component the format lacks reads as 1.0 (alpha) when converted. */
 static uint32_t from_bits(uint32_t v, unsigned int bits)
 {
 	uint32_t max = (1u << bits) - 1;
 
+	if (!bits)
+		return 255;
 	return (v * 255 + max / 2) / max;
 }
 
@@ -1319,6 +1327,11 @@ static void test_blit_fill(struct ugpu_device_info *d)
 		igt_assert_eq_u32(pack(&fmts[1], WXYZ, green), 0x03e0);
 		igt_assert_eq_u32(pack(&fmts[1], XYZW, red), 0xf801);
 		igt_assert_eq_u32(pack(&fmts[0], WZYX, red), 0xff0000ff);
+		/* 5_6_5 WXYZ is RGB565: red in the top 5 bits, no alpha. */
+		igt_assert_eq_u32(pack(&fmts[2], WXYZ, red), 0xf800);
+		igt_assert_eq_u32(pack(&fmts[2], WXYZ, green), 0x07e0);
+		/* 4_4_4_4 WZYX: A B G R from the top nibble down. */
+		igt_assert_eq_u32(pack(&fmts[3], WZYX, red), 0xf00f);
 		for (k = 0; k < 2; k++) {
 			adreno_cs_init(&cs, e.cmd, 0);
 			emit_blit(&cs, true, k ? green : red, e.data->va + IMG_DST,
@@ -1842,7 +1855,12 @@ static const struct {
 	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
 	/*
 	 * The SMMU's context bank: TTBR0 is the physical address of the
-	 * client's tables, FAR another client's fault address.
+	 * client's tables, FAR another client's fault address. Simulator
+	 * only: the simulated a6xx puts the bank right after its register
+	 * file (include/ugpu/sim/adreno_smmu.h). On a board the SMMU is not
+	 * in the CP's register space at all; there these four entries would
+	 * be replaced by a check that CP_SMMU_TABLE_UPDATE from a client's
+	 * IB is refused (the driver's own ring alone switches tables).
 	 */
 	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), true, "SMMU TTBR0" },
 	{ A6XX_SMMU_REG(SMMU_CB_TTBR0_HI), true, "SMMU TTBR0_HI" },
@@ -2361,12 +2379,12 @@ igt_main
 		for_each_adreno(d)
 			test_ban(d);
 
-	igt_describe("2D fills in both formats and all four swaps.");
+	igt_describe("2D fills in all four formats and all four swaps.");
 	igt_subtest_with_dynamic("blit-fill")
 		for_each_adreno(d)
 			test_blit_fill(d);
 
-	igt_describe("2D copies in both formats and all four swaps.");
+	igt_describe("2D copies in all four formats and all four swaps.");
 	igt_subtest_with_dynamic("blit-copy")
 		for_each_adreno(d)
 			test_blit_copy(d);

@@ -17,6 +17,8 @@
 
 #include "igt.h"
 #include "igt_ugpu.h"
+/* The simulated GPU's framebuffer descriptor: see mali_fbd(). */
+#include <ugpu/sim/mali_fbd.h>
 
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
@@ -787,6 +789,7 @@ enum malformation {
 	BAD_ATTR_ESIZE,
 	BAD_ATTR_TOTAL,
 	BAD_ATTR_UNMAPPED,
+	/* Simulator only: its framebuffer descriptor (mali_fbd()). */
 	BAD_FBD_FORMAT,
 	BAD_FBD_STRIDE,
 	BAD_TILE_RANGE,
@@ -1455,7 +1458,10 @@ static void test_readonly_bo(struct ugpu_device_info *d)
 	ro = ugpu_bo_new(e.fd, 4096, DRM_UGPU_BO_GPU_READONLY);
 	ugpu_bo_map(ro);
 	ugpu_bo_write32(ro, 0, 0x12345678);
-	/* The CPU still writes it: a framebuffer descriptor the GPU reads. */
+	/*
+	 * The CPU still writes it: a framebuffer descriptor the GPU reads
+	 * (the simulator's own, see mali_fbd()).
+	 */
 	mali_fbd(ro, 64, MALI_FBD_FORMAT_BGRA8888, FB_W, FB_H, CLEAR,
 		 e.data->va + FB, FB_STRIDE);
 
@@ -2234,7 +2240,10 @@ static void test_cache_clean(struct ugpu_device_info *d)
 /*
  * Within the GPU the L2 is coherent: a job reads what an earlier job of
  * the chain wrote, before any clean. Here a set-value job changes the
- * clear colour in the framebuffer descriptor the next job reads.
+ * clear colour in the framebuffer descriptor the next job reads: the
+ * simulator's descriptor (mali_fbd()); on a board the second job would
+ * be one that reads memory by a real descriptor (a fragment job whose
+ * descriptor the set-value job patched, built by Mesa's panfrost).
  */
 static void test_cache_coherent(struct ugpu_device_info *d)
 {
@@ -2450,12 +2459,14 @@ igt_main
 		for_each_mali(d)
 			test_cache_coherent(d);
 
-	igt_describe("Fragment jobs clear exactly their tile range.");
+	igt_describe("Fragment jobs clear exactly their tile range "
+		     "(simulator only: its framebuffer descriptor).");
 	igt_subtest_with_dynamic("job-fragment")
 		for_each_mali(d)
 			test_job_fragment(d);
 
-	igt_describe("Vertex+tiler chain and fragment chain in one submit.");
+	igt_describe("Vertex+tiler chain and fragment chain in one submit "
+		     "(simulator only: its framebuffer descriptor).");
 	igt_subtest_with_dynamic("frame")
 		for_each_mali(d)
 			test_frame(d);

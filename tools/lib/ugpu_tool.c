@@ -264,6 +264,8 @@ int ugpu_demo_main(const struct ugpu_demo *demo, int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: %s [-o DIR] [render node...]\n",
 				argv[0]);
+			if (demo->what)
+				fprintf(stderr, "%s\n", demo->what);
 			return opt == 'h' ? 0 : 2;
 		}
 	}

@@ -77,6 +77,8 @@ struct ugpu_demo {
 	const char *prog;		/* the program's name, for messages */
 	const char *family_label;	/* the family in messages, e.g. "Mali" */
 	uint64_t family;		/* DRM_UGPU_FAMILY_* */
+	/* What it draws, for the usage text; may be NULL. */
+	const char *what;
 	/* Draws on @fd, device @device; returns 0 or -errno. */
 	int (*draw)(int fd, const char *device, const char *out_dir);
 };

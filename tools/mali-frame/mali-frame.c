@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mali-frame: render one frame on every ugpu Mali device and save it as a
- * PNG.
+ * mali-frame: fill rectangles of tiles with clear colours on every ugpu
+ * Mali device and save the picture as a PNG.
  *
- * The frame is built the way a Mali userspace driver builds it: a vertex
- * job and a tiler job drawing a triangle, then a chain of fragment jobs
- * that each fill a range of 16x16 tiles of a BGRA8888 render target with
- * the clear colour of their framebuffer descriptor. Both chains go to the
- * kernel in one submit, the fragment command depending on the
- * vertex/tiler command, and an out syncobj tells when the frame is done.
- * The pixels are then checked against the expected pattern.
+ * The submit has the shape of a Mali frame: a vertex job and a tiler job
+ * describing a triangle, then a chain of fragment jobs, in one submit,
+ * the fragment command depending on the vertex/tiler command, with an
+ * out syncobj telling when it is done. What lands in the 256x256
+ * BGRA8888 render target is only the fragment jobs' work: each fills a
+ * rectangle of 16x16 tiles with the clear colour of its framebuffer
+ * descriptor, so the picture is nested coloured squares. No triangle is
+ * drawn: the simulated GPU has no tiler or shader cores, it checks the
+ * vertex and tiler jobs and does nothing else with them, and the
+ * framebuffer descriptor is the simulator's own format
+ * (include/ugpu/sim/mali_fbd.h), which a real Mali would not understand.
+ * The pixels are then checked against the expected squares.
  *
  * Usage: mali-frame [-o DIR] [render node...]
  * Writes DIR/<device>-frame.png per Mali device (DIR defaults to ".").
@@ -28,6 +33,7 @@
 #include "ugpu_drm.h"
 #include "ugpu_tool.h"
 #include <ugpu/hw/mali_regs.h>
+#include <ugpu/sim/mali_fbd.h>
 
 #define FB_WIDTH	256
 #define FB_HEIGHT	256
@@ -122,7 +128,10 @@ static void fbd(uint8_t *d, uint64_t off, uint64_t rt_va, uint32_t color)
 	w32(d, off + MALI_FBD_RT_STRIDE, FB_STRIDE);
 }
 
-/* The vertex job and the tiler job after it draw one triangle. */
+/*
+ * The vertex job and the tiler job after it describe one triangle; the
+ * simulated GPU checks them and does not rasterise it.
+ */
 static void build_vertex_tiler(struct ugpu_bo *desc, const struct ugpu_bo *rt)
 {
 	static const float tri[3][4] = {
@@ -346,8 +355,9 @@ static int render(int fd, const char *name, const char *out_dir)
 		fprintf(stderr, "mali-frame: cannot write %s\n", path);
 		ret = -EIO;
 	} else {
-		printf("mali-frame: %s: %ux%u frame in %s%s\n", name, FB_WIDTH,
-		       FB_HEIGHT, path, ret ? " (with errors)" : "");
+		printf("mali-frame: %s: %ux%u of clear-colour tiles in %s%s\n",
+		       name, FB_WIDTH, FB_HEIGHT, path,
+		       ret ? " (with errors)" : "");
 	}
 
 out:
@@ -365,6 +375,9 @@ int main(int argc, char **argv)
 		.prog = "mali-frame",
 		.family_label = "Mali",
 		.family = DRM_UGPU_FAMILY_MALI,
+		.what = "Fills rectangles of 16x16 tiles of a 256x256 BGRA8888 target with\n"
+			"clear colours (fragment jobs, behind a vertex+tiler chain the\n"
+			"simulated GPU only checks) and writes DIR/<device>-frame.png.",
 		.draw = render,
 	};
 

@@ -25,6 +25,12 @@
  * simulator's device threads (ugpu-sim/N) cost in the second after the
  * device's last command: the share of one CPU and their wakeups.
  *
+ * On Vivante devices, then, what the kernel's command stream validator
+ * costs, by the driver's own counters (debugfs vivante_stats): plain
+ * states in MB/s next to memcpy() of as many bytes, and draws at their
+ * most expensive to check (each after a change of the scissor and of a
+ * sampler) in ns a draw; the median of a few submits of 32 KiB.
+ *
  * Before the first device and after the last, the same for the simulator
  * threads while no client uses any device, over IDLE seconds, one second
  * after the last work.
@@ -512,6 +518,331 @@ static void idle_cpu(const char *when)
 	fflush(stdout);
 }
 
+/*
+ * ---- Vivante: the kernel's command stream validator, timed by the
+ * driver's own counters (debugfs vivante_stats: validated_bytes,
+ * validate_ns), so that neither the ioctl nor the GPU counts.
+ */
+
+/* A stream of 32 KiB, submitted VAL_ROUNDS times. */
+#define VAL_WORDS	8192
+#define VAL_ROUNDS	21
+#define VAL_RELOCS	64
+/* The scene of the draws: a 64x64 tiled 32-bit target (16 KiB). */
+#define VAL_RT		64
+#define VAL_RT_STRIDE	(VAL_RT / 4 * 16 * 4)
+#define VAL_RT_BYTES	(VAL_RT / 4 * VAL_RT_STRIDE)
+/* Submit BO indices: the stream, then the scene's buffers. */
+enum { VAL_CMD, VAL_COLOR, VAL_DEPTH, VAL_TEX, VAL_VTX, VAL_IDX, VAL_BOS };
+
+struct val {
+	struct bench *b;
+	uint32_t queue;
+	char stats[PATH_MAX];
+	struct ugpu_bo bo[VAL_BOS];
+	uint32_t w[VAL_WORDS];
+	unsigned int n;
+	struct drm_ugpu_reloc relocs[VAL_RELOCS];
+	unsigned int nrelocs;
+};
+
+/* The vivante_stats file of @device's DRM debugfs directory. */
+static bool val_stats_path(const char *device, char *path, size_t len)
+{
+	char name[PATH_MAX], buf[256];
+	struct dirent *de;
+	bool found = false;
+	FILE *f;
+	DIR *d;
+
+	d = opendir("/sys/kernel/debug/dri");
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "/sys/kernel/debug/dri/%s/name",
+			 de->d_name);
+		f = fopen(name, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && strstr(buf, device)) {
+			snprintf(path, len,
+				 "/sys/kernel/debug/dri/%s/vivante_stats",
+				 de->d_name);
+			found = !access(path, R_OK);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* The value of @key in the stats file, or -1. */
+static long long val_stat(const struct val *v, const char *key)
+{
+	char line[128];
+	size_t len = strlen(key);
+	long long val = -1;
+	FILE *f;
+
+	f = fopen(v->stats, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			val = strtoll(line + len + 1, NULL, 0);
+			break;
+		}
+	fclose(f);
+	return val;
+}
+
+static void val_emit(struct val *v, uint32_t w0, uint32_t w1)
+{
+	if (v->n + 2 > VAL_WORDS)
+		return;
+	v->w[v->n++] = w0;
+	v->w[v->n++] = w1;
+}
+
+static void val_ls(struct val *v, uint32_t state, uint32_t value)
+{
+	val_emit(v, VIV_CMD_LOAD_STATE(state, 1, false), value);
+}
+
+/* @state = the GPU address of BO @bo, which the kernel writes. */
+static void val_ls_bo(struct val *v, uint32_t state, unsigned int bo)
+{
+	struct drm_ugpu_reloc *r;
+
+	if (v->nrelocs == VAL_RELOCS || v->n + 2 > VAL_WORDS)
+		return;
+	r = &v->relocs[v->nrelocs++];
+	memset(r, 0, sizeof(*r));
+	r->cmdbuf_offset = (v->n + 1) * 4;
+	r->bo_index = bo;
+	val_ls(v, state, 0);
+}
+
+/*
+ * A scene of one 64x64 draw: render target, depth, a 64x64 texture on
+ * sampler 0, vertex and index streams, all in their BOs.
+ */
+static void val_scene(struct val *v, unsigned int pipes, unsigned int streams)
+{
+	unsigned int i;
+
+	val_ls(v, VIV_FE_VERTEX_ELEMENT_CONFIG(0), 0x0c000000);
+	val_ls(v, VIV_VS_INPUT_COUNT, 1);
+	val_ls(v, VIV_VS_END_PC, 2);
+	val_ls(v, VIV_PS_END_PC, 2);
+	val_emit(v, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_LEFT, 1, true), 0);
+	val_emit(v, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_TOP, 1, true), 0);
+	val_emit(v, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+		 (VAL_RT << 16) - 1);
+	val_emit(v, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_BOTTOM, 1, true),
+		 (VAL_RT << 16) - 1);
+	val_ls(v, VIV_GL_MULTI_SAMPLE_CONFIG, VIV_MSAA_SAMPLES_NONE | 0xf0);
+	val_ls(v, VIV_PE_COLOR_FORMAT, VIV_PE_FORMAT_A8R8G8B8);
+	val_ls(v, VIV_PE_COLOR_STRIDE, VAL_RT_STRIDE);
+	val_ls(v, VIV_PE_DEPTH_CONFIG, VIV_PE_DEPTH_FORMAT_D24S8 | 1);
+	val_ls(v, VIV_PE_DEPTH_STRIDE, VAL_RT_STRIDE);
+	val_ls_bo(v, VIV_PE_COLOR_ADDR, VAL_COLOR);
+	val_ls_bo(v, VIV_PE_DEPTH_ADDR, VAL_DEPTH);
+	for (i = 0; i < pipes; i++) {
+		val_ls_bo(v, VIV_PE_PIPE_COLOR_ADDR(i), VAL_COLOR);
+		val_ls_bo(v, VIV_PE_PIPE_DEPTH_ADDR(i), VAL_DEPTH);
+	}
+	val_ls(v, VIV_TS_MEM_CONFIG, 0);
+	val_ls(v, VIV_TE_SAMPLER_CONFIG0(0),
+	       VIV_TE_TYPE_2D | VIV_TEX_A8R8G8B8 << VIV_TE_FORMAT_SHIFT);
+	for (i = 0; i < VIV_TE_SAMPLERS; i++)
+		val_ls(v, VIV_TE_SAMPLER_SIZE(i), i ? 0 : VAL_RT | VAL_RT << 16);
+	val_ls_bo(v, VIV_TE_SAMPLER_LOD_ADDR(0, 0), VAL_TEX);
+	val_ls(v, VIV_FE_VERTEX_STREAM_CONTROL, 16);
+	val_ls_bo(v, VIV_FE_VERTEX_STREAM_BASE_ADDR, VAL_VTX);
+	for (i = 0; i < streams; i++) {
+		val_ls(v, VIV_FE_VERTEX_STREAMS_CONTROL(i), 16);
+		val_ls_bo(v, VIV_FE_VERTEX_STREAMS_BASE_ADDR(i), VAL_VTX);
+	}
+	val_ls(v, VIV_FE_INDEX_STREAM_CONTROL, VIV_FE_INDEX_TYPE_U8);
+	val_ls_bo(v, VIV_FE_INDEX_STREAM_BASE_ADDR, VAL_IDX);
+}
+
+/* Submits the stream and waits; returns 0 or -errno (-EIO: it failed). */
+static int val_submit(struct val *v)
+{
+	struct drm_ugpu_submit_bo bos[VAL_BOS];
+	struct drm_ugpu_cmd_buf buf = {
+		.handle = v->bo[VAL_CMD].handle,
+		.size = v->n * 4,
+		.relocs = (uintptr_t)v->relocs,
+		.reloc_count = v->nrelocs,
+	};
+	struct drm_ugpu_cmd cmd = {
+		.type = DRM_UGPU_CMD_HW,
+		.queue = v->queue,
+		.buf_count = 1,
+		.bufs = (uintptr_t)&buf,
+	};
+	struct drm_ugpu_sync out = { .handle = v->b->syncobj };
+	struct drm_ugpu_submit submit = {
+		.ctx = v->b->ctx,
+		.cmds = (uintptr_t)&cmd,
+		.cmd_count = 1,
+		.bos = (uintptr_t)bos,
+		.bo_count = VAL_BOS,
+		.out_syncs = (uintptr_t)&out,
+		.out_sync_count = 1,
+	};
+	unsigned int i;
+
+	memcpy(v->bo[VAL_CMD].map, v->w, v->n * 4);
+	for (i = 0; i < VAL_BOS; i++) {
+		bos[i].handle = v->bo[i].handle;
+		bos[i].flags = DRM_UGPU_SUBMIT_BO_READ |
+			       (i ? DRM_UGPU_SUBMIT_BO_WRITE : 0);
+	}
+	if (drmIoctl(v->b->fd, DRM_IOCTL_UGPU_SUBMIT, &submit))
+		return -errno;
+	if (drmSyncobjWait(v->b->fd, &v->b->syncobj, 1,
+			   ugpu_deadline_ns(WAIT_NS), 0, NULL))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Submits the stream VAL_ROUNDS times; the median over the rounds of the
+ * validator's ns per submit into *@ns. Returns 0 or -errno.
+ */
+static int val_time(struct val *v, double *ns)
+{
+	double t[VAL_ROUNDS];
+	long long b0, n0, b1, n1;
+	unsigned int r;
+	int ret;
+
+	for (r = 0; r < VAL_ROUNDS; r++) {
+		b0 = val_stat(v, "validated_bytes");
+		n0 = val_stat(v, "validate_ns");
+		ret = val_submit(v);
+		if (ret)
+			return ret;
+		b1 = val_stat(v, "validated_bytes");
+		n1 = val_stat(v, "validate_ns");
+		/* Each byte once: else another client shares the device. */
+		if (b0 < 0 || n0 < 0 || b1 - b0 != v->n * 4LL)
+			return -EAGAIN;
+		t[r] = n1 - n0;
+	}
+	*ns = median(t, VAL_ROUNDS);
+	return 0;
+}
+
+/* memcpy() of @bytes: the median ns over VAL_ROUNDS copies. */
+static double val_memcpy(const uint32_t *src, size_t bytes)
+{
+	static uint32_t dst[VAL_WORDS];
+	double t[VAL_ROUNDS];
+	unsigned int r;
+	int64_t t0;
+
+	for (r = 0; r < VAL_ROUNDS; r++) {
+		t0 = ugpu_now_ns();
+		memcpy(dst, src, bytes);
+		/* Keep the copy from being optimised away. */
+		__asm__ __volatile__("" : : "r"(dst) : "memory");
+		t[r] = ugpu_now_ns() - t0;
+	}
+	return median(t, VAL_ROUNDS);
+}
+
+/*
+ * Prints the validator's speed on the device's first 3D queue: plain
+ * states (32 KiB of LOAD_STATEs into shader instruction memory, 1023 a
+ * LOAD_STATE) in MB/s against memcpy() of the same bytes, and the worst
+ * case of the draw checks (MMUv1's above all): a stream of draws, each
+ * after a change of the scissor and of a sampler, so that the render
+ * targets and all samplers are checked again at each, in ns a draw.
+ */
+static int bench_validator(struct bench *b, const char *device)
+{
+	static const uint32_t size[VAL_BOS] = {
+		VAL_WORDS * 4, VAL_RT_BYTES, VAL_RT_BYTES, VAL_RT_BYTES,
+		4096, 4096,
+	};
+	static struct val v;
+	uint64_t nq = 0, caps = 0, pipes = 1, streams = 1;
+	double states_ns, draws_ns, copy_ns;
+	unsigned int i, draws = 0;
+	int ret;
+
+	memset(&v, 0, sizeof(v));
+	v.b = b;
+	if (!val_stats_path(device, v.stats, sizeof(v.stats))) {
+		printf("  validator: not measured (no vivante_stats in debugfs)\n\n");
+		return 0;
+	}
+	ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_NUM_QUEUES, 0, &nq);
+	for (v.queue = 0; !ret && v.queue < nq; v.queue++) {
+		ret = ugpu_get_param(b->fd, DRM_UGPU_PARAM_QUEUE_CAPS, v.queue,
+				     &caps);
+		if (!ret && (caps & DRM_UGPU_QUEUE_CAP_CMDBUF_3D))
+			break;
+	}
+	if (ret)
+		return ret;
+	if (v.queue == nq) {
+		printf("  validator: not measured (no 3D pipe)\n\n");
+		return 0;
+	}
+	ugpu_get_param(b->fd, DRM_UGPU_PARAM_VIVANTE_PIXEL_PIPES, 0, &pipes);
+	ugpu_get_param(b->fd, DRM_UGPU_PARAM_VIVANTE_STREAM_COUNT, 0,
+		       &streams);
+	pipes = pipes < 1 ? 1 : pipes > VIV_PE_PIPES ? VIV_PE_PIPES : pipes;
+	streams = streams < 1 ? 1 : streams > VIV_FE_VERTEX_STREAMS ?
+		  VIV_FE_VERTEX_STREAMS : streams;
+	for (i = 0; i < VAL_BOS; i++) {
+		ret = ugpu_bo_create(b->fd, size[i], i ? DRM_UGPU_BO_NOEXEC : 0,
+				     &v.bo[i]);
+		if (ret)
+			goto out;
+	}
+
+	while (v.n + 1024 <= VAL_WORDS) {
+		v.w[v.n++] = VIV_CMD_LOAD_STATE(VIV_SH_INST_MEM, 1023, false);
+		for (i = 0; i < 1023; i++)
+			v.w[v.n++] = i;
+	}
+	ret = val_time(&v, &states_ns);
+	if (ret)
+		goto out;
+	copy_ns = val_memcpy(v.w, v.n * 4);
+	printf("  validator, plain states: %.1f MB/s (memcpy: %.1f MB/s), %u bytes a submit\n",
+	       v.n * 4 / states_ns * 1e3, v.n * 4 / copy_ns * 1e3, v.n * 4);
+
+	v.n = 0;
+	val_scene(&v, pipes, streams);
+	while (v.n + 8 <= VAL_WORDS) {
+		val_emit(&v, VIV_CMD_LOAD_STATE(VIV_SE_SCISSOR_RIGHT, 1, true),
+			 ((VAL_RT - draws % 2) << 16) - 1);
+		val_ls(&v, VIV_TE_SAMPLER_SIZE(1), draws % 2);
+		val_emit(&v, VIV_CMD_DRAW_PRIMITIVES, VIV_PRIM_TRIANGLES);
+		val_emit(&v, 0, 1);
+		draws++;
+	}
+	ret = val_time(&v, &draws_ns);
+	if (ret)
+		goto out;
+	printf("  validator, draws after a scissor and sampler change: %.0f ns a draw\n"
+	       "    (%u draws a submit)\n\n", draws_ns / draws, draws);
+out:
+	for (i = 0; i < VAL_BOS; i++)
+		ugpu_bo_destroy(b->fd, &v.bo[i]);
+	return ret;
+}
+
 static int bench_node(int fd, const char *node, void *arg)
 {
 	struct bench b = { .fd = fd };
@@ -594,6 +925,12 @@ static int bench_node(int fd, const char *node, void *arg)
 		       median(ns[i], ROUNDS), median(ratio[i], ROUNDS));
 	printf("  hw after 20 ms idle: %.0f us, after 300 ms idle: %.0f us\n%s\n",
 	       lat20, lat300, after);
+	if (b.family == DRM_UGPU_FAMILY_VIVANTE) {
+		ret = bench_validator(&b, device);
+		if (ret)
+			fprintf(stderr, "ugpu-bench: %s: validator: %s\n",
+				device, strerror(-ret));
+	}
 	fflush(stdout);
 out:
 	teardown(&b);

@@ -57,6 +57,8 @@
 #include <ugpu/hw/adreno_regs.h>
 #include <ugpu/hw/mali_regs.h>
 #include <ugpu/hw/vivante_regs.h>
+#include <ugpu/sim/adreno_smmu.h>
+#include <ugpu/sim/mali_fbd.h>
 
 #define EXIT_SKIP		77
 
@@ -860,7 +862,8 @@ static void viv_de(struct iter *it, struct vstream *s)
 
 	vls_addr(s, VIV_DE_DEST_ADDRESS, vdata(it, s), 64 * rnd(&it->r, 64));
 	vls(s, VIV_DE_DEST_STRIDE, stride);
-	vls(s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+	vls(s, VIV_DE_DEST_CONFIG,
+	    VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 	vls(s, VIV_DE_CLEAR_PIXEL_VALUE32, (uint32_t)rnd64(&it->r));
 	vemit(s, VIV_CMD_DRAW_2D(n), 0xdeaddeed);
 	for (i = 0; i < n; i++) {
@@ -2915,7 +2918,8 @@ static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 	} else {
 		vls_addr(&s, VIV_DE_DEST_ADDRESS, 1, 0);
 		vls(&s, VIV_DE_DEST_STRIDE, 256);
-		vls(&s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+		vls(&s, VIV_DE_DEST_CONFIG,
+		    VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 		vls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, value);
 		vemit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		vemit(&s, 0, 64 | 4 << 16);

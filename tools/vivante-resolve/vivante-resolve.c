@@ -272,7 +272,8 @@ static int demo_2d(int fd, uint32_t queue, uint32_t *out)
 		goto out;
 	ls_addr(&s, VIV_DE_DEST_ADDRESS, 1, 0);
 	ls(&s, VIV_DE_DEST_STRIDE, LSTRIDE);
-	ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_COMMAND_CLEAR << 12);
+	ls(&s, VIV_DE_DEST_CONFIG,
+	   VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 	for (i = 0; i < 8; i++) {
 		uint32_t o = i * 16;
 

@@ -15,6 +15,8 @@
 #include <ugpu/ugpu_core.h>
 #include <ugpu/ugpu_pgtable.h>
 #include <ugpu/hw/adreno_regs.h>
+/* Where the SMMU context bank is: the simulated a6xx's window. */
+#include <ugpu/sim/adreno_smmu.h>
 
 #define ADRENO_NUM_QUEUES	3	/* one per context priority */
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */

@@ -50,6 +50,7 @@
 #include <linux/vmalloc.h>
 
 #include <ugpu/hw/adreno_regs.h>
+#include <ugpu/sim/adreno_smmu.h>
 #include <ugpu/sim/adreno_sqe.h>
 
 #include "sim_cache.h"

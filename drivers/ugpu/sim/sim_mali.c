@@ -21,6 +21,7 @@
 #include <linux/unaligned.h>
 
 #include <ugpu/hw/mali_regs.h>
+#include <ugpu/sim/mali_fbd.h>
 
 #include "sim_cache.h"
 #include "sim_core.h"

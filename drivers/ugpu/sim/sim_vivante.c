@@ -35,6 +35,7 @@
 #include <linux/vmalloc.h>
 
 #include <ugpu/hw/vivante_regs.h>
+#include <ugpu/sim/vivante_window.h>
 
 #include "sim_core.h"
 #include "sim_vivante.h"

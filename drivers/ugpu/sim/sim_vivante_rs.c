@@ -372,19 +372,23 @@ bool vsim_ts_check(struct sim_device *sdev)
 }
 
 /*
- * START_DE: clear or copy (bit blit) each rectangle of a 32-bit linear
+ * START_DE: clear or copy (bit blit) each rectangle of a linear
  * destination. Rectangles are two words: top-left and bottom-right
- * (exclusive), x in the low half.
+ * (exclusive), x in the low half. Clears of 32-bit formats; copies
+ * between surfaces of one 16 or 32-bit format, pixel for pixel. Format
+ * conversion (16-bit clears take a 32-bit colour) is not simulated.
  */
 bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 {
 	struct vsim *v = sdev->priv;
 	const u32 *s = v->state;
-	u32 cmd = VIV_DE_DEST_CONFIG_COMMAND(s[VIV_DE_DEST_CONFIG >> 2]);
+	u32 dcfg = s[VIV_DE_DEST_CONFIG >> 2], scfg = s[VIV_DE_SRC_CONFIG >> 2];
+	u32 cmd = VIV_DE_DEST_CONFIG_COMMAND(dcfg);
+	u32 fmt = VIV_DE_DEST_CONFIG_FORMAT(dcfg);
 	u32 dst = s[VIV_DE_DEST_ADDRESS >> 2], dstride = s[VIV_DE_DEST_STRIDE >> 2];
 	u32 src = s[VIV_DE_SRC_ADDRESS >> 2], sstride = s[VIV_DE_SRC_STRIDE >> 2];
 	u32 color = s[VIV_DE_CLEAR_PIXEL_VALUE32 >> 2];
-	unsigned int i;
+	unsigned int i, cpp;
 	u32 x0, y0, x1, y1, y;
 	__le32 rect[2];
 	u8 *row;
@@ -392,6 +396,22 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 
 	if (cmd != VIV_DE_COMMAND_CLEAR && cmd != VIV_DE_COMMAND_BIT_BLT) {
 		vsim_hang(sdev, "2D command not simulated");
+		return false;
+	}
+	/* Formats up to R5G6B5 have 16-bit pixels, then two 32-bit ones. */
+	if (fmt > VIV_DE_FORMAT_A8R8G8B8) {
+		vsim_hang(sdev, "2D format not simulated");
+		return false;
+	}
+	cpp = fmt <= VIV_DE_FORMAT_R5G6B5 ? 2 : 4;
+	if (cmd == VIV_DE_COMMAND_CLEAR && cpp != 4) {
+		vsim_hang(sdev, "2D clear of a 16-bit format not simulated");
+		return false;
+	}
+	if (cmd == VIV_DE_COMMAND_BIT_BLT &&
+	    (VIV_DE_SRC_CONFIG_FORMAT(scfg) != fmt ||
+	     VIV_DE_SRC_CONFIG_PE10_FORMAT(scfg) != fmt)) {
+		vsim_hang(sdev, "2D format conversion not simulated");
 		return false;
 	}
 	row = vmalloc(65536 * 4);
@@ -409,7 +429,7 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 		if (x1 <= x0 || y1 <= y0)
 			continue;
 		for (y = y0; y < y1; y++) {
-			u32 len = (x1 - x0) * 4;
+			u32 len = (x1 - x0) * cpp;
 
 			/* Up to 255 rectangles of 64K x 64K: minutes of work. */
 			if (vsim_engine_stopped(v))
@@ -418,11 +438,11 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 			if (cmd == VIV_DE_COMMAND_CLEAR) {
 				memset32((u32 *)row, (__force u32)cpu_to_le32(color),
 					 x1 - x0);
-			} else if (vsim_pe_access(sdev, src + y * sstride + x0 * 4,
+			} else if (vsim_pe_access(sdev, src + y * sstride + x0 * cpp,
 						  row, len, false)) {
 				goto out;
 			}
-			if (vsim_pe_access(sdev, dst + y * dstride + x0 * 4,
+			if (vsim_pe_access(sdev, dst + y * dstride + x0 * cpp,
 					   row, len, true))
 				goto out;
 		}

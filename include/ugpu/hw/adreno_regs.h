@@ -5,8 +5,8 @@
  *
  * Register offsets are dword offsets, as type-4 packets and
  * CP_REG_TO_MEM address them; the MMIO byte offset is four times that
- * (A6XX_MMIO()). The GPU's SMMU context bank sits in its own window; its
- * offsets are byte offsets inside that window, as in the arm-smmu
+ * (A6XX_MMIO()). The GPU's SMMU context bank has its own MMIO region; its
+ * offsets are byte offsets inside that region, as in the arm-smmu
  * architecture.
  */
 #ifndef _UGPU_HW_ADRENO_REGS_H_
@@ -142,19 +142,12 @@
 #define A6XX_2D_INFO_TILE_MODE_GET(v)	(((v) >> 8) & 3)
 #define A6XX_2D_INFO_SWAP_GET(v)	(((v) >> 10) & 3)
 
-/* Register file size the simulated GPU implements, in dwords. */
-#define A6XX_NUM_REGS			0x10000
-
 /*
  * SMMU context bank 0 of the GPU's SMMU (arm-smmu, stage 1, AArch64
- * descriptors). On boards this is the adreno-smmu's own MMIO region; the
- * simulated a6xx places it right after the GPU registers, at
- * A6XX_SMMU_WINDOW bytes.
+ * descriptors): byte offsets inside the context bank. On boards the bank
+ * is the adreno-smmu's own MMIO region; where the simulated a6xx puts it
+ * is include/ugpu/sim/adreno_smmu.h.
  */
-#define A6XX_SMMU_WINDOW		A6XX_MMIO(A6XX_NUM_REGS)
-#define A6XX_SMMU_WINDOW_SIZE		0x1000
-/* The register number of an SMMU register, as the CP's packets name it. */
-#define A6XX_SMMU_REG(off)		(A6XX_NUM_REGS + (off) / 4)
 #define SMMU_CB_SCTLR			0x000
 #define   SMMU_SCTLR_M			BIT(0)
 #define   SMMU_SCTLR_CFRE		BIT(5)
@@ -309,7 +302,7 @@ static inline unsigned int a6xx_pkt7(unsigned int opcode, unsigned int cnt)
 #define BLIT_OP_COPY			1
 #define BLIT_OP_SCALE			3
 
-/* a6xx_format values the 2D engine of the simulated a6xx handles. */
+/* a6xx_format values (the ones the driver's 2D paths use). */
 #define FMT6_4_4_4_4_UNORM		0x08
 #define FMT6_5_5_5_1_UNORM		0x0a
 #define FMT6_5_6_5_UNORM		0x0e

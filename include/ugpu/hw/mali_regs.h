@@ -248,7 +248,7 @@
 #define MALI_TRANSCFG_INA_BITS(n)	((n) << 6)
 #define MALI_TRANSCFG_OUTA_BITS(n)	((n) << 14)
 
-/* MMU_FEATURES bit: the GPU has AS_TRANSCFG and the AArch64 table format. */
+/* MMU_FEATURES: virtual and physical address bits. */
 #define MALI_MMU_FEATURES_VA_BITS(v)	((v) & 0xff)
 #define MALI_MMU_FEATURES_PA_BITS(v)	(((v) >> 8) & 0xff)
 
@@ -346,19 +346,6 @@ enum mali_set_value_kind {
 #define MALI_TILE_COORD(x, y)		(((y) << 16) | (x))
 #define MALI_TILE_SIZE			16
 #define MALI_FBD_PTR_MASK		(~0x3fULL)
-
-/*
- * The part of the framebuffer descriptor the simulated GPU implements
- * (see Documentation/mali.rst): format, size, clear colour and one BGRA8888
- * render target.
- */
-#define MALI_FBD_FORMAT			0x00
-#define   MALI_FBD_FORMAT_BGRA8888	0x1
-#define MALI_FBD_SIZE			0x04	/* (width-1) | (height-1) << 16 */
-#define MALI_FBD_CLEAR_COLOR		0x08	/* BGRA8888 */
-#define MALI_FBD_RT_BASE		0x10	/* u64 GPU address */
-#define MALI_FBD_RT_STRIDE		0x18	/* bytes per row */
-#define MALI_FBD_SIZE_BYTES		0x20
 
 /*
  * Vertex, tiler, compute and fused jobs, as the seed lays them out with

@@ -171,9 +171,6 @@
 #define VIV_PRIM_LINE_LOOP		7
 #define VIV_PRIM_QUADS			8
 
-/* Highest AHB register of the window. */
-#define VIV_MAX_REGISTER		0x0ffc
-
 /* Vertex shader, primitive assembly, setup engine */
 #define VIV_VS_END_PC			0x0800
 #define VIV_VS_INPUT_COUNT		0x0808
