@@ -3625,11 +3625,11 @@ static bool fi_skipped(const char *name)
  */
 static void fi_pin_memory(void)
 {
-	volatile char stack[256 * 1024];
-	size_t i;
+	char stack[256 * 1024];
 
-	for (i = 0; i < sizeof(stack); i += 4096)
-		stack[i] = 0;
+	memset(stack, 0, sizeof(stack));
+	/* Keep the stores: the compiler may not drop the array. */
+	__asm__ __volatile__("" : : "r"(stack) : "memory");
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		perror("fault-inject: mlockall");
 }
@@ -3792,10 +3792,10 @@ static void kmsg_record(struct kmsg_reader *k, const char *msg)
 		count(&stats->findings, 1);
 		if (++k->reports > REPORTS_SHOWN)
 			return;
-		fprintf(stderr, "fuzz: FINDING seed %" PRIu64
-			": kernel report \"%.160s\"; the iterations running"
-			" (replay: ugpu-fuzz -s %" PRIu64 " -i ITER -v):\n",
-			opt_seed, msg, opt_seed);
+		fprintf(stderr, "fuzz: FINDING seed %" PRIu64 ": kernel report \"%.160s\"\n",
+			opt_seed, msg);
+		fprintf(stderr, "fuzz:   iterations running (replay: ugpu-fuzz -s %" PRIu64
+			" -i ITER -v):\n", opt_seed);
 		print_in_flight();
 		k->pid_lines = REPORT_PID_LINES;
 		return;
@@ -3808,13 +3808,12 @@ static void kmsg_record(struct kmsg_reader *k, const char *msg)
 		int pid = atoi(p + 6), w = worker_of(pid);
 
 		k->pid_lines = 0;
+		fprintf(stderr, "fuzz:   the report names pid %d: ", pid);
 		if (w >= 0)
-			fprintf(stderr, "fuzz:   the report names pid %d: worker %d, iteration %" PRIu64 "\n",
-				pid, w, __atomic_load_n(&slots[w].iter,
-							__ATOMIC_RELAXED));
+			fprintf(stderr, "worker %d, iteration %" PRIu64 "\n", w,
+				__atomic_load_n(&slots[w].iter, __ATOMIC_RELAXED));
 		else
-			fprintf(stderr, "fuzz:   the report names pid %d: not a worker's iteration process\n",
-				pid);
+			fprintf(stderr, "not a worker's iteration process\n");
 	}
 }
 
