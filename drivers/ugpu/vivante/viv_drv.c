@@ -287,7 +287,12 @@ static void viv_fe_stop(struct viv_device *vdev)
 	viv_ring_end(vdev);
 	if (read_poll_timeout(viv_fe_stopped, stopped, stopped, 100, 100000,
 			      false, vdev))
-		dev_warn(vdev->udev.dev, "the FE did not stop before suspend\n");
+		dev_warn(vdev->udev.dev,
+			 "the FE did not stop before suspend: idle %#x, clock control %#x, DMA at %#x, state %#x\n",
+			 viv_read(vdev, VIV_HI_IDLE_STATE),
+			 viv_read(vdev, VIV_HI_CLOCK_CONTROL),
+			 viv_read(vdev, VIV_FE_DMA_ADDRESS),
+			 viv_read(vdev, VIV_FE_DMA_DEBUG_STATE));
 }
 
 static int viv_runtime_suspend(struct device *dev)
