@@ -19,6 +19,8 @@
 #include "igt.h"
 #include "igt_ugpu.h"
 #include "sw_sync.h"
+#include "ugpu_adreno.h"
+#include "ugpu_vivante.h"
 
 #define BAD_HANDLE	0xdead0001u
 /* A user address nothing is mapped at: the kernel must return -EFAULT. */
@@ -2743,6 +2745,246 @@ static void test_memcg(struct ugpu_device_info *d)
 	cg_remove(0);
 }
 
+/* -------------------------------------------------------------------- */
+/* System sleep with work in flight.                                    */
+
+/*
+ * Every job writes PM_OPS values with the GPU, each into its own slot of
+ * PM_SLOT bytes (a Vivante clear covers a 64x4-pixel block); its last
+ * slots are written last, so a job cut short shows.
+ */
+#define PM_JOBS		24
+#define PM_OPS		32
+#define PM_SLOT		1024
+#define PM_CMD_SIZE	16384
+#define PM_TEST		"/sys/power/pm_test"
+#define PM_STATE	"/sys/power/state"
+#define PM_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
+
+struct pm_work {
+	int fd;
+	uint32_t ctx;
+	struct ugpu_bo *cmd;		/* one PM_CMD_SIZE block per job */
+	struct ugpu_bo *data;		/* PM_OPS slots per job */
+	uint32_t sync[PM_JOBS + 1];
+};
+
+static uint32_t pm_value(unsigned int job, unsigned int op)
+{
+	return 0x5a000000u | job << 12 | op;
+}
+
+static char pm_delay_saved[16];
+
+static void pm_restore(int sig)
+{
+	(void)sig;
+	igt_sysfs_write(PM_TEST, "none");
+	if (pm_delay_saved[0])
+		igt_sysfs_write(PM_DELAY, pm_delay_saved);
+}
+
+/*
+ * Suspend to idle and resume, stopping at the "platform" test point: the
+ * devices go through every phase (prepare, suspend, late, noirq), power
+ * domains go off, only the platform's own sleep is skipped. Returns the
+ * errno of the write to /sys/power/state, 0 when the system slept.
+ */
+static int pm_system_sleep(void)
+{
+	static bool handler;
+	char buf[256];
+	int fd, ret = 0;
+
+	igt_require_f(igt_sysfs_read(PM_TEST, buf, sizeof(buf)) > 0 &&
+		      strstr(buf, "platform"), "no %s\n", PM_TEST);
+	igt_require_f(igt_sysfs_read(PM_STATE, buf, sizeof(buf)) > 0 &&
+		      strstr(buf, "freeze"), "no suspend to idle\n");
+	if (!pm_delay_saved[0] &&
+	    igt_sysfs_read(PM_DELAY, pm_delay_saved,
+			   sizeof(pm_delay_saved)) <= 0)
+		pm_delay_saved[0] = 0;
+	pm_delay_saved[strcspn(pm_delay_saved, "\n")] = 0;
+	if (!handler)
+		igt_install_exit_handler(pm_restore);
+	handler = true;
+	/* One second at the test point: longer than a job timeout. */
+	igt_sysfs_write(PM_DELAY, "1");
+	igt_assert_lte(0, igt_sysfs_write(PM_TEST, "platform"));
+
+	fd = open(PM_STATE, O_WRONLY);
+	igt_assert_lte(0, fd);
+	if (write(fd, "freeze", 6) != 6)
+		ret = -errno;
+	close(fd);
+	pm_restore(0);
+	return ret;
+}
+
+/* Queue job @job of @w: PM_OPS GPU writes of pm_value(@job, op). */
+static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
+		      unsigned int job)
+{
+	uint64_t cmd_off = (uint64_t)job * PM_CMD_SIZE;
+	uint64_t slot0 = (uint64_t)job * PM_OPS * PM_SLOT;
+	struct drm_ugpu_cmd_buf buf;
+	struct ugpu_submit s;
+	unsigned int op, c;
+
+	ugpu_submit_init(&s, w->ctx);
+	if (d->family == DRM_UGPU_FAMILY_MALI) {
+		struct mali_chain chain;
+
+		mali_chain_init(&chain, w->cmd, true);
+		for (op = 0; op < PM_OPS; op++) {
+			uint64_t off = cmd_off + op * 128;
+
+			mali_set_value_job(w->cmd, off, op + 1,
+					   w->data->va + slot0 + op * PM_SLOT,
+					   MALI_SET_VALUE_IMM32,
+					   pm_value(job, op));
+			mali_chain_append(&chain, off);
+		}
+		ugpu_submit_mali(&s, chain.head, DRM_UGPU_MALI_REQ_COMPUTE,
+				 DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_bo(&s, w->cmd->handle,
+			       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	} else if (d->family == DRM_UGPU_FAMILY_ADRENO) {
+		struct adreno_cs cs;
+
+		adreno_cs_init(&cs, w->cmd, cmd_off);
+		for (op = 0; op < PM_OPS; op++)
+			adreno_mem_write(&cs, w->data->va + slot0 + op * PM_SLOT,
+					 pm_value(job, op));
+		ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, 0);
+	} else {
+		static struct viv_stream vs;
+		bool is_3d = ugpu_get_param(w->fd, DRM_UGPU_PARAM_QUEUE_CAPS,
+					    0) & DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
+
+		viv_reset_stream(&vs);
+		for (op = 0; op < PM_OPS; op++) {
+			uint64_t off = slot0 + op * PM_SLOT;
+
+			if (is_3d) {
+				viv_clear(&vs, 1, off, VIV_LINEAR, 256, 64, 4,
+					  pm_value(job, op));
+			} else {
+				viv_de_surfaces(&vs, 1, off, 256, 0, 0, 0);
+				viv_ls(&vs, VIV_DE_CLEAR_PIXEL_VALUE32,
+				       pm_value(job, op));
+				viv_de_rect(&vs, VIV_DE_COMMAND_CLEAR, 0, 0,
+					    64, 4);
+			}
+		}
+		igt_assert(vs.n * 4 <= PM_CMD_SIZE);
+		memcpy((char *)w->cmd->map + cmd_off, vs.w, vs.n * 4);
+		memset(&buf, 0, sizeof(buf));
+		buf.handle = w->cmd->handle;
+		buf.offset = cmd_off;
+		buf.size = vs.n * 4;
+		buf.relocs = (uintptr_t)vs.relocs;
+		buf.reloc_count = vs.nrelocs;
+		c = ugpu_submit_cmd(&s, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
+		s.cmds[c].queue = is_3d ? 0 : DRM_UGPU_QUEUE_AUTO;
+		s.cmds[c].buf_count = 1;
+		s.cmds[c].bufs = (uintptr_t)&buf;
+		ugpu_submit_bo(&s, w->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	}
+	ugpu_submit_bo(&s, w->data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	w->sync[job] = ugpu_syncobj_create(w->fd, false);
+	ugpu_submit_out_sync(&s, w->sync[job], 0);
+	ugpu_submit(w->fd, &s);
+}
+
+/* Job @job completed without error and wrote all its values. */
+static void pm_check(struct pm_work *w, unsigned int job)
+{
+	uint64_t slot0 = (uint64_t)job * PM_OPS * PM_SLOT;
+	unsigned int op;
+
+	igt_assert_f(ugpu_syncobj_wait_status(w->fd, w->sync[job]) == 1,
+		     "job %u failed\n", job);
+	for (op = 0; op < PM_OPS; op++)
+		igt_assert_f(ugpu_bo_read32(w->data, slot0 + op * PM_SLOT) ==
+			     pm_value(job, op),
+			     "job %u op %u: %#x\n", job, op,
+			     ugpu_bo_read32(w->data, slot0 + op * PM_SLOT));
+}
+
+static void pm_open(struct ugpu_device_info *d, struct pm_work *w)
+{
+	w->fd = ugpu_open_minor(d->minor);
+	w->ctx = ugpu_ctx_create(w->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	w->cmd = ugpu_bo_new(w->fd, (uint64_t)(PM_JOBS + 1) * PM_CMD_SIZE, 0);
+	w->data = ugpu_bo_new(w->fd,
+			      (uint64_t)(PM_JOBS + 1) * PM_OPS * PM_SLOT, 0);
+	ugpu_bo_map(w->cmd);
+	ugpu_bo_map(w->data);
+	memset(w->data->map, 0, w->data->size);
+}
+
+/* The runtime PM status of the device, "" without one. */
+static void pm_runtime_status(struct ugpu_device_info *d, char *buf,
+			      size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/platform/devices/%s/power/runtime_status", d->name);
+	if (igt_sysfs_read(path, buf, size) <= 0)
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/*
+ * Sleep with a backlog: jobs on the hardware complete before the GPU
+ * powers down, jobs still queued run after the resume, on a GPU set up
+ * again. Every fence signals without error and every value is there.
+ */
+static void test_suspend_busy(struct ugpu_device_info *d)
+{
+	struct pm_work w;
+	unsigned int i;
+	long long errs;
+
+	pm_open(d, &w);
+	errs = ugpu_sim_bus_errors_of(d->name);
+	for (i = 0; i < PM_JOBS; i++)
+		pm_submit(d, &w, i);
+	igt_assert_eq(pm_system_sleep(), 0);
+	for (i = 0; i < PM_JOBS; i++)
+		pm_check(&w, i);
+	/* And new work after it. */
+	pm_submit(d, &w, PM_JOBS);
+	pm_check(&w, PM_JOBS);
+	/* Nothing touched a GPU without clocks or power meanwhile. */
+	if (errs >= 0)
+		igt_assert_eq(ugpu_sim_bus_errors_of(d->name), errs);
+	close(w.fd);
+}
+
+/* Sleep with the GPU idle and runtime-suspended; it works after. */
+static void test_suspend_idle(struct ugpu_device_info *d)
+{
+	uint64_t t0 = igt_nsec_now();
+	struct pm_work w;
+	char st[64];
+
+	pm_open(d, &w);
+	pm_runtime_status(d, st, sizeof(st));
+	while (st[0] && strcmp(st, "suspended") && strcmp(st, "unsupported")) {
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "runtime PM status stays %s\n", st);
+		usleep(10000);
+		pm_runtime_status(d, st, sizeof(st));
+	}
+	igt_assert_eq(pm_system_sleep(), 0);
+	pm_submit(d, &w, 0);
+	pm_check(&w, 0);
+	close(w.fd);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -2877,6 +3119,16 @@ igt_main
 	igt_subtest_with_dynamic("memcg")
 		for_each_device(d)
 			test_memcg(d);
+
+	igt_describe("System sleep with jobs running and queued: all complete, data right.");
+	igt_subtest_with_dynamic("suspend-busy")
+		for_each_device(d)
+			test_suspend_busy(d);
+
+	igt_describe("System sleep with the GPU idle and runtime-suspended.");
+	igt_subtest_with_dynamic("suspend-idle")
+		for_each_device(d)
+			test_suspend_idle(d);
 
 	igt_describe("CPU mappings of contiguous BOs show their own pages.");
 	igt_subtest_with_dynamic("bo-contiguous-mmap")

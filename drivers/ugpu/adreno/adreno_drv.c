@@ -495,6 +495,27 @@ static const struct platform_device_id adreno_id_table[] = {
 };
 MODULE_DEVICE_TABLE(platform, adreno_id_table);
 
+/*
+ * System sleep: the core drains the queues. Without runtime PM callbacks
+ * the GPU keeps its power, so its state, across the sleep.
+ */
+static int adreno_system_suspend(struct device *dev)
+{
+	struct adreno_device *adev = dev_get_drvdata(dev);
+
+	return ugpu_pm_suspend(&adev->udev);
+}
+
+static int adreno_system_resume(struct device *dev)
+{
+	struct adreno_device *adev = dev_get_drvdata(dev);
+
+	return ugpu_pm_resume(&adev->udev);
+}
+
+static DEFINE_SIMPLE_DEV_PM_OPS(adreno_pm_ops, adreno_system_suspend,
+				adreno_system_resume);
+
 static struct platform_driver adreno_driver = {
 	.probe = adreno_probe,
 	.remove = adreno_remove,
@@ -502,6 +523,7 @@ static struct platform_driver adreno_driver = {
 	.driver = {
 		.name = "ugpu-adreno",
 		.of_match_table = adreno_of_match,
+		.pm = pm_sleep_ptr(&adreno_pm_ops),
 	},
 };
 module_platform_driver(adreno_driver);

@@ -498,6 +498,7 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	struct ugpu_device *udev = job->udev;
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
 	bool extend = false;
+	bool paused;
 	int idx;
 
 	/*
@@ -513,8 +514,16 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 	mutex_lock(&udev->core->reset_lock);
 	udev->core->timeout_job = job;
 	cjob->requeued = false;
+	paused = udev->core->pm_stopped;
 	mutex_unlock(&udev->core->reset_lock);
-	if (!drm_dev_enter(&udev->drm, &idx)) {
+	if (paused) {
+		/*
+		 * System sleep: the job completes before it or, if it does
+		 * not in time, the sleep is aborted and its timeout counts
+		 * again. A reset here would restart the stopped queues.
+		 */
+		extend = true;
+	} else if (!drm_dev_enter(&udev->drm, &idx)) {
 		ugpu_recover(udev, job, -ENODEV);
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
 	} else {
@@ -721,6 +730,11 @@ static void ugpu_recover_locked(struct ugpu_device *udev,
 	for (i = 0; i < udev->num_queues; i++)
 		drm_sched_start(&udev->queues[i].sched);
 	dma_fence_end_signalling(cookie);
+
+	/* System sleep: the jobs re-run above finish, nothing new starts. */
+	if (udev->core->pm_stopped)
+		for (i = 0; i < udev->num_queues; i++)
+			drm_sched_wqueue_stop(&udev->queues[i].sched);
 }
 
 /**

@@ -106,6 +106,11 @@ struct ugpu_core_private {
 	 * scheduler took it off its list), or NULL; under @reset_lock.
 	 */
 	struct ugpu_job *timeout_job;
+	/**
+	 * @pm_stopped: the queues are stopped for system sleep
+	 * (ugpu_pm_suspend() to ugpu_pm_resume()); under @reset_lock.
+	 */
+	bool pm_stopped;
 	/** @files_lock: protects @files. */
 	struct mutex files_lock;
 	/** @files: open &struct ugpu_file of the device. */

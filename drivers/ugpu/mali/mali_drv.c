@@ -340,7 +340,23 @@ static int mali_runtime_resume(struct device *dev)
 	return ret;
 }
 
+/* System sleep: the core drains the queues and forces a runtime suspend. */
+static int mali_system_suspend(struct device *dev)
+{
+	struct mali_device *mdev = dev_get_drvdata(dev);
+
+	return ugpu_pm_suspend(&mdev->udev);
+}
+
+static int mali_system_resume(struct device *dev)
+{
+	struct mali_device *mdev = dev_get_drvdata(dev);
+
+	return ugpu_pm_resume(&mdev->udev);
+}
+
 static const struct dev_pm_ops mali_pm_ops = {
+	SYSTEM_SLEEP_PM_OPS(mali_system_suspend, mali_system_resume)
 	RUNTIME_PM_OPS(mali_runtime_suspend, mali_runtime_resume, NULL)
 };
 

@@ -1334,6 +1334,13 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	if (ret)
 		goto err_destroy;
 
+	/*
+	 * System sleep: the simulated GPU has no sleep callbacks and its
+	 * thread is not freezable. The driver's callbacks on this device run
+	 * first: it is added after its supplies' regulators (which the
+	 * regulator core also links to it), and the domain goes off only in
+	 * the noirq phase, after them. Losing power clears the model.
+	 */
 	ret = platform_device_add(pdev);
 	if (ret)
 		goto err_destroy;

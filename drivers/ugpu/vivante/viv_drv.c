@@ -265,6 +265,36 @@ static bool viv_busy(struct viv_device *vdev)
 	return busy;
 }
 
+/* The FE has stopped and every pipe of the core is idle. */
+static bool viv_fe_stopped(struct viv_device *vdev)
+{
+	u32 pipes = (vdev->pipe_3d ? VIV_HI_CLOCK_CONTROL_IDLE_3D : 0) |
+		    (vdev->pipe_2d ? VIV_HI_CLOCK_CONTROL_IDLE_2D : 0);
+
+	return (viv_read(vdev, VIV_HI_CLOCK_CONTROL) & pipes) == pipes &&
+	       (viv_read(vdev, VIV_HI_IDLE_STATE) & VIV_HI_IDLE_STATE_FE);
+}
+
+/*
+ * Stop the FE before its clocks and power go: cut while fetching, the
+ * core may leave a bus transfer half done. It leaves the WAIT within 200
+ * cycles and meets the END.
+ */
+static void viv_fe_stop(struct viv_device *vdev)
+{
+	bool stopped;
+
+	viv_ring_end(vdev);
+	if (read_poll_timeout(viv_fe_stopped, stopped, stopped, 100, 100000,
+			      false, vdev))
+		dev_warn(vdev->udev.dev,
+			 "the FE did not stop before suspend: idle %#x, clock control %#x, DMA at %#x, state %#x\n",
+			 viv_read(vdev, VIV_HI_IDLE_STATE),
+			 viv_read(vdev, VIV_HI_CLOCK_CONTROL),
+			 viv_read(vdev, VIV_FE_DMA_ADDRESS),
+			 viv_read(vdev, VIV_FE_DMA_DEBUG_STATE));
+}
+
 static int viv_runtime_suspend(struct device *dev)
 {
 	struct viv_device *vdev = dev_get_drvdata(dev);
@@ -272,6 +302,7 @@ static int viv_runtime_suspend(struct device *dev)
 	if (vdev->hw_ready) {
 		if (WARN_ON_ONCE(viv_busy(vdev)))
 			return -EBUSY;
+		viv_fe_stop(vdev);
 		/* Nothing may touch the registers once the clocks stop. */
 		viv_ts_stop(vdev);
 		viv_write(vdev, VIV_HI_INTR_ENBL, 0);
@@ -298,7 +329,23 @@ static int viv_runtime_resume(struct device *dev)
 	return 0;
 }
 
+/* System sleep: the core drains the queues and forces a runtime suspend. */
+static int viv_system_suspend(struct device *dev)
+{
+	struct viv_device *vdev = dev_get_drvdata(dev);
+
+	return ugpu_pm_suspend(&vdev->udev);
+}
+
+static int viv_system_resume(struct device *dev)
+{
+	struct viv_device *vdev = dev_get_drvdata(dev);
+
+	return ugpu_pm_resume(&vdev->udev);
+}
+
 static const struct dev_pm_ops viv_pm_ops = {
+	SYSTEM_SLEEP_PM_OPS(viv_system_suspend, viv_system_resume)
 	RUNTIME_PM_OPS(viv_runtime_suspend, viv_runtime_resume, NULL)
 };
 

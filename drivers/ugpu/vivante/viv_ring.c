@@ -496,6 +496,22 @@ void viv_ring_start(struct viv_device *vdev)
 		  VIV_FE_COMMAND_CONTROL_PREFETCH(2));
 }
 
+/*
+ * Power is about to go: replace the WAIT the FE idles in with an END, so
+ * the FE stops fetching instead of looping on the ring. The ring is idle
+ * (no job on it); viv_ring_start() writes a fresh one.
+ */
+void viv_ring_end(struct viv_device *vdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->ring_lock, flags);
+	WRITE_ONCE(viv_ring(vdev)[vdev->wl_pos], VIV_CMD_END);
+	spin_unlock_irqrestore(&vdev->ring_lock, flags);
+	/* In memory before the FE's next fetch. */
+	wmb();
+}
+
 /* Forget every job on the hardware or parked; the core fails or re-runs them. */
 void viv_ring_reset(struct viv_device *vdev)
 {

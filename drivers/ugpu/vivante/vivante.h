@@ -355,6 +355,7 @@ void viv_debugfs_init(struct viv_device *vdev);
 int viv_ring_init(struct viv_device *vdev);
 void viv_ring_fini(struct viv_device *vdev);
 void viv_ring_start(struct viv_device *vdev);
+void viv_ring_end(struct viv_device *vdev);
 int viv_job_run(struct ugpu_job *job);
 int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
 		    const struct viv_job *vjob);
