@@ -3812,6 +3812,10 @@ igt_main
 		test_ts_cache_user(find_model(0x2000), true);
 	igt_subtest("ts-cache-user-no-flush-gc2000")
 		test_ts_cache_user(find_model(0x2000), false);
+	igt_subtest("ts-cache-user-flush-gc7000")
+		test_ts_cache_user(find_model(0x7000), true);
+	igt_subtest("ts-cache-user-no-flush-gc7000")
+		test_ts_cache_user(find_model(0x7000), false);
 	igt_subtest("ts-flush-order-gc7000")
 		test_ts_flush_order(find_model(0x7000));
 
