@@ -3654,6 +3654,179 @@ static void test_shared_domain(void)
 	}
 }
 
+/*
+ * Tile status through the TS cache. The surface (bo 1, supertiled W x H)
+ * holds the pattern, its tile status (bo 2) W * H * 4 / 256 bytes, one
+ * 64-byte cache line; the resolve (to bo 3, linear) reads it through
+ * the pixel pipes' tile-status cache.
+ */
+#define TS_BYTES	(W * H * CPP / VIV_TS_TILE_BYTES / 4)
+#define TS_CLEAR	0xff00ff00u
+
+static void ts_resolve(struct viv_stream *s)
+{
+	viv_ls_reloc(s, VIV_TS_COLOR_STATUS_BASE, 2, 0);
+	viv_ls_reloc(s, VIV_TS_COLOR_SURFACE_BASE, 1, 0);
+	viv_ls(s, VIV_TS_COLOR_CLEAR_VALUE, TS_CLEAR);
+	viv_ls(s, VIV_TS_MEM_CONFIG, VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR);
+	viv_resolve(s, 1, 0, VIV_SUPERTILED, TSTRIDE, 3, 0, VIV_LINEAR,
+		    LSTRIDE, W, H, 0);
+	viv_ls(s, VIV_TS_MEM_CONFIG, 0);
+}
+
+/* The resolved picture: all the clear colour, or all the pattern. */
+static void check_resolved(struct ugpu_bo *bo, bool cleared)
+{
+	uint32_t x, y, got, want;
+
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			got = ugpu_bo_read32(bo, y * LSTRIDE + x * 4);
+			want = cleared ? TS_CLEAR :
+			       0xff000000 | y << 8 | x | (x ^ y) << 16;
+			igt_assert_f(got == want, "(%u,%u): %#x != %#x (%s)\n",
+				     x, y, got, want,
+				     cleared ? "cleared" : "surface");
+		}
+}
+
+static void ts_bos(struct viv_env *e, struct ugpu_bo *bo[3], uint8_t ts)
+{
+	bo[0] = ugpu_bo_new(e->fd, 64 << 10, 0);	/* supertiled surface */
+	bo[1] = ugpu_bo_new(e->fd, 4096, 0);		/* tile status */
+	bo[2] = ugpu_bo_new(e->fd, 64 << 10, 0);	/* linear result */
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	ugpu_bo_map(bo[2]);
+	fill_pattern(bo[0], VIV_SUPERTILED, TSTRIDE);
+	memset(bo[1]->map, ts, 4096);
+	memset(bo[2]->map, 0, 64 << 10);
+}
+
+/*
+ * The kernel's end-of-job TS flush: a job resolves through an all-cleared
+ * tile status, the CPU then marks every tile normal, and the next job's
+ * resolve must see that. Without the flush at the end of the first job
+ * the TS cache would still hold the old status and give the clear colour.
+ * Runtime PM stays on, so no power cycle empties the cache in between.
+ */
+static void test_ts_cache_kernel(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[3];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	hold_power(e.fd, true);
+	ts_bos(&e, bo, VIV_TS_CLEAR_PATTERN & 0xff);
+	viv_reset_stream(&s);
+	ts_resolve(&s);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), 0);
+	check_resolved(bo[2], true);
+
+	memset(bo[1]->map, 0, 4096);
+	memset(bo[2]->map, 0, 64 << 10);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), 0);
+	check_resolved(bo[2], false);
+
+	hold_power(e.fd, false);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	ugpu_bo_free(bo[2]);
+	viv_env_close(&e);
+}
+
+/*
+ * The user's TS flush: in one stream, a resolve through an all-cleared
+ * tile status, a resolve fill marking every tile normal (straight to
+ * memory), then the resolve again. Only a TS_FLUSH_CACHE in between --
+ * after the colour/depth flush and the RA to PE stall that must precede
+ * it -- lets the second resolve see the new status; without it the
+ * pipes still read the cached one.
+ */
+static void test_ts_cache_user(int minor, bool flush)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[3];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	hold_power(e.fd, true);
+	ts_bos(&e, bo, VIV_TS_CLEAR_PATTERN & 0xff);
+	viv_reset_stream(&s);
+	ts_resolve(&s);
+	/* Mark every tile normal: a 16-pixel row of zeroes is 64 bytes. */
+	viv_clear(&s, 2, 0, VIV_LINEAR, 64, TS_BYTES / 4, 1, 0);
+	if (flush) {
+		viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR |
+		       VIV_GL_FLUSH_CACHE_DEPTH);
+		viv_ls(&s, VIV_GL_SEMAPHORE_TOKEN,
+		       VIV_TOKEN(VIV_SYNC_RA, VIV_SYNC_PE));
+		viv_ls(&s, VIV_GL_STALL_TOKEN, VIV_TOKEN(VIV_SYNC_RA, VIV_SYNC_PE));
+		viv_ls(&s, VIV_TS_FLUSH_CACHE, VIV_TS_FLUSH_CACHE_FLUSH);
+	}
+	/* The first result is overwritten: only the second one counts. */
+	ts_resolve(&s);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), 0);
+	check_resolved(bo[2], !flush);
+	/* The tile status in memory is what the fill wrote, either way. */
+	igt_assert_eq_u32(ugpu_bo_read32(bo[1], 0), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[1], TS_BYTES - 4), 0);
+
+	hold_power(e.fd, false);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	ugpu_bo_free(bo[2]);
+	viv_env_close(&e);
+}
+
+/*
+ * A TS flush right after a resolve, without the colour/depth flush and
+ * the RA to PE stall before it, locks the core up; with them it works
+ * (and the kernel's own TS flush at the end of every 3D job depends on
+ * the same order).
+ */
+static void test_ts_flush_order(int minor)
+{
+	static struct viv_stream s;
+	struct ugpu_bo *bo[3];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	ts_bos(&e, bo, 0);
+	viv_reset_stream(&s);
+	ts_resolve(&s);
+	viv_ls(&s, VIV_TS_FLUSH_CACHE, VIV_TS_FLUSH_CACHE_FLUSH);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), -ETIMEDOUT);
+	ugpu_ctx_destroy(e.fd, e.ctx);
+	e.ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+
+	/* A colour/depth flush alone is not enough. */
+	viv_reset_stream(&s);
+	ts_resolve(&s);
+	viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR |
+	       VIV_GL_FLUSH_CACHE_DEPTH);
+	viv_ls(&s, VIV_TS_FLUSH_CACHE, VIV_TS_FLUSH_CACHE_FLUSH);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), -ETIMEDOUT);
+	ugpu_ctx_destroy(e.fd, e.ctx);
+	e.ctx = ugpu_ctx_create(e.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+
+	viv_reset_stream(&s);
+	ts_resolve(&s);
+	viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR |
+	       VIV_GL_FLUSH_CACHE_DEPTH);
+	viv_ls(&s, VIV_GL_SEMAPHORE_TOKEN, VIV_TOKEN(VIV_SYNC_RA, VIV_SYNC_PE));
+	viv_ls(&s, VIV_GL_STALL_TOKEN, VIV_TOKEN(VIV_SYNC_RA, VIV_SYNC_PE));
+	viv_ls(&s, VIV_TS_FLUSH_CACHE, VIV_TS_FLUSH_CACHE_FLUSH);
+	igt_assert_eq(viv_run(&e, &s, bo, 3, 0), 0);
+	check_resolved(bo[2], false);
+
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	ugpu_bo_free(bo[2]);
+	viv_env_close(&e);
+}
+
 /* No Vivante core saw a register access with its clocks or power off. */
 static void test_no_bus_errors(void)
 {
@@ -3851,6 +4024,20 @@ igt_main
 		test_idle_wait(find_model(0x2000));
 	igt_subtest("idle-wait-gc7000")
 		test_idle_wait(find_model(0x7000));
+	igt_subtest("ts-cache-kernel-flush-gc2000")
+		test_ts_cache_kernel(find_model(0x2000));
+	igt_subtest("ts-cache-kernel-flush-gc7000")
+		test_ts_cache_kernel(find_model(0x7000));
+	igt_subtest("ts-cache-user-flush-gc2000")
+		test_ts_cache_user(find_model(0x2000), true);
+	igt_subtest("ts-cache-user-no-flush-gc2000")
+		test_ts_cache_user(find_model(0x2000), false);
+	igt_subtest("ts-cache-user-flush-gc7000")
+		test_ts_cache_user(find_model(0x7000), true);
+	igt_subtest("ts-cache-user-no-flush-gc7000")
+		test_ts_cache_user(find_model(0x7000), false);
+	igt_subtest("ts-flush-order-gc7000")
+		test_ts_flush_order(find_model(0x7000));
 
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")

@@ -10,8 +10,13 @@
  * core hangs -- the FE stops and its DMA address freezes -- where the real
  * one is known to: 3D commands in the 2D pipe, an inconsistent draw state,
  * a bad scissor, an invalid tile status, a pipe switch without the FE to
- * PE semaphore and stall, a STALL whose semaphore was never armed, and a
- * resolve breaking the alignment rules.
+ * PE semaphore and stall, a STALL whose semaphore was never armed, a
+ * resolve breaking the alignment rules, and a TS cache flush not preceded
+ * by a colour/depth flush and an RA to PE stall.
+ *
+ * Tile status is read through a TS cache (sim_vivante.h) that only
+ * TS_FLUSH_CACHE or a reset empties; the 2D engine writes through the
+ * pixel engine's cache, flushed by GL_FLUSH_CACHE with PE2D.
  *
  * The MMU caches translations in a TLB until the driver flushes it through
  * the FE, so page-table changes without a flush use stale translations as
@@ -157,6 +162,7 @@ static void vsim_reset_locked(struct vsim *v)
 	vsim_tlb_flush(v);
 	/* What the pixel engine held back is lost. */
 	sim_cache_invalidate(&v->pe);
+	sim_cache_invalidate(&v->ts);
 }
 
 /*
@@ -590,6 +596,9 @@ static bool vsim_token_stall(struct vsim *v, u32 token)
 	if (VIV_TOKEN_FROM(token) == VIV_SYNC_FE &&
 	    VIV_TOKEN_TO(token) == VIV_SYNC_PE)
 		v->drained = true;
+	if (VIV_TOKEN_FROM(token) == VIV_SYNC_RA &&
+	    VIV_TOKEN_TO(token) == VIV_SYNC_PE && v->pe_flushed)
+		v->ts_flush_safe = true;
 	return true;
 }
 
@@ -637,6 +646,8 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 	case VIV_RS_KICKER:
 		if (val & VIV_RS_KICKER_START) {
 			v->drained = false;
+			v->pe_flushed = false;
+			v->ts_flush_safe = false;
 			if (v->pipe != VIV_PIPE_3D) {
 				vsim_hang(sdev, "resolve in the 2D pipe");
 				return false;
@@ -645,10 +656,28 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 		}
 		break;
 	case VIV_GL_FLUSH_CACHE:
+		if ((val & (VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH)) ==
+		    (VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH))
+			v->pe_flushed = true;
 		/* A pixel-engine flush writes back and empties the cache. */
 		if (val & VIV_GL_FLUSH_CACHE_PE2D) {
 			spin_lock_irqsave(&sdev->lock, flags);
 			sim_cache_clean_invalidate(&v->pe);
+			spin_unlock_irqrestore(&sdev->lock, flags);
+		}
+		break;
+	case VIV_TS_FLUSH_CACHE:
+		if (val & VIV_TS_FLUSH_CACHE_FLUSH) {
+			/*
+			 * With colour and depth unflushed or the rasteriser
+			 * not stalled on the pixel engine, the core locks up.
+			 */
+			if (!v->ts_flush_safe) {
+				vsim_hang(sdev, "TS flush before colour/depth flush, RA/PE stall");
+				return false;
+			}
+			spin_lock_irqsave(&sdev->lock, flags);
+			sim_cache_clean_invalidate(&v->ts);
 			spin_unlock_irqrestore(&sdev->lock, flags);
 		}
 		break;
@@ -687,6 +716,8 @@ static bool vsim_draw(struct sim_device *sdev)
 	u32 right, bottom;
 
 	v->drained = false;
+	v->pe_flushed = false;
+	v->ts_flush_safe = false;
 	v->draws++;
 	if (v->pipe != VIV_PIPE_3D) {
 		vsim_hang(sdev, "3D draw in the 2D pipe");
@@ -877,6 +908,9 @@ static ktime_t vsim_process(struct sim_device *sdev)
 			v->pipe = VIV_PIPE_2D;
 		v->sem_armed = 0;
 		v->drained = true;
+		/* Nothing in flight after a reset: a TS flush is harmless. */
+		v->pe_flushed = true;
+		v->ts_flush_safe = true;
 		v->call_depth = 0;
 		spin_lock_irqsave(&sdev->lock, flags);
 	}
@@ -930,7 +964,7 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 {
 	struct sim_device *sdev = m->private;
 	struct vsim *v = sdev->priv;
-	struct sim_cache_stats pe;
+	struct sim_cache_stats pe, ts;
 	unsigned long flags;
 
 	seq_printf(m, "commands: %llu\nstate_writes: %llu\ndraws: %llu\n",
@@ -942,10 +976,14 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 		   v->tlb_flushes, v->wild_accesses, v->wild_addr);
 	spin_lock_irqsave(&sdev->lock, flags);
 	sim_cache_stats(&v->pe, &pe);
+	sim_cache_stats(&v->ts, &ts);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	seq_printf(m, "pe_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
 		   pe.size / SZ_1K, pe.valid, pe.dirty, pe.hits, pe.misses,
 		   pe.writebacks, pe.lost);
+	seq_printf(m, "ts_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
+		   ts.size / SZ_1K, ts.valid, ts.dirty, ts.hits, ts.misses,
+		   ts.writebacks, ts.lost);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vsim_stats);
@@ -1076,7 +1114,9 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	if (!v->page0)
 		goto err_state;
 	if (sim_cache_init(&v->pe, &sdev->lock, VSIM_PE_CACHE_SIZE,
-			   VSIM_PE_CACHE_WAYS))
+			   VSIM_PE_CACHE_WAYS) ||
+	    sim_cache_init(&v->ts, &sdev->lock, VSIM_TS_CACHE_SIZE,
+			   VSIM_TS_CACHE_WAYS))
 		goto err_cache;
 	v->cfg = cfg;
 	v->core_hz = hz;
@@ -1088,6 +1128,7 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	return 0;
 
 err_cache:
+	sim_cache_fini(&v->ts);
 	sim_cache_fini(&v->pe);
 	__free_page(v->page0);
 err_state:
@@ -1115,6 +1156,7 @@ static void vsim_fini(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 
+	sim_cache_fini(&v->ts);
 	sim_cache_fini(&v->pe);
 	__free_page(v->page0);
 	vfree(v->state);

@@ -21,6 +21,16 @@ struct page;
  */
 #define VSIM_PE_CACHE_SIZE	SZ_16K
 #define VSIM_PE_CACHE_WAYS	8
+/*
+ * The tile-status cache of the 3D pixel pipes: 2 KiB of 64-byte lines
+ * (each the status of 256 tiles), 4 ways (the simulator's choice). The
+ * pipes read tile status through it, for draws and for resolves from a
+ * fast-cleared surface alike; TS_FLUSH_CACHE writes it back and empties
+ * it. The resolve engine's own writes go straight to memory, so a tile
+ * status it rewrites is seen only after that flush.
+ */
+#define VSIM_TS_CACHE_SIZE	SZ_2K
+#define VSIM_TS_CACHE_WAYS	4
 
 /* Translations the simulated MMU caches (fully associative, FIFO). */
 #define VSIM_TLB_ENTRIES	128
@@ -120,6 +130,10 @@ struct vsim_config {
  * @pipe: selected pipe.
  * @sem_armed: recipients of armed semaphores, one bit per recipient.
  * @drained: an FE to PE stall happened since the last draw or resolve.
+ * @pe_flushed: a GL_FLUSH_CACHE of colour and depth came since the last
+ *	draw or resolve.
+ * @ts_flush_safe: after that, an RA to PE stall: the TS cache may be
+ *	flushed (the core hangs on a TS_FLUSH_CACHE otherwise).
  * @state: the 64K-word state space.
  * @ls_buf: values of the LOAD_STATE being executed.
  * @commands: FE commands executed.
@@ -142,6 +156,9 @@ struct vsim_config {
  * @pe: the pixel engine's cache, as the 2D engine uses it: write-back,
  *	flushed (cleaned and emptied) by GL_FLUSH_CACHE with PE2D, emptied
  *	by a reset; under &sim_device.lock.
+ * @ts: the tile-status cache (see %VSIM_TS_CACHE_SIZE): flushed (cleaned
+ *	and emptied) by TS_FLUSH_CACHE, emptied by a reset; under
+ *	&sim_device.lock.
  */
 struct vsim {
 	const struct vsim_config *cfg;
@@ -182,6 +199,8 @@ struct vsim {
 	u32 pipe;
 	u32 sem_armed;
 	bool drained;
+	bool pe_flushed;
+	bool ts_flush_safe;
 	u32 *state;
 	__le32 ls_buf[1024];
 	u64 commands;
@@ -199,6 +218,7 @@ struct vsim {
 	u32 wild_addr;
 	u32 mem_peek;
 	struct sim_cache pe;
+	struct sim_cache ts;
 };
 
 void vsim_raise(struct sim_device *sdev, u32 bits);
@@ -210,6 +230,8 @@ int vsim_read(struct sim_device *sdev, u32 addr, void *buf, size_t len);
 int vsim_write(struct sim_device *sdev, u32 addr, const void *buf, size_t len);
 
 /* sim_vivante_rs.c */
+int vsim_cache_access(struct sim_device *sdev, struct sim_cache *c, u32 addr,
+		      void *buf, size_t len, bool write);
 bool vsim_rs_kick(struct sim_device *sdev);
 bool vsim_ts_check(struct sim_device *sdev);
 bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count);

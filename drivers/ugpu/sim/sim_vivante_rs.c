@@ -8,6 +8,11 @@
  * one). A source that is the fast-cleared colour surface is read through
  * its tile status: cleared tiles read as the clear value. Each surface is
  * read in one piece, rearranged in a bounce buffer and written back.
+ *
+ * The resolve engine reads and writes surfaces straight in memory (it has
+ * no cache the kernel could flush), but reads tile status, as draws do,
+ * through the pixel pipes' TS cache: a tile status rewritten since (by a
+ * resolve fill or the CPU) is seen only after TS_FLUSH_CACHE.
  */
 
 #include <linux/gfp.h>
@@ -62,15 +67,14 @@ static int vsim_transfer(struct sim_device *sdev, u32 addr, u8 *buf,
 }
 
 /*
- * Read or write for the 2D engine: each 4 KiB page through the MMU, then
- * the pixel engine's cache, which holds what it wrote until a
- * GL_FLUSH_CACHE with PE2D. A failed translation is reported as
- * vsim_read() does; pages before it have been accessed.
+ * Read or write through one of the core's caches: each 4 KiB page through
+ * the MMU, then the cache, which holds what was written until its flush.
+ * A failed translation is reported as vsim_read() does; pages before it
+ * have been accessed.
  */
-static int vsim_pe_access(struct sim_device *sdev, u32 addr, void *buf,
-			  size_t len, bool write)
+int vsim_cache_access(struct sim_device *sdev, struct sim_cache *c, u32 addr,
+		      void *buf, size_t len, bool write)
 {
-	struct vsim *v = sdev->priv;
 	size_t done = 0;
 
 	while (done < len) {
@@ -91,12 +95,21 @@ static int vsim_pe_access(struct sim_device *sdev, u32 addr, void *buf,
 			return ret;
 		}
 		spin_lock_irqsave(&sdev->lock, flags);
-		sim_cache_access(&v->pe, pa, buf + done, chunk,
+		sim_cache_access(c, pa, buf + done, chunk,
 				 write ? SIM_CACHE_WRITE : SIM_CACHE_READ, 0, 0);
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		done += chunk;
 	}
 	return 0;
+}
+
+/* The 2D engine goes through the pixel engine's cache (GL_FLUSH_CACHE PE2D). */
+static int vsim_pe_access(struct sim_device *sdev, u32 addr, void *buf,
+			  size_t len, bool write)
+{
+	struct vsim *v = sdev->priv;
+
+	return vsim_cache_access(sdev, &v->pe, addr, buf, len, write);
 }
 
 /* Largest surface extent one resolve touches. */
@@ -297,7 +310,10 @@ bool vsim_rs_kick(struct sim_device *sdev)
 			ts = __vmalloc(tlen, GFP_KERNEL | __GFP_NOWARN);
 			if (!ts)
 				goto out;
-			if (vsim_read(sdev, s[VIV_TS_COLOR_STATUS_BASE >> 2], ts, tlen))
+			/* Through the TS cache: stale until TS_FLUSH_CACHE. */
+			if (vsim_cache_access(sdev, &v->ts,
+					      s[VIV_TS_COLOR_STATUS_BASE >> 2],
+					      ts, tlen, false))
 				goto out;
 		}
 
@@ -360,7 +376,9 @@ bool vsim_ts_check(struct sim_device *sdev)
 
 	if (!(v->state[VIV_TS_MEM_CONFIG >> 2] & VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR))
 		return true;
-	if (vsim_read(sdev, v->state[VIV_TS_COLOR_STATUS_BASE >> 2], ts, sizeof(ts)))
+	if (vsim_cache_access(sdev, &v->ts,
+			      v->state[VIV_TS_COLOR_STATUS_BASE >> 2], ts,
+			      sizeof(ts), false))
 		return false;
 	for (i = 0; i < sizeof(ts) * 4; i++) {
 		if (vsim_ts_state(ts, i * VIV_TS_TILE_BYTES) > VIV_TS_STATE_CLEARED) {

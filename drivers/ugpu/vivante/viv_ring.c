@@ -275,6 +275,20 @@ static int viv_submit_locked(struct viv_device *vdev, struct ugpu_job *job)
 	p = viv_emit_state(p, VIV_GL_FLUSH_CACHE,
 			   vdev->pipe == VIV_PIPE_2D ? VIV_GL_FLUSH_CACHE_PE2D :
 			   VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH);
+	if (vdev->pipe == VIV_PIPE_3D) {
+		/*
+		 * And the tile-status cache, so that the next job (whoever
+		 * owns those pages by then) reads tile status from memory.
+		 * Flushing it is safe only once colour and depth are flushed
+		 * and the rasteriser waited for the pixel engine.
+		 */
+		p = viv_emit_state(p, VIV_GL_SEMAPHORE_TOKEN,
+				   VIV_TOKEN(VIV_SYNC_RA, VIV_SYNC_PE));
+		p = viv_emit_state(p, VIV_GL_STALL_TOKEN,
+				   VIV_TOKEN(VIV_SYNC_RA, VIV_SYNC_PE));
+		p = viv_emit_state(p, VIV_TS_FLUSH_CACHE,
+				   VIV_TS_FLUSH_CACHE_FLUSH);
+	}
 	p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
 	for (i = 0; i < vjob->num_addr_states; i++)
 		p = viv_emit_state(p, vjob->addr_states[i],

@@ -360,6 +360,8 @@
 #define VIV_TS_STATE_NORMAL		0x0
 #define VIV_TS_STATE_CLEARED		0x1
 #define VIV_TS_CLEAR_PATTERN		0x55555555u
+/* TS_FLUSH_CACHE: write back and empty the tile-status cache. */
+#define VIV_TS_FLUSH_CACHE_FLUSH	BIT(0)
 
 /*
  * Texture engine: 12 samplers (8 fragment, 4 vertex), each with a level
