@@ -875,9 +875,14 @@ static unsigned int job_timeout_ms(void)
  */
 static int run_stepped(struct env *e, unsigned int steps, uint64_t *ns)
 {
-	unsigned int step_us = job_timeout_ms() * 600, i;
+	/*
+	 * A step every quarter of a job timeout, at fixed times from the
+	 * submit (no drift): a late wake-up of this process on a loaded
+	 * machine still leaves a step in every timeout.
+	 */
+	uint64_t step_ns = job_timeout_ms() * 250000ull, t0;
+	unsigned int i;
 	struct adreno_cs cs;
-	uint64_t t0;
 	uint32_t sync;
 	int st;
 
@@ -893,7 +898,10 @@ static int run_stepped(struct env *e, unsigned int steps, uint64_t *ns)
 	t0 = igt_nsec_now();
 	submit_cs(e, e->ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
 	for (i = 0; i < steps; i++) {
-		usleep(step_us);
+		uint64_t now = igt_nsec_now(), at = t0 + (i + 1) * step_ns;
+
+		if (at > now)
+			usleep((at - now) / 1000);
 		if (ugpu_syncobj_status(e->fd, sync))
 			break;
 		ugpu_bo_write32(e->data, STEP_FLAGS + 4 * i, 1);
@@ -915,9 +923,9 @@ static void test_slow_progress(struct ugpu_device_info *d)
 	struct env e;
 
 	env_open(&e, d);
-	igt_assert_eq(run_stepped(&e, 5, &ns), 1);
+	igt_assert_eq(run_stepped(&e, 12, &ns), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x5107);
-	igt_info("5 steps of %u ms: %.2f s\n", timeout * 6 / 10, ns / 1e9);
+	igt_info("12 steps of %u ms: %.2f s\n", timeout / 4, ns / 1e9);
 	igt_assert_lt_u64(2ull * timeout * 1000000, ns);
 	env_close(&e);
 }
@@ -1002,7 +1010,7 @@ static void test_progress_cap(struct ugpu_device_info *d)
 	struct env e;
 
 	env_open(&e, d);
-	igt_assert_eq(run_stepped(&e, 40, &ns), -ETIMEDOUT);
+	igt_assert_eq(run_stepped(&e, 64, &ns), -ETIMEDOUT);
 	igt_info("killed after %.2f s (job timeout %u ms)\n", ns / 1e9, timeout);
 	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0);
 	/* Not before the extensions ran out, nor long after. */
