@@ -373,7 +373,7 @@ static void test_identity_model(struct ugpu_device_info *d)
 	const struct mali_model *model;
 	char path[PATH_MAX], line[256];
 	bool seen_js = false, seen_as = false;
-	unsigned int js = 1, as = ~0u, n, cfg = 0;
+	unsigned int js = 1, as = ~0u, n, cfg = 0, tcfg;
 	unsigned long long a = 0, b = 0, ta, tc;
 	uint64_t gpu_id;
 	struct env e;
@@ -411,8 +411,9 @@ static void test_identity_model(struct ugpu_device_info *d)
 	/* The slot's last chain tells the AS it ran in. */
 	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "js%u %*s head %*x tail %*x config %x", &n,
-			   &cfg) == 2 && n == js) {
+			   &tcfg) == 2 && n == js) {
 			seen_js = true;
+			cfg = tcfg;
 			as = cfg & 0xf;
 		}
 		if (sscanf(line, "as%u transtab %llx transcfg %llx", &n, &ta,
