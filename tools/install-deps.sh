@@ -74,6 +74,9 @@ pkgs=(
 	libc6-dev
 	xz-utils
 	zstd
+	# make bench: the raw figures (jq) into plots (gnuplot).
+	jq
+	gnuplot-nox
 )
 if [[ $arch == x86 ]]; then
 	pkgs+=(qemu-system-x86)
