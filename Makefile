@@ -10,7 +10,9 @@
 #   make run              boot the VM, print the GPUs, draw a picture on
 #                         each device (Mali, Vivante, Adreno) into out/
 #   make bench            boot the VM, time the basic operations of every
-#                         device (ugpu-bench) and print the tables
+#                         device against anchors (ugpu-bench), print the
+#                         tables and the goals, write out/bench.json and
+#                         plots; BENCH=short is the quick mode of CI
 #   make fuzz             boot the VM, run ugpu-fuzz (FUZZ_SECONDS=,
 #                         FUZZ_ITERS=, FUZZ_SUBMITS=, FUZZ_SEED=) and its
 #                         fault-injection walk, or replay FUZZ_SEED's

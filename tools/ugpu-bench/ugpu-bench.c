@@ -1,51 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ugpu-bench: how long the basic operations of the ugpu uapi take on every
- * ugpu device, side by side.
+ * ugpu-bench: how long the operations of the ugpu uapi take on every ugpu
+ * device, each as a ratio to an anchor measured in the same run, against
+ * the project's goals (Documentation/benchmarks.rst says how to read it).
  *
- * For each device, in one run:
+ * The anchors, what the same machine does without ugpu:
  *
- *   get-param     a DRM_IOCTL_UGPU_GET_PARAM round trip, the baseline;
- *   bo-4k         DRM_IOCTL_UGPU_BO_CREATE and GEM_CLOSE of a 4 KiB BO;
- *   write32       a SUBMIT of one soft WRITE32 command, then a wait on its
- *                 out syncobj;
- *   hw            the same with the family's cheapest hardware command: a
- *                 Mali job chain of one NULL job, a Vivante stream of one
- *                 NOP on the 3D pipe (the 2D pipe of a 2D-only core), an
- *                 Adreno IB of one CP_NOP;
- *   hw-chain      that hardware command 64 times in one submit, each
- *                 depending on the one before; the time is per command;
- *   hw-jobs       (Mali) one command of a job chain of 64 NULL jobs; the
- *                 time is per job.
+ *   ioctl         DRM_IOCTL_GET_CAP on the device, a bare DRM ioctl;
+ *   futex         a futex round trip between two threads;
+ *   memcpy        memcpy() of 256 KiB;
+ *   vgem-bo       a vgem dumb BO of 4 KiB created, mapped, written, unmapped
+ *                 and closed;
+ *   vgem-fence    a vgem fence attached to a BO, signalled, and the BO's
+ *                 dma-buf polled idle.
  *
- * After the table of a device, the latency of that hardware command when
- * the device has been left alone for a while: 20 ms (its front end idles
- * powered) and 300 ms (past the runtime PM autosuspend of the drivers that
- * have one), median of a few; and, when the GPUs are simulated, what the
- * simulator's device threads (ugpu-sim/N) cost in the second after the
- * device's last command: the share of one CPU and their wakeups.
+ * For each device: GET_PARAM; the 4 KiB BO cycle of vgem-bo on ugpu; a
+ * SUBMIT of one soft WRITE32 and the wait on its out syncobj; the same
+ * with the family's cheapest hardware command (a Mali job chain of one
+ * NULL job, a Vivante stream of one NOP on the 3D pipe or else the 2D
+ * one, an Adreno IB of one CP_NOP); that command 64 times chained in one
+ * submit; 64 submits of it and one wait; its SUBMIT alone with 1 and with
+ * 256 BOs in the list; a Mali chain of 64 NULL jobs; the SUBMIT alone of
+ * a legal Vivante stream of 256 KiB with 512 BOs. Then 16 clients, each
+ * with its own open file, submitting and waiting at once, against one.
  *
- * On Vivante devices, then, what the kernel's command stream validator
- * costs, by the driver's own counters (debugfs vivante_stats): plain
- * states in MB/s next to memcpy() of as many bytes, and draws at their
- * most expensive to check (each after a change of the scissor and of a
- * sampler) in ns a draw; the median of a few submits of 32 KiB.
+ * The operations run in rounds, a batch of each per round, anchors and
+ * ugpu alike, so that a slow moment of the machine weighs on all of them;
+ * the first round warms up. A figure is the median over the rounds of its
+ * ratio within a round. After the table of a device: the latency of the
+ * hardware command after 20 ms and 300 ms without work, what the ugpu
+ * threads (the simulator's ugpu-sim/N) cost in the second after the
+ * device's last command, on Vivante the command stream validator by the
+ * driver's own counters (debugfs vivante_stats), and how the cost grows
+ * with the BOs per submit (1 ... 4096; the uapi takes 1024), the jobs in
+ * flight (1 ... 1024) and the BO size (4 KiB ... 256 MiB, every 4 KiB
+ * written, ugpu and vgem). Before the first device and after the last,
+ * the CPU of the ugpu threads while every device is idle. The goal table
+ * closes the output. Only the ratios of one run compare: the absolute
+ * times depend on the machine (in the test VM, on QEMU's emulation).
  *
- * Before the first device and after the last, the same for the simulator
- * threads while no client uses any device, over IDLE seconds, one second
- * after the last work.
- *
- * The operations run in rounds, a batch of each operation per round, so
- * that a slow moment of the machine weighs on all of them alike; the first
- * round warms up. For each operation the table gives the median over the
- * rounds of the mean time of an operation in its batch, and the median
- * over the rounds of that time divided by get-param's in the same round.
- * Only the ratios of one run compare: the absolute times depend on the
- * machine (in the test VM, on QEMU's emulation).
- *
- * Usage: ugpu-bench [-s SCALE] [-i IDLE] [render node...]
+ * Usage: ugpu-bench [-q] [-s SCALE] [-i IDLE] [-j JSON] [render node...]
+ *   -q  quick: 5 rounds, small batches and curves, for CI (about a minute
+ *       for the test VM's eight simulated devices)
  *   -s  multiply the number of operations by SCALE (default 1)
  *   -i  seconds of each idle CPU measurement, 0: none (default 5)
+ *   -j  write the raw figures (medians in ns, figures, curves) as JSON
  * Exit status: 0 measured, 77 no ugpu device, 1 failure, 2 usage.
  */
 #include <ctype.h>
