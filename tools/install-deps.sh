@@ -66,6 +66,7 @@ pkgs=(
 	busybox-static
 	kmod
 	libdrm-dev
+	libpng-dev
 	sparse
 	cpio
 	pkg-config
@@ -174,7 +175,8 @@ if [[ -z $sysroot ]]; then
 else
 	mkdir -p "$sysroot"
 	fetch_foreign "linux-image-$kver-unsigned" "linux-headers-$kver" \
-		busybox-static libdrm-dev libdrm2
+		busybox-static libdrm-dev libdrm2 libpng-dev libpng16-16 \
+		zlib1g-dev zlib1g
 	# The headers' scripts/ and tools/ point at the target's kbuild
 	# package; the host's one (same version) runs here instead.
 	mkdir -p "$sysroot/usr/lib"
