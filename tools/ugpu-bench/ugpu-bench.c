@@ -40,7 +40,7 @@
  * times depend on the machine (in the test VM, on QEMU's emulation).
  *
  * Usage: ugpu-bench [-q] [-s SCALE] [-i IDLE] [-j JSON] [render node...]
- *   -q  quick: 5 rounds, small batches and curves, for CI (about a minute
+ *   -q  quick: 5 rounds, small batches and curves, for CI (under 90 s
  *       for the test VM's eight simulated devices)
  *   -s  multiply the number of operations by SCALE (default 1)
  *   -i  seconds of each idle CPU measurement, 0: none (default 5)
@@ -78,7 +78,7 @@
 #define EXIT_SKIP	77
 
 /* Measured rounds at the most; odd, so that the median is one of them. */
-#define ROUNDS		51
+#define ROUNDS		21
 /* The hardware commands of the chained submit, at the most. */
 #define CHAIN_MAX	64
 #define BO_SIZE		4096
@@ -1477,7 +1477,7 @@ static void add_point(struct point *p, const char *curve, uint64_t x,
 static void bench_curves(struct bench *b, const char *device)
 {
 	static struct point pts[NPOINTS];
-	unsigned int n = 0, i, round, nrounds = quick ? 1 : 7;
+	unsigned int n = 0, i, round, nrounds = quick ? 1 : 5;
 	const char *last = "";
 	uint64_t x;
 
@@ -1568,15 +1568,15 @@ static int bench_node(int fd, const char *node, void *arg)
 				   do_get_param },
 		[OP_BO] = { "bo-4k", "BO_CREATE+mmap+touch+close, 4 KiB", 10,
 			    1, do_bo_cycle },
-		[OP_WRITE32] = { "write32", "SUBMIT + wait, soft WRITE32", 20,
+		[OP_WRITE32] = { "write32", "SUBMIT + wait, soft WRITE32", 10,
 				 1, do_write32 },
-		[OP_HW] = { "hw", b.hw_what, 20, 1, do_hw },
+		[OP_HW] = { "hw", b.hw_what, 10, 1, do_hw },
 		[OP_CHAIN] = { "hw-chain", b.chain_what, 1, 0, do_hw_chain },
 		[OP_INFLIGHT] = { "inflight", "64 submits, then wait; each", 1,
 				  INFLIGHT, do_inflight },
-		[OP_SUBMIT] = { "submit-1", "SUBMIT only: hw, 1 BO", 10, 1,
+		[OP_SUBMIT] = { "submit-1", "SUBMIT only: hw, 1 BO", 5, 1,
 				do_submit_one },
-		[OP_BOS] = { "submit-256", "SUBMIT only: hw, 256 BOs", 10, 1,
+		[OP_BOS] = { "submit-256", "SUBMIT only: hw, 256 BOs", 5, 1,
 			     do_submit_bos },
 		[OP_MALI_CHAIN] = { "mali-chain", "one Mali chain of 64 NULL jobs",
 				    5, 1, do_hw_jobs },
@@ -1654,8 +1654,8 @@ static int bench_node(int fd, const char *node, void *arg)
 		goto out;
 	for (f = 0; f < NFIGS; f++)
 		res->fig[f] = isnan(fig[f][0]) ? NAN : median(fig[f], rounds);
-	ret = clients_figure(&b, node, quick ? 5 : 20 * scale,
-			     quick ? 3 : 7, &res->fig[FIG_CLIENTS]);
+	ret = clients_figure(&b, node, quick ? 3 : 10 * scale,
+			     quick ? 1 : 5, &res->fig[FIG_CLIENTS]);
 	if (ret) {
 		fprintf(stderr, "ugpu-bench: %s: %u clients: %s\n",
 			res->device, CLIENTS, strerror(-ret));
