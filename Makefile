@@ -10,7 +10,9 @@
 #   make run              boot the VM, print the GPUs, draw a picture on
 #                         each device (Mali, Vivante, Adreno) into out/
 #   make bench            boot the VM, time the basic operations of every
-#                         device (ugpu-bench) and print the tables
+#                         device against anchors (ugpu-bench), print the
+#                         tables and the goals, write out/bench.json and
+#                         plots; BENCH=short is the quick mode of CI
 #   make fuzz             boot the VM, run ugpu-fuzz (FUZZ_SECONDS=,
 #                         FUZZ_ITERS=, FUZZ_SUBMITS=, FUZZ_SEED=) and its
 #                         fault-injection walk, or replay FUZZ_SEED's
@@ -216,7 +218,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_SEED='$(FUZZ_SEED)' FUZZ_ITERS='$(FUZZ_ITERS)' \
 	  FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SUBMITS='$(FUZZ_SUBMITS)' \
 	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
-	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)' \
+	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)' BENCH='$(BENCH)' \
 	  IGT_UPSTREAM='$(IGT_UPSTREAM)' \
 	  IGT_UPSTREAM_TESTS='$(IGT_DIR)/igt-upstream.list' \
 	  SW_SYNC_KO="$$(cat '$(SW_SYNC_OUT)/module' 2>/dev/null)"

@@ -66,6 +66,7 @@ pkgs=(
 	busybox-static
 	kmod
 	libdrm-dev
+	libpng-dev
 	sparse
 	cpio
 	pkg-config
@@ -74,6 +75,9 @@ pkgs=(
 	libc6-dev
 	xz-utils
 	zstd
+	# make bench: the raw figures (jq) into plots (gnuplot).
+	jq
+	gnuplot-nox
 )
 if [[ $arch == x86 ]]; then
 	pkgs+=(qemu-system-x86)
@@ -171,7 +175,8 @@ if [[ -z $sysroot ]]; then
 else
 	mkdir -p "$sysroot"
 	fetch_foreign "linux-image-$kver-unsigned" "linux-headers-$kver" \
-		busybox-static libdrm-dev libdrm2
+		busybox-static libdrm-dev libdrm2 libpng-dev libpng16-16 \
+		zlib1g-dev zlib1g
 	# The headers' scripts/ and tools/ point at the target's kbuild
 	# package; the host's one (same version) runs here instead.
 	mkdir -p "$sysroot/usr/lib"

@@ -25,7 +25,7 @@
 
 #include <xf86drm.h>
 
-#include "png.h"
+#include "ugpu_png.h"
 #include "ugpu_drm.h"
 #include "ugpu_tool.h"
 #include <ugpu/hw/adreno_regs.h>

@@ -29,7 +29,7 @@
 
 #include <xf86drm.h>
 
-#include "png.h"
+#include "ugpu_png.h"
 #include "ugpu_drm.h"
 #include "ugpu_tool.h"
 #include <ugpu/hw/mali_regs.h>

@@ -98,6 +98,7 @@ append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n ${FUZZ_ITER:-} ]] && append+=" ugpu_fuzz_iter=$FUZZ_ITER"
 [[ -n ${FUZZ_SUBMITS:-} ]] && append+=" ugpu_fuzz_submits=$FUZZ_SUBMITS"
 append+=" ugpu_fuzz_check=${FUZZ_CHECK_SECONDS:-0}"
+[[ -n ${BENCH:-} ]] && append+=" ugpu_bench=$BENCH"
 # Every KASAN report, not only the first; a warning is reported, not
 # fatal, so that the run goes on and the log holds all of them; plain
 # pointers in the reports; TCG is slow enough to fake an RCU stall.
@@ -142,7 +143,8 @@ log=$BUILD/vm-console.log
 if timeout --foreground -k 10 "$VM_TIMEOUT" "${qemu[@]}" </dev/null 2>&1 |
 	tee "$log" |
 	sed -u -e '/^@@UGPU:PNG-BEGIN/,/^@@UGPU:PNG-END/{/^@@UGPU:PNG/!d}' \
-		-e '/^@@UGPU:BENCH-BEGIN/,/^@@UGPU:BENCH-END/{/^@@UGPU:BENCH/!d}'; then
+		-e '/^@@UGPU:BENCH-BEGIN/,/^@@UGPU:BENCH-END/{/^@@UGPU:BENCH/!d}' \
+		-e '/^@@UGPU:BENCH-JSON-BEGIN/,/^@@UGPU:BENCH-JSON-END/{/^@@UGPU:BENCH/!d}'; then
 	qemu_rc=0
 else
 	qemu_rc=${PIPESTATUS[0]}
@@ -267,6 +269,17 @@ if [[ $mode == bench ]]; then
 		cat "$bench"
 	else
 		problems+=("no benchmark table")
+	fi
+	# The raw figures, and the plots where gnuplot is at hand.
+	mkdir -p "$OUT"
+	sed -n '/^@@UGPU:BENCH-JSON-BEGIN/,/^@@UGPU:BENCH-JSON-END/p' "$clean" |
+		sed '1d;$d' >"$OUT/bench.json"
+	if [[ -s $OUT/bench.json ]]; then
+		echo "run-vm: wrote $OUT/bench.json"
+		"$(dirname "$0")/../ugpu-bench/plot.sh" "$OUT/bench.json" "$OUT" ||
+			problems+=("cannot plot $OUT/bench.json")
+	else
+		problems+=("no benchmark JSON")
 	fi
 fi
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * PNG writer of the ugpu tools: 8-bit RGBA, stored (uncompressed) deflate
- * blocks, so that no compression library is needed in the test VM.
+ * PNG writer of the ugpu tools (libpng): 8-bit RGBA.
  */
 #ifndef _UGPU_TOOLS_PNG_H_
 #define _UGPU_TOOLS_PNG_H_
