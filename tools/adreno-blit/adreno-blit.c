@@ -168,12 +168,19 @@ static void emit_copy(struct cs *cs, uint32_t sfmt, uint32_t sswap,
 	emit_run(cs, dx, dy, dx + w - 1, dy + h - 1);
 }
 
-/* Flush the colour cache and wait, as after a transfer. */
+/*
+ * Between dependent blits: flush the colour cache (CCU) the destination
+ * was written through, wait, and invalidate UCHE, through which the next
+ * blit reads its source -- it may hold lines of that memory from an
+ * earlier read (the staging area below is where the small image was).
+ */
 static void emit_flush(struct cs *cs)
 {
 	pkt7(cs, CP_EVENT_WRITE, 1);
 	emit(cs, CP_EVENT_WRITE_EVENT(PC_CCU_FLUSH_COLOR_TS));
 	pkt7(cs, CP_WAIT_FOR_IDLE, 0);
+	pkt7(cs, CP_EVENT_WRITE, 1);
+	emit(cs, CP_EVENT_WRITE_EVENT(CACHE_INVALIDATE));
 }
 
 /* ---- the expected picture, computed on the CPU */
