@@ -88,6 +88,8 @@ esac
 # printk.devkmsg=on: ugpu-fuzz writes a line per iteration into the log,
 # which /dev/kmsg would otherwise rate-limit.
 append="console=$console panic=-1 loglevel=5 printk.devkmsg=on"
+# tsc=reliable: see the static keys below the QEMU command line.
+[[ $VM_ARCH == x86 ]] && append+=" tsc=reliable"
 append+=" ugpu_mode=$mode"
 append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n $TESTS ]] && append+=" ugpu_tests=$TESTS"
@@ -122,8 +124,17 @@ fi
 # TCG emulates far faster than the architected one; virt puts RAM at
 # 1 GiB, so more than 3 GiB reaches above 4 GiB. arm: LPAE kernels
 # (KFLAVOUR=lpae) address the RAM of virt's high region.
+#
+# The kernel patches its own code when a static key changes (a CPU may be
+# running it meanwhile), and TCG has been seen to run stale code after
+# such a patch: an "int3" oops, fatal when it hits init or an interrupt.
+# So the one-shot keys of this kind flip at boot, before the other CPU
+# runs anything: x86 gets RDRAND (as -cpu max on arm64 has RNDR), which
+# makes the random pool ready at once instead of minutes into the tests,
+# and a TSC the clocksource watchdog cannot declare unstable when the
+# host is busy. /init holds the reference-counted ones (cgroups).
 case $VM_ARCH in
-x86) qemu=(qemu-system-x86_64) ;;
+x86) qemu=(qemu-system-x86_64 -cpu qemu64,+rdrand) ;;
 arm64) qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on") ;;
 arm) qemu=(qemu-system-arm -M "virt,highmem=on" -cpu cortex-a15) ;;
 esac
