@@ -3,6 +3,7 @@
  * ugpu test helpers; see igt_ugpu.h.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <endian.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -808,6 +809,59 @@ bool ugpu_wait_runtime_status(int fd, const char *want, unsigned int ms)
 		usleep(10000);
 	} while ((int64_t)igt_nsec_now() < deadline);
 	return false;
+}
+
+/* System sleep */
+
+#define PM_TEST		"/sys/power/pm_test"
+#define PM_STATE	"/sys/power/state"
+#define PM_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
+
+static char pm_delay_saved[16];
+
+static void pm_restore(int sig)
+{
+	(void)sig;
+	igt_sysfs_write(PM_TEST, "none");
+	if (pm_delay_saved[0])
+		igt_sysfs_write(PM_DELAY, pm_delay_saved);
+}
+
+/*
+ * Suspend to idle and resume, stopping at the "platform" test point: the
+ * devices go through every phase (prepare, suspend, late, noirq), power
+ * domains go off, only the platform's own sleep is skipped. Returns the
+ * errno of the write to /sys/power/state, 0 when the system slept.
+ */
+int ugpu_system_sleep(void)
+{
+	static bool handler;
+	char buf[256];
+	int fd, ret = 0;
+
+	igt_require_f(igt_sysfs_read(PM_TEST, buf, sizeof(buf)) > 0 &&
+		      strstr(buf, "platform"), "no %s\n", PM_TEST);
+	igt_require_f(igt_sysfs_read(PM_STATE, buf, sizeof(buf)) > 0 &&
+		      strstr(buf, "freeze"), "no suspend to idle\n");
+	if (!pm_delay_saved[0] &&
+	    igt_sysfs_read(PM_DELAY, pm_delay_saved,
+			   sizeof(pm_delay_saved)) <= 0)
+		pm_delay_saved[0] = 0;
+	pm_delay_saved[strcspn(pm_delay_saved, "\n")] = 0;
+	if (!handler)
+		igt_install_exit_handler(pm_restore);
+	handler = true;
+	/* One second at the test point: longer than a job timeout. */
+	igt_sysfs_write(PM_DELAY, "1");
+	igt_assert_lte(0, igt_sysfs_write(PM_TEST, "platform"));
+
+	fd = open(PM_STATE, O_WRONLY);
+	igt_assert_lte(0, fd);
+	if (write(fd, "freeze", 6) != 6)
+		ret = -errno;
+	close(fd);
+	pm_restore(0);
+	return ret;
 }
 
 /* Device coredumps */

@@ -220,6 +220,12 @@ unsigned int ugpu_module_param(const char *module, const char *param,
  * device @name, reads it into a malloc()ed buffer, drops it and returns
  * its length (0: none came).
  */
+/*
+ * Suspend to idle and back (at pm_test's "platform" point); skips where
+ * the kernel cannot. Returns 0 or the -errno of the sleep.
+ */
+int ugpu_system_sleep(void);
+
 void ugpu_devcd_clear(void);
 size_t ugpu_devcd_read(const char *name, uint8_t **buf);
 

@@ -9,6 +9,7 @@
  * runs on every Adreno device as a dynamic subtest named after the device.
  */
 #include <endian.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -927,6 +928,70 @@ static void test_slow_progress(struct ugpu_device_info *d)
 	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x5107);
 	igt_info("12 steps of %u ms: %.2f s\n", timeout / 4, ns / 1e9);
 	igt_assert_lt_u64(2ull * timeout * 1000000, ns);
+	env_close(&e);
+}
+
+/*
+ * A system sleep while a command cannot finish within the core's drain
+ * time: the process that releases its steps is frozen with every other.
+ * The sleep fails with EBUSY, the command is neither stopped nor run
+ * twice, and once the processes thaw it completes (the frozen time does
+ * not make it hang) and the GPU takes the next one.
+ */
+#define SLEEP_STEPS	24
+
+static void test_suspend_drain_timeout(struct ugpu_device_info *d)
+{
+	uint64_t step_ns = job_timeout_ms() * 250000ull, t0;
+	struct adreno_cs cs, next;
+	long long errs;
+	unsigned int i;
+	uint32_t sync;
+	struct env e;
+
+	env_open(&e, d);
+	errs = ugpu_sim_bus_errors_of(d->name);
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, e.data->va + FLAG, 1);
+	for (i = 0; i < SLEEP_STEPS; i++)
+		adreno_wait_mem_eq(&cs, e.data->va + STEP_FLAGS + 4 * i, 1);
+	adreno_mem_write(&cs, e.data->va + TARGETS, 0x51ee);
+	sync = ugpu_syncobj_create(e.fd, false);
+	t0 = igt_nsec_now();
+	submit_cs(&e, e.ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+
+	/* The CP moves until the freeze: every step but the last. */
+	igt_fork(child, 1) {
+		for (i = 0; i + 1 < SLEEP_STEPS; i++) {
+			uint64_t now = igt_nsec_now();
+			uint64_t at = t0 + (i + 1) * step_ns;
+
+			if (at > now)
+				usleep((at - now) / 1000);
+			ugpu_bo_write32(e.data, STEP_FLAGS + 4 * i, 1);
+		}
+	}
+	while (!ugpu_bo_read32(e.data, FLAG)) {
+		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "the command did not start\n");
+		usleep(1000);
+	}
+
+	igt_assert_eq(ugpu_system_sleep(), -EBUSY);
+	igt_assert_eq(ugpu_syncobj_status(e.fd, sync), 0);
+	ugpu_bo_write32(e.data, STEP_FLAGS + 4 * (SLEEP_STEPS - 1), 1);
+	igt_waitchildren();
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x51ee);
+	ugpu_syncobj_destroy(e.fd, sync);
+
+	adreno_cs_init(&next, e.cmd, 0x800);
+	adreno_mem_write(&next, e.data->va + TARGETS + 4, 0x2e47);
+	igt_assert_eq(run_cs(&e, &next), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 4), 0x2e47);
+	/* Nothing touched a GPU without clocks or power meanwhile. */
+	if (errs >= 0)
+		igt_assert_eq(ugpu_sim_bus_errors_of(d->name), errs);
 	env_close(&e);
 }
 
@@ -2356,6 +2421,11 @@ igt_main
 	igt_subtest_with_dynamic("slow-progress")
 		for_each_adreno(d)
 			test_slow_progress(d);
+
+	igt_describe("A system sleep whose drain times out fails with EBUSY; the command completes after it.");
+	igt_subtest_with_dynamic("suspend-drain-timeout")
+		for_each_adreno(d)
+			test_suspend_drain_timeout(d);
 
 	igt_describe("A hang is charged to the command the CP is stuck in, not to one waiting behind it.");
 	igt_subtest_with_dynamic("hang-behind")

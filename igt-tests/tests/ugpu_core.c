@@ -2782,9 +2782,6 @@ static void test_memcg(struct ugpu_device_info *d)
 #define PM_OPS		32
 #define PM_SLOT		1024
 #define PM_CMD_SIZE	16384
-#define PM_TEST		"/sys/power/pm_test"
-#define PM_STATE	"/sys/power/state"
-#define PM_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
 
 struct pm_work {
 	int fd;
@@ -2797,53 +2794,6 @@ struct pm_work {
 static uint32_t pm_value(unsigned int job, unsigned int op)
 {
 	return 0x5a000000u | job << 12 | op;
-}
-
-static char pm_delay_saved[16];
-
-static void pm_restore(int sig)
-{
-	(void)sig;
-	igt_sysfs_write(PM_TEST, "none");
-	if (pm_delay_saved[0])
-		igt_sysfs_write(PM_DELAY, pm_delay_saved);
-}
-
-/*
- * Suspend to idle and resume, stopping at the "platform" test point: the
- * devices go through every phase (prepare, suspend, late, noirq), power
- * domains go off, only the platform's own sleep is skipped. Returns the
- * errno of the write to /sys/power/state, 0 when the system slept.
- */
-static int pm_system_sleep(void)
-{
-	static bool handler;
-	char buf[256];
-	int fd, ret = 0;
-
-	igt_require_f(igt_sysfs_read(PM_TEST, buf, sizeof(buf)) > 0 &&
-		      strstr(buf, "platform"), "no %s\n", PM_TEST);
-	igt_require_f(igt_sysfs_read(PM_STATE, buf, sizeof(buf)) > 0 &&
-		      strstr(buf, "freeze"), "no suspend to idle\n");
-	if (!pm_delay_saved[0] &&
-	    igt_sysfs_read(PM_DELAY, pm_delay_saved,
-			   sizeof(pm_delay_saved)) <= 0)
-		pm_delay_saved[0] = 0;
-	pm_delay_saved[strcspn(pm_delay_saved, "\n")] = 0;
-	if (!handler)
-		igt_install_exit_handler(pm_restore);
-	handler = true;
-	/* One second at the test point: longer than a job timeout. */
-	igt_sysfs_write(PM_DELAY, "1");
-	igt_assert_lte(0, igt_sysfs_write(PM_TEST, "platform"));
-
-	fd = open(PM_STATE, O_WRONLY);
-	igt_assert_lte(0, fd);
-	if (write(fd, "freeze", 6) != 6)
-		ret = -errno;
-	close(fd);
-	pm_restore(0);
-	return ret;
 }
 
 /* Queue job @job of @w: PM_OPS GPU writes of pm_value(@job, op). */
@@ -2977,7 +2927,7 @@ static void test_suspend_busy(struct ugpu_device_info *d)
 	errs = ugpu_sim_bus_errors_of(d->name);
 	for (i = 0; i < PM_JOBS; i++)
 		pm_submit(d, &w, i);
-	igt_assert_eq(pm_system_sleep(), 0);
+	igt_assert_eq(ugpu_system_sleep(), 0);
 	for (i = 0; i < PM_JOBS; i++)
 		pm_check(&w, i);
 	/* And new work after it. */
@@ -3004,7 +2954,7 @@ static void test_suspend_idle(struct ugpu_device_info *d)
 		usleep(10000);
 		pm_runtime_status(d, st, sizeof(st));
 	}
-	igt_assert_eq(pm_system_sleep(), 0);
+	igt_assert_eq(ugpu_system_sleep(), 0);
 	pm_submit(d, &w, 0);
 	pm_check(&w, 0);
 	close(w.fd);

@@ -428,6 +428,18 @@ static bool ugpu_job_progressed(struct ugpu_job *job)
 	struct ugpu_device *udev = job->udev;
 	u64 progress;
 
+	/*
+	 * An aborted system sleep froze the processes the job may wait for
+	 * (a command waiting on memory the CPU writes): that time does not
+	 * count against the job, nor as one of its extensions.
+	 */
+	if (cjob->slept) {
+		cjob->slept = false;
+		cjob->stalled = false;
+		if (udev->ops->progress)
+			cjob->progress = udev->ops->progress(udev, job->queue);
+		return true;
+	}
 	cjob->stalled = true;
 	if (!udev->ops->progress)
 		return false;
@@ -522,6 +534,7 @@ ugpu_hw_timedout_job(struct drm_sched_job *sched_job)
 		 * not in time, the sleep is aborted and its timeout counts
 		 * again. A reset here would restart the stopped queues.
 		 */
+		cjob->slept = true;
 		extend = true;
 	} else if (!drm_dev_enter(&udev->drm, &idx)) {
 		ugpu_recover(udev, job, -ENODEV);

@@ -366,6 +366,11 @@ struct ugpu_core_job {
 	unsigned int extensions;
 	/** @stalled: the queue did not move during the last timeout. */
 	bool stalled;
+	/**
+	 * @slept: a system sleep was tried during the job's timeout, with
+	 * user space frozen; timeout handler only.
+	 */
+	bool slept;
 	/** @dump_buf_count: entries in @dump_bufs. */
 	u32 dump_buf_count;
 	/**
