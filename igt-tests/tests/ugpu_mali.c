@@ -2385,6 +2385,61 @@ static void test_runtime_suspend(struct ugpu_device_info *d)
 }
 
 /*
+ * A soft WRITE_TIMESTAMP runs where fences signal, which must not power
+ * the GPU up, yet TIMESTAMP reads as the counter only while the GPU is
+ * powered: the submit powers it up and it stays up while the command
+ * waits, past the autosuspend delay. The value lies between two reads
+ * around it, and once the command is done the GPU suspends again.
+ */
+static void test_timestamp_soft_suspended(struct ugpu_device_info *d)
+{
+	uint64_t before, after, ts;
+	char old_delay[32];
+	struct ugpu_submit s;
+	uint32_t sig, sync;
+	struct env e;
+
+	env_open(&e, d);
+	ugpu_power_read(e.fd, "autosuspend_delay_ms", old_delay,
+			sizeof(old_delay));
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", "20");
+	before = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+	igt_assert_f(ugpu_wait_runtime_status(e.fd, "suspended", 5000),
+		     "still powered after the autosuspend delay\n");
+
+	sig = ugpu_signal_create(e.fd, 0);
+	sync = ugpu_syncobj_create(e.fd, false);
+	ugpu_submit_init(&s, e.ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, e.data->handle,
+			TARGETS, 0, 1);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e.fd, &s);
+	igt_assert_f(ugpu_wait_runtime_status(e.fd, "active", 0),
+		     "the submit did not power the GPU up\n");
+	usleep(200000);
+	igt_assert_f(ugpu_wait_runtime_status(e.fd, "active", 0),
+		     "suspended under a waiting WRITE_TIMESTAMP\n");
+
+	ugpu_signal_set(e.fd, sig, 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(e.fd, sync), 1);
+	after = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP, 0);
+	memcpy(&ts, (char *)e.data->map + TARGETS, 8);
+	igt_info("TIMESTAMP %llu < %llu < %llu\n", (unsigned long long)before,
+		 (unsigned long long)ts, (unsigned long long)after);
+	igt_assert_lt_u64(before, ts);
+	igt_assert_lt_u64(ts, after);
+	igt_assert_f(ugpu_wait_runtime_status(e.fd, "suspended", 5000),
+		     "still powered after the command\n");
+
+	ugpu_power_write(e.fd, "autosuspend_delay_ms", old_delay);
+	ugpu_syncobj_destroy(e.fd, sync);
+	igt_assert_eq(__ugpu_signal_destroy(e.fd, sig), 0);
+	igt_assert_eq(ugpu_sim_bus_errors(e.fd), 0);
+	env_close(&e);
+}
+
+/*
  * Every Mali platform device of the simulator is bound (its clocks,
  * resets and supply released and enabled as its board wants) and saw no
  * register access while unclocked, unpowered or in reset.
@@ -2561,6 +2616,11 @@ igt_main
 	igt_subtest_with_dynamic("runtime-suspend")
 		for_each_mali(d)
 			test_runtime_suspend(d);
+
+	igt_describe("A waiting soft WRITE_TIMESTAMP keeps the GPU powered from its submit.");
+	igt_subtest_with_dynamic("timestamp-soft-suspended")
+		for_each_mali(d)
+			test_timestamp_soft_suspended(d);
 
 	igt_describe("Unbind with a hung job in flight, then bind again.");
 	igt_subtest_with_dynamic("unbind")

@@ -171,7 +171,12 @@ struct ugpu_family_ops {
 	 */
 	int (*get_param)(struct ugpu_device *udev, u32 param, u32 index,
 			 u64 *value);
-	/** @read_timestamp: the GPU timestamp counter. */
+	/**
+	 * @read_timestamp: the GPU timestamp counter. Also called where
+	 * fences are signalled (%DRM_UGPU_CMD_WRITE_TIMESTAMP): it must not
+	 * sleep there, nor power the GPU up; see
+	 * &ugpu_device.timestamp_needs_power.
+	 */
 	u64 (*read_timestamp)(struct ugpu_device *udev);
 
 	/** @vm_init: create the page tables of a new VM in @vm->priv. */
@@ -289,6 +294,14 @@ struct ugpu_device {
 	u32 features[UGPU_MAX_FEATURE_WORDS];
 	/** @timestamp_frequency: Hz of &ugpu_family_ops.read_timestamp. */
 	u64 timestamp_frequency;
+	/**
+	 * @timestamp_needs_power: the counter can be read only while the GPU
+	 * is runtime-active. The core then holds a runtime PM reference from
+	 * the submit of a %DRM_UGPU_CMD_WRITE_TIMESTAMP to its release, so
+	 * the GPU is up when the command runs, where powering it up is not
+	 * allowed.
+	 */
+	bool timestamp_needs_power;
 	/** @va_start: first GPU VA handed out. */
 	u64 va_start;
 	/** @va_size: size of the GPU VA range. */

@@ -366,6 +366,8 @@ struct ugpu_core_job {
 	unsigned int extensions;
 	/** @stalled: the queue did not move during the last timeout. */
 	bool stalled;
+	/** @pm_held: a runtime PM reference of the GPU, for a soft command. */
+	bool pm_held;
 	/**
 	 * @slept: a system sleep was tried during the job's timeout, with
 	 * user space frozen; timeout handler only.

@@ -10,6 +10,7 @@
  * next setting, which fails with -ETIME if the signal is not set within
  * the job timeout (see ugpu_signal.c).
  */
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <drm/drm_drv.h>
@@ -89,6 +90,26 @@ static int ugpu_soft_prepare_write(struct ugpu_core_job *cjob,
 	return ugpu_soft_map_target(cjob);
 }
 
+/*
+ * The command runs where fences signal, which must not power the GPU up:
+ * power it up now, if reading its counter needs it, until the job goes.
+ */
+static int ugpu_soft_prepare_timestamp(struct ugpu_core_job *cjob,
+				       struct ugpu_file *ufile)
+{
+	struct ugpu_device *udev = cjob->job.udev;
+	int ret;
+
+	ret = ugpu_soft_prepare_write(cjob, ufile->file, 8);
+	if (ret || !udev->timestamp_needs_power)
+		return ret;
+	ret = pm_runtime_resume_and_get(udev->dev);
+	if (ret)
+		return ret;
+	cjob->pm_held = true;
+	return 0;
+}
+
 static int ugpu_soft_prepare_release(struct ugpu_core_job *cjob,
 				     struct ugpu_file *ufile)
 {
@@ -140,8 +161,9 @@ int ugpu_soft_prepare(struct ugpu_core_job *cjob, struct ugpu_file *ufile)
 	case DRM_UGPU_CMD_WRITE32:
 		return ugpu_soft_prepare_write(cjob, ufile->file, 4);
 	case DRM_UGPU_CMD_WRITE64:
-	case DRM_UGPU_CMD_WRITE_TIMESTAMP:
 		return ugpu_soft_prepare_write(cjob, ufile->file, 8);
+	case DRM_UGPU_CMD_WRITE_TIMESTAMP:
+		return ugpu_soft_prepare_timestamp(cjob, ufile);
 	case DRM_UGPU_CMD_BO_RELEASE:
 		return ugpu_soft_prepare_release(cjob, ufile);
 	default:
@@ -251,6 +273,12 @@ void ugpu_soft_cleanup(struct ugpu_core_job *cjob)
 	}
 	/* Still here only if the command never ran. */
 	ugpu_soft_release_free(cjob->release);
+	if (cjob->pm_held) {
+		struct device *dev = cjob->job.udev->dev;
+
+		pm_runtime_mark_last_busy(dev);
+		pm_runtime_put_autosuspend(dev);
+	}
 }
 
 /*

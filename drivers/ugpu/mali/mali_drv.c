@@ -102,6 +102,9 @@ static int mali_timestamp_init(struct mali_device *mdev)
 	struct device *dev = mdev->udev.dev;
 	u32 freq;
 
+	/* TIMESTAMP reads as the counter only while the GPU is powered. */
+	mdev->udev.timestamp_needs_power = true;
+
 	/*
 	 * TIMESTAMP counts the system counter, whose rate the kernel does
 	 * not export to modules: the firmware (and the simulator) describe

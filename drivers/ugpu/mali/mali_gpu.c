@@ -448,8 +448,11 @@ int mali_gpu_get_param(struct ugpu_device *udev, u32 param, u32 index,
  * mali_gpu_read_timestamp() - &ugpu_family_ops.read_timestamp.
  * @udev: the device.
  *
- * The counter only runs while the GPU is powered: this powers it up if
- * needed (autosuspend keeps it up for back-to-back reads).
+ * The register reads the counter only while the GPU is powered: this
+ * powers it up if needed (autosuspend keeps it up for back-to-back
+ * reads). Where fences signal (a soft WRITE_TIMESTAMP) the core holds a
+ * runtime PM reference (&ugpu_device.timestamp_needs_power), so the GPU
+ * is active and taking another reference neither sleeps nor resumes.
  *
  * Return: TIMESTAMP, or 0 when the GPU is gone or cannot be powered.
  */
