@@ -132,6 +132,11 @@ static void rebind_on_exit(int sig)
 
 void ugpu_device_unbind_init(int fd)
 {
+	/* A subtest that failed unbound left its device so: bind it. */
+	if (unbound_device[0]) {
+		bind_device("bind");
+		unbound_device[0] = '\0';
+	}
 	igt_require(ugpu_driver_sysfs_name(fd, unbound_driver,
 					   sizeof(unbound_driver)));
 	igt_assert(ugpu_device_sysfs_name(fd, unbound_device,
