@@ -1833,52 +1833,67 @@ static void test_gmem_full_size(struct ugpu_device_info *d)
  * GMEM_BASE + its offset (the UCHE's GMEM window the kernel programs),
  * tile mode TILE6_2 and the bin's pitch, after a CACHE_INVALIDATE, and
  * writes a BO, here converting 8_8_8_8 to 5_6_5. The bin was loaded
- * from random pixels. Every pixel is checked.
+ * from random pixels. Every pixel is checked; then again after a GPU
+ * reset (a command that faults), which clears the window until the
+ * kernel programs it again.
  */
 static void test_gmem_2d_source(struct ugpu_device_info *d)
 {
 	const struct fmt *fm = &fmts[0], *to = &fmts[2];
 	const uint32_t spitch = FB_W * 4, dpitch = GBIN_W * 2;
 	const uint32_t off = 0x6000;
+	unsigned int round, x, y;
 	struct gmem_info g;
 	struct adreno_cs cs;
-	unsigned int x, y;
 	struct env e;
 
 	env_open(&e, d);
 	gmem_info(&e, &g);
 	srand(8);
-	for (y = 0; y < GBIN_H; y++)
-		for (x = 0; x < GBIN_W; x++)
-			ugpu_bo_write32(e.data, IMG_SRC + y * spitch + x * 4,
-					(uint32_t)rand());
-	memset((char *)e.data->map + IMG_DST, 0x5a, dpitch * GBIN_H);
-	adreno_cs_init(&cs, e.cmd, 0);
-	emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
-	emit_blit_event(&cs, BLIT_EVENT_LOAD, fm->fmt, WZYX, off,
-			e.data->va + IMG_SRC, spitch, 0,
-			0, 0, GBIN_W - 1, GBIN_H - 1);
-	/* Sync GMEM writes with the UCHE, then read GMEM as a texture. */
-	adreno_event(&cs, CACHE_INVALIDATE);
-	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
-	emit_blit_op_tiled(&cs, false, NULL, e.data->va + IMG_DST, to->fmt,
-			   WXYZ, dpitch, g.base + off, fm->fmt, WZYX, TILE6_2,
-			   GBIN_W * 4, 0, 0, GBIN_W - 1, GBIN_H - 1);
-	adreno_event(&cs, PC_CCU_FLUSH_COLOR_TS);
-	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
-	igt_assert_eq(run_cs(&e, &cs), 1);
-	for (y = 0; y < GBIN_H; y++) {
-		for (x = 0; x < GBIN_W; x++) {
-			uint32_t s = ugpu_bo_read32(e.data, IMG_SRC + y * spitch +
-						    x * 4);
-			uint32_t c[4] = { s & 0xff, (s >> 8) & 0xff,
-					  (s >> 16) & 0xff, s >> 24 };
-			uint32_t got = read_px(e.data, IMG_DST + y * dpitch + x * 2,
-					       2);
+	for (round = 0; round < 2; round++) {
+		if (round) {
+			/* A BLIT past GMEM's end: the GPU is reset. */
+			adreno_cs_init(&cs, e.cmd, 0);
+			emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+			emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX,
+					g.size - 0x1000, 0, 0, 0,
+					0, 0, GBIN_W - 1, GBIN_H - 1);
+			igt_assert_eq(run_cs(&e, &cs), -EIO);
+		}
+		for (y = 0; y < GBIN_H; y++)
+			for (x = 0; x < GBIN_W; x++)
+				ugpu_bo_write32(e.data, IMG_SRC + y * spitch + x * 4,
+						(uint32_t)rand());
+		memset((char *)e.data->map + IMG_DST, 0x5a, dpitch * GBIN_H);
+		adreno_cs_init(&cs, e.cmd, 0);
+		emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+		emit_blit_event(&cs, BLIT_EVENT_LOAD, fm->fmt, WZYX, off,
+				e.data->va + IMG_SRC, spitch, 0,
+				0, 0, GBIN_W - 1, GBIN_H - 1);
+		/* Sync GMEM writes with the UCHE, then read GMEM as a texture. */
+		adreno_event(&cs, CACHE_INVALIDATE);
+		adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+		emit_blit_op_tiled(&cs, false, NULL, e.data->va + IMG_DST,
+				   to->fmt, WXYZ, dpitch, g.base + off, fm->fmt,
+				   WZYX, TILE6_2, GBIN_W * 4, 0, 0, GBIN_W - 1,
+				   GBIN_H - 1);
+		adreno_event(&cs, PC_CCU_FLUSH_COLOR_TS);
+		adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+		igt_assert_eq(run_cs(&e, &cs), 1);
+		for (y = 0; y < GBIN_H; y++) {
+			for (x = 0; x < GBIN_W; x++) {
+				uint32_t s = ugpu_bo_read32(e.data, IMG_SRC +
+							    y * spitch + x * 4);
+				uint32_t c[4] = { s & 0xff, (s >> 8) & 0xff,
+						  (s >> 16) & 0xff, s >> 24 };
+				uint32_t got = read_px(e.data, IMG_DST +
+						       y * dpitch + x * 2, 2);
 
-			igt_assert_f(got == pack(to, WXYZ, c),
-				     "(%u,%u): src %#x got %#x, expected %#x\n",
-				     x, y, s, got, pack(to, WXYZ, c));
+				igt_assert_f(got == pack(to, WXYZ, c),
+					     "round %u (%u,%u): src %#x got %#x, expected %#x\n",
+					     round, x, y, s, got,
+					     pack(to, WXYZ, c));
+			}
 		}
 	}
 	env_close(&e);
