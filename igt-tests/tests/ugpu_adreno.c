@@ -1278,11 +1278,14 @@ static void write_px(struct ugpu_bo *bo, uint64_t off, unsigned int cpp,
  * UCHE (Turnip's notes in the seeds: transfer writes are CCU cached,
  * transfer reads UCHE cached).
  */
-static void emit_blit_op(struct adreno_cs *cs, bool solid, const uint32_t c[4],
-			 uint64_t dst, uint32_t dst_fmt, uint32_t dst_swap,
-			 uint32_t dst_pitch, uint64_t src, uint32_t src_fmt,
-			 uint32_t src_swap, uint32_t src_pitch, unsigned int x1,
-			 unsigned int y1, unsigned int x2, unsigned int y2)
+static void emit_blit_op_tiled(struct adreno_cs *cs, bool solid,
+			       const uint32_t c[4], uint64_t dst,
+			       uint32_t dst_fmt, uint32_t dst_swap,
+			       uint32_t dst_pitch, uint64_t src,
+			       uint32_t src_fmt, uint32_t src_swap,
+			       uint32_t src_tile, uint32_t src_pitch,
+			       unsigned int x1, unsigned int y1,
+			       unsigned int x2, unsigned int y2)
 {
 	uint32_t cntl = A6XX_2D_BLIT_CNTL_COLOR_FORMAT(dst_fmt) |
 			A6XX_2D_BLIT_CNTL_IFMT(R2D_UNORM8) |
@@ -1309,7 +1312,7 @@ static void emit_blit_op(struct adreno_cs *cs, bool solid, const uint32_t c[4],
 	} else {
 		adreno_cs_pkt4(cs, A6XX_SP_PS_2D_SRC_INFO, 5);
 		adreno_cs_emit(cs, A6XX_2D_INFO_FORMAT(src_fmt) |
-			       A6XX_2D_INFO_TILE_MODE(TILE6_LINEAR) |
+			       A6XX_2D_INFO_TILE_MODE(src_tile) |
 			       A6XX_2D_INFO_SWAP(src_swap));
 		adreno_cs_emit(cs, A6XX_2D_SRC_SIZE(IMG_W, IMG_H));
 		adreno_cs_emit(cs, (uint32_t)src);
@@ -1326,6 +1329,17 @@ static void emit_blit_op(struct adreno_cs *cs, bool solid, const uint32_t c[4],
 	adreno_cs_emit(cs, A6XX_XY(x2, y2));
 	adreno_cs_pkt7(cs, CP_BLIT, 1);
 	adreno_cs_emit(cs, BLIT_OP_SCALE);
+}
+
+static void emit_blit_op(struct adreno_cs *cs, bool solid, const uint32_t c[4],
+			 uint64_t dst, uint32_t dst_fmt, uint32_t dst_swap,
+			 uint32_t dst_pitch, uint64_t src, uint32_t src_fmt,
+			 uint32_t src_swap, uint32_t src_pitch, unsigned int x1,
+			 unsigned int y1, unsigned int x2, unsigned int y2)
+{
+	emit_blit_op_tiled(cs, solid, c, dst, dst_fmt, dst_swap, dst_pitch,
+			   src, src_fmt, src_swap, TILE6_LINEAR, src_pitch,
+			   x1, y1, x2, y2);
 }
 
 /* A blit, then the CCU clean Turnip emits after one. */
@@ -1549,6 +1563,444 @@ static void test_blit_huge(struct ugpu_device_info *d)
 		     t1 / 1000000);
 	env_close(&b);
 	env_close(&a);
+}
+
+/* GMEM */
+
+/*
+ * GMEM as the seeds and Turnip describe it: a bin (RB_BIN_CONTROL2's
+ * size at RB_WINDOW_OFFSET2, the blit engine's copies of the bin
+ * registers, written as tu6_emit_bin_size and tu6_emit_window_offset do)
+ * lies in GMEM from RB_BLIT_BASE_GMEM with rows of bin width x cpp
+ * bytes. The BLIT event clears it, loads it from memory or stores it to
+ * memory, for the part inside RB_BLIT_SCISSOR; memory pixel (x, y) is at
+ * RB_BLIT_DST + y * pitch + x * cpp. Tile loads are uncached, tile
+ * stores CCU cached: PC_CCU_RESOLVE_TS cleans them.
+ */
+struct gmem_info {
+	uint64_t base;
+	uint64_t size;
+};
+
+static void gmem_info(struct env *e, struct gmem_info *g)
+{
+	g->base = ugpu_get_param(e->fd, DRM_UGPU_PARAM_ADRENO_GMEM_BASE, 0);
+	g->size = ugpu_get_param(e->fd, DRM_UGPU_PARAM_ADRENO_GMEM_SIZE, 0);
+	igt_assert(g->size && !(g->size & 0xfff));
+}
+
+static void emit_bin(struct adreno_cs *cs, unsigned int w, unsigned int h,
+		     unsigned int x, unsigned int y)
+{
+	uint32_t bin = A6XX_BIN_CONTROL_BINW(w) | A6XX_BIN_CONTROL_BINH(h);
+
+	igt_assert(!(w % 32) && !(h % 16) && w <= 63 * 32 && h <= 127 * 16);
+	adreno_cs_pkt7(cs, CP_SET_MARKER, 1);
+	adreno_cs_emit(cs, RM6_GMEM);
+	adreno_cs_pkt4(cs, A6XX_RB_BIN_CONTROL, 1);
+	adreno_cs_emit(cs, bin);
+	adreno_cs_pkt4(cs, A6XX_RB_BIN_CONTROL2, 1);
+	adreno_cs_emit(cs, bin);
+	adreno_cs_pkt4(cs, A6XX_RB_WINDOW_OFFSET, 1);
+	adreno_cs_emit(cs, A6XX_XY(x, y));
+	adreno_cs_pkt4(cs, A6XX_RB_WINDOW_OFFSET2, 1);
+	adreno_cs_emit(cs, A6XX_XY(x, y));
+}
+
+/*
+ * One BLIT event of @type on the bin's part inside the scissor (x1, y1)
+ * - (x2, y2). @clear: the clear value, the pixel in @fmt with the WZYX
+ * swap (what Turnip's pack_blit_event_clear_value() gives).
+ */
+static void emit_blit_event(struct adreno_cs *cs, uint32_t type,
+			    uint32_t fmt, uint32_t swap, uint32_t gmem_off,
+			    uint64_t dst, uint32_t pitch, uint32_t clear,
+			    unsigned int x1, unsigned int y1,
+			    unsigned int x2, unsigned int y2)
+{
+	adreno_cs_pkt4(cs, A6XX_RB_BLIT_SCISSOR_TL, 2);
+	adreno_cs_emit(cs, A6XX_XY(x1, y1));
+	adreno_cs_emit(cs, A6XX_XY(x2, y2));
+	adreno_cs_pkt4(cs, A6XX_RB_BLIT_BASE_GMEM, 1);
+	adreno_cs_emit(cs, gmem_off);
+	adreno_cs_pkt4(cs, A6XX_RB_BLIT_DST_INFO, 4);
+	adreno_cs_emit(cs, A6XX_BLIT_DST_INFO_TILE_MODE(TILE6_LINEAR) |
+		       A6XX_BLIT_DST_INFO_SWAP(swap) |
+		       A6XX_BLIT_DST_INFO_FORMAT(fmt));
+	adreno_cs_emit(cs, (uint32_t)dst);
+	adreno_cs_emit(cs, (uint32_t)(dst >> 32));
+	adreno_cs_emit(cs, pitch >> 6);
+	adreno_cs_pkt4(cs, A6XX_RB_BLIT_CLEAR_COLOR_DW0, 4);
+	adreno_cs_emit(cs, clear);
+	adreno_cs_emit(cs, 0);
+	adreno_cs_emit(cs, 0);
+	adreno_cs_emit(cs, 0);
+	adreno_cs_pkt4(cs, A6XX_RB_BLIT_INFO, 1);
+	adreno_cs_emit(cs, type | A6XX_BLIT_INFO_CLEAR_MASK(0xf));
+	adreno_event(cs, BLIT);
+}
+
+/* The end of a render pass: resolves cleaned, the CP waits for it. */
+static void emit_resolve_clean(struct adreno_cs *cs, uint64_t va,
+			       uint32_t value)
+{
+	adreno_event_ts(cs, PC_CCU_RESOLVE_TS, va, value);
+	adreno_wait_mem_eq(cs, va, value);
+}
+
+/* Convert @px from @fm with @from_swap to @fm with @to_swap. */
+static uint32_t reswap(const struct fmt *fm, uint32_t px, uint32_t from_swap,
+		       uint32_t to_swap)
+{
+	unsigned int shift[4], i;
+	uint32_t c[4];
+
+	component_shifts(fm, from_swap, shift);
+	for (i = 0; i < 4; i++)
+		c[i] = from_bits((px >> shift[i]) & ((1u << fm->bits[i]) - 1),
+				 fm->bits[i]);
+	return pack(fm, to_swap, c);
+}
+
+#define FB_W		128	/* framebuffer: 2 x 2 bins of 64 x 32 */
+#define FB_H		64
+#define GBIN_W		64
+#define GBIN_H		32
+
+/*
+ * Tiled clears: the four bins of a 128 x 64 framebuffer each cleared in
+ * GMEM to its own colour at its own GMEM offset, then each stored, with
+ * a scissor leaving a border untouched, in 8_8_8_8 (stored as WZYX) and
+ * 5_6_5 (stored as WXYZ, RGB565). Every pixel is checked.
+ */
+static void test_gmem_clear_store(struct ugpu_device_info *d)
+{
+	static const uint32_t colors[4][4] = {
+		{ 255, 0, 0, 255 }, { 0, 255, 0, 128 }, { 0, 0, 255, 0 },
+		{ 0x12, 0x9a, 0xde, 0x80 },
+	};
+	static const struct { unsigned int f; uint32_t swap; } cases[] = {
+		{ 0, WZYX }, { 2, WXYZ }, { 0, XYZW },
+	};
+	const unsigned int sx1 = 4, sy1 = 2, sx2 = FB_W - 5, sy2 = FB_H - 3;
+	unsigned int k, t, x, y;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
+		const struct fmt *fm = &fmts[cases[k].f];
+		uint32_t pitch = FB_W * fm->cpp;
+		uint32_t tile = GBIN_W * GBIN_H * fm->cpp;
+
+		memset((char *)e.data->map + IMG_DST, 0x5a, pitch * FB_H);
+		ugpu_bo_write32(e.data, TARGETS, 0);
+		adreno_cs_init(&cs, e.cmd, 0);
+		/* Clear every bin first, then store every bin. */
+		for (t = 0; t < 4; t++) {
+			emit_bin(&cs, GBIN_W, GBIN_H, (t % 2) * GBIN_W,
+				 (t / 2) * GBIN_H);
+			emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX,
+					t * tile, 0, 0,
+					pack(fm, WZYX, colors[t]),
+					0, 0, FB_W - 1, FB_H - 1);
+		}
+		for (t = 0; t < 4; t++) {
+			emit_bin(&cs, GBIN_W, GBIN_H, (t % 2) * GBIN_W,
+				 (t / 2) * GBIN_H);
+			emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt,
+					cases[k].swap, t * tile,
+					e.data->va + IMG_DST, pitch, 0,
+					sx1, sy1, sx2, sy2);
+		}
+		emit_resolve_clean(&cs, e.data->va + TARGETS, 0x600d);
+		igt_assert_eq(run_cs(&e, &cs), 1);
+		for (y = 0; y < FB_H; y++) {
+			for (x = 0; x < FB_W; x++) {
+				bool in = x >= sx1 && x <= sx2 && y >= sy1 &&
+					  y <= sy2;
+				unsigned int bin = (y / GBIN_H) * 2 + x / GBIN_W;
+				uint32_t got = read_px(e.data, IMG_DST + y * pitch +
+						       x * fm->cpp, fm->cpp);
+				uint32_t exp = in ? pack(fm, cases[k].swap,
+							 colors[bin]) :
+					       fm->cpp == 4 ? 0x5a5a5a5a : 0x5a5a;
+
+				igt_assert_f(got == exp,
+					     "%s %s (%u,%u): %#x, expected %#x\n",
+					     fm->name, swap_names[cases[k].swap],
+					     x, y, got, exp);
+			}
+		}
+	}
+	env_close(&e);
+}
+
+/*
+ * A tile load and store: random pixels the CPU wrote are loaded into a
+ * bin at (16, 8) of the source (its swap converted to GMEM's), then the
+ * bin is stored at (0, 0) of a second image with another pitch, another
+ * base and another swap. Every pixel of the second image is checked,
+ * the ones outside the bin untouched.
+ */
+static void test_gmem_load_store(struct ugpu_device_info *d)
+{
+	static const struct {
+		unsigned int f;
+		uint32_t load_swap, store_swap;
+	} cases[] = {
+		{ 0, WZYX, XYZW }, { 2, WXYZ, WZYX }, { 1, WXYZ, ZYXW },
+	};
+	const unsigned int wx = 16, wy = 8, dpitch_px = 96, dx0 = 16;
+	unsigned int k, x, y;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	srand(7);
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
+		const struct fmt *fm = &fmts[cases[k].f];
+		uint32_t spitch = FB_W * fm->cpp, dpitch = dpitch_px * fm->cpp;
+		uint64_t dst = e.data->va + IMG_DST + dx0 * fm->cpp;
+
+		for (y = 0; y < FB_H; y++)
+			for (x = 0; x < FB_W; x++)
+				write_px(e.data, IMG_SRC + y * spitch + x * fm->cpp,
+					 fm->cpp, (uint32_t)rand());
+		memset((char *)e.data->map + IMG_DST, 0x5a, dpitch * FB_H);
+		adreno_cs_init(&cs, e.cmd, 0);
+		emit_bin(&cs, GBIN_W, GBIN_H, wx, wy);
+		emit_blit_event(&cs, BLIT_EVENT_LOAD, fm->fmt,
+				cases[k].load_swap, 0x10000,
+				e.data->va + IMG_SRC, spitch, 0,
+				0, 0, FB_W - 1, FB_H - 1);
+		emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+		emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt,
+				cases[k].store_swap, 0x10000, dst, dpitch, 0,
+				0, 0, FB_W - 1, FB_H - 1);
+		emit_resolve_clean(&cs, e.data->va + TARGETS, 0x600d + k);
+		igt_assert_eq(run_cs(&e, &cs), 1);
+		for (y = 0; y < FB_H; y++) {
+			for (x = 0; x < dpitch_px; x++) {
+				bool in = x >= dx0 && x < dx0 + GBIN_W &&
+					  y < GBIN_H;
+				uint32_t got = read_px(e.data, IMG_DST + y * dpitch +
+						       x * fm->cpp, fm->cpp);
+				uint32_t exp = fm->cpp == 4 ? 0x5a5a5a5a : 0x5a5a;
+
+				if (in)
+					exp = reswap(fm, read_px(e.data, IMG_SRC +
+								 (y + wy) * spitch +
+								 (x - dx0 + wx) * fm->cpp,
+								 fm->cpp),
+						     cases[k].load_swap,
+						     cases[k].store_swap);
+				igt_assert_f(got == exp,
+					     "%s (%u,%u): %#x, expected %#x\n",
+					     fm->name, x, y, got, exp);
+			}
+		}
+	}
+	env_close(&e);
+}
+
+/*
+ * All of the reported GMEM_SIZE: one 256-pixel-wide 8_8_8_8 bin as tall
+ * as GMEM holds, cleared whole, then its first and last rows cleared to
+ * colours of their own; the last row ends exactly at GMEM_SIZE. Storing
+ * the first two and the last two rows shows all three colours where
+ * they belong. The same bin moved 4 KiB up runs past GMEM_SIZE: the job
+ * fails with -EIO (the simulated CP halts on the hardware fault) and
+ * the device works afterwards. A GMEM_SIZE larger than the GMEM faults
+ * the first command, a smaller one lets the second pass.
+ */
+static void test_gmem_full_size(struct ugpu_device_info *d)
+{
+	static const uint32_t body[4] = { 0x10, 0x20, 0x30, 0x40 };
+	static const uint32_t first[4] = { 0xff, 0x00, 0x80, 0xff };
+	static const uint32_t last[4] = { 0x01, 0xfe, 0x7f, 0x00 };
+	const struct fmt *fm = &fmts[0];
+	const unsigned int w = 256, pitch = w * 4;
+	unsigned int h, x, y, rows[4];
+	struct gmem_info g;
+	struct adreno_cs cs;
+	uint64_t dst;
+	struct env e;
+
+	env_open(&e, d);
+	gmem_info(&e, &g);
+	h = g.size / pitch;
+	igt_require_f(g.size % pitch == 0 && h % 16 == 0 && h <= 127 * 16,
+		      "GMEM of %" PRIu64 " bytes is no %u-pixel bin\n",
+		      g.size, w);
+	rows[0] = 0;
+	rows[1] = 1;
+	rows[2] = h - 2;
+	rows[3] = h - 1;
+	memset((char *)e.data->map + IMG_DST, 0x5a, 4 * pitch);
+	adreno_cs_init(&cs, e.cmd, 0);
+	emit_bin(&cs, w, h, 0, 0);
+	emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX, 0, 0, 0,
+			pack(fm, WZYX, body), 0, 0, w - 1, h - 1);
+	emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX, 0, 0, 0,
+			pack(fm, WZYX, first), 0, 0, w - 1, 0);
+	emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX, 0, 0, 0,
+			pack(fm, WZYX, last), 0, h - 1, w - 1, h - 1);
+	/* Rows 0, 1 to image rows 0, 1; rows h - 2, h - 1 to rows 2, 3. */
+	dst = e.data->va + IMG_DST;
+	emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt, WZYX, 0, dst, pitch,
+			0, 0, 0, w - 1, 1);
+	emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt, WZYX, 0,
+			dst - (uint64_t)(h - 4) * pitch, pitch, 0,
+			0, h - 2, w - 1, h - 1);
+	emit_resolve_clean(&cs, e.data->va + TARGETS, 0x600d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	for (y = 0; y < 4; y++) {
+		const uint32_t *c = rows[y] == 0 ? first :
+				    rows[y] == h - 1 ? last : body;
+
+		for (x = 0; x < w; x++) {
+			uint32_t got = ugpu_bo_read32(e.data, IMG_DST +
+						      y * pitch + x * 4);
+
+			igt_assert_f(got == pack(fm, WZYX, c),
+				     "GMEM row %u pixel %u: %#x, expected %#x\n",
+				     rows[y], x, got, pack(fm, WZYX, c));
+		}
+	}
+
+	/* 4 KiB past the end: the job fails, nothing is stored. */
+	memset((char *)e.data->map + IMG_DST, 0x5a, 4 * pitch);
+	adreno_cs_init(&cs, e.cmd, 0);
+	emit_bin(&cs, w, h, 0, 0);
+	emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX, 0x1000, 0, 0,
+			pack(fm, WZYX, body), 0, 0, w - 1, h - 1);
+	emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt, WZYX, 0x1000, dst,
+			pitch, 0, 0, 0, w - 1, 1);
+	igt_assert_eq(run_cs(&e, &cs), -EIO);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST), 0x5a5a5a5a);
+
+	/* The device works afterwards, GMEM included. */
+	adreno_cs_init(&cs, e.cmd, 0);
+	emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+	emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX, 0, 0, 0,
+			pack(fm, WZYX, last), 0, 0, 0, 0);
+	emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt, WZYX, 0, dst, pitch,
+			0, 0, 0, 0, 0);
+	emit_resolve_clean(&cs, e.data->va + TARGETS, 0x600e);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST), pack(fm, WZYX, last));
+	env_close(&e);
+}
+
+/*
+ * Turnip's other tile store: the 2D engine reads the bin from GMEM at
+ * GMEM_BASE + its offset (the UCHE's GMEM window the kernel programs),
+ * tile mode TILE6_2 and the bin's pitch, after a CACHE_INVALIDATE, and
+ * writes a BO, here converting 8_8_8_8 to 5_6_5. The bin was loaded
+ * from random pixels. Every pixel is checked; then again after a GPU
+ * reset (a command that faults), which clears the window until the
+ * kernel programs it again.
+ */
+static void test_gmem_2d_source(struct ugpu_device_info *d)
+{
+	const struct fmt *fm = &fmts[0], *to = &fmts[2];
+	const uint32_t spitch = FB_W * 4, dpitch = GBIN_W * 2;
+	const uint32_t off = 0x6000;
+	unsigned int round, x, y;
+	struct gmem_info g;
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	gmem_info(&e, &g);
+	srand(8);
+	for (round = 0; round < 2; round++) {
+		if (round) {
+			/* A BLIT past GMEM's end: the GPU is reset. */
+			adreno_cs_init(&cs, e.cmd, 0);
+			emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+			emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX,
+					g.size - 0x1000, 0, 0, 0,
+					0, 0, GBIN_W - 1, GBIN_H - 1);
+			igt_assert_eq(run_cs(&e, &cs), -EIO);
+		}
+		for (y = 0; y < GBIN_H; y++)
+			for (x = 0; x < GBIN_W; x++)
+				ugpu_bo_write32(e.data, IMG_SRC + y * spitch + x * 4,
+						(uint32_t)rand());
+		memset((char *)e.data->map + IMG_DST, 0x5a, dpitch * GBIN_H);
+		adreno_cs_init(&cs, e.cmd, 0);
+		emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+		emit_blit_event(&cs, BLIT_EVENT_LOAD, fm->fmt, WZYX, off,
+				e.data->va + IMG_SRC, spitch, 0,
+				0, 0, GBIN_W - 1, GBIN_H - 1);
+		/* Sync GMEM writes with the UCHE, then read GMEM as a texture. */
+		adreno_event(&cs, CACHE_INVALIDATE);
+		adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+		emit_blit_op_tiled(&cs, false, NULL, e.data->va + IMG_DST,
+				   to->fmt, WXYZ, dpitch, g.base + off, fm->fmt,
+				   WZYX, TILE6_2, GBIN_W * 4, 0, 0, GBIN_W - 1,
+				   GBIN_H - 1);
+		adreno_event(&cs, PC_CCU_FLUSH_COLOR_TS);
+		adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+		igt_assert_eq(run_cs(&e, &cs), 1);
+		for (y = 0; y < GBIN_H; y++) {
+			for (x = 0; x < GBIN_W; x++) {
+				uint32_t s = ugpu_bo_read32(e.data, IMG_SRC +
+							    y * spitch + x * 4);
+				uint32_t c[4] = { s & 0xff, (s >> 8) & 0xff,
+						  (s >> 16) & 0xff, s >> 24 };
+				uint32_t got = read_px(e.data, IMG_DST +
+						       y * dpitch + x * 2, 2);
+
+				igt_assert_f(got == pack(to, WXYZ, c),
+					     "round %u (%u,%u): src %#x got %#x, expected %#x\n",
+					     round, x, y, s, got,
+					     pack(to, WXYZ, c));
+			}
+		}
+	}
+	env_close(&e);
+}
+
+/*
+ * A tile store goes through the CCU (the seed: "tile store ... event
+ * BLIT and is CCU cached"): the CP, whose reads bypass the caches, still
+ * reads the old pixel right after the store, and the stored one once
+ * PC_CCU_RESOLVE_TS has cleaned the CCU.
+ */
+static void test_gmem_store_ccu(struct ugpu_device_info *d)
+{
+	static const uint32_t c[4] = { 0x31, 0x42, 0x53, 0x64 };
+	const struct fmt *fm = &fmts[0];
+	uint32_t want = pack(fm, WZYX, c);
+	struct adreno_cs cs;
+	struct env e;
+
+	env_open(&e, d);
+	memset((char *)e.data->map + IMG_DST, 0x5a, 256);
+	adreno_cs_init(&cs, e.cmd, 0);
+	emit_bin(&cs, GBIN_W, GBIN_H, 0, 0);
+	emit_blit_event(&cs, BLIT_EVENT_CLEAR, fm->fmt, WZYX, 0, 0, 0, want,
+			0, 0, 3, 0);
+	emit_blit_event(&cs, BLIT_EVENT_STORE, fm->fmt, WZYX, 0,
+			e.data->va + IMG_DST, 256, 0, 0, 0, 3, 0);
+	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+	adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(5), e.data->va + IMG_DST, 1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(5), e.data->va + TARGETS + 0x24,
+			  1);
+	emit_resolve_clean(&cs, e.data->va + TARGETS + 0x20, 0x77);
+	adreno_mem_to_reg(&cs, A6XX_CP_SCRATCH(5), e.data->va + IMG_DST + 12,
+			  1);
+	adreno_reg_to_mem(&cs, A6XX_CP_SCRATCH(5), e.data->va + TARGETS + 0x28,
+			  1);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x24), 0x5a5a5a5a);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS + 0x28), want);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST), want);
+	igt_assert_eq_u32(ugpu_bo_read32(e.data, IMG_DST + 16), 0x5a5a5a5a);
+	env_close(&e);
 }
 
 /* GPU caches */
@@ -1926,6 +2378,9 @@ static const struct {
 	{ A6XX_CP_PROTECT_CNTL, true, "CP_PROTECT_CNTL" },
 	{ A6XX_CP_PROTECT(0), true, "CP_PROTECT(0)" },
 	{ A6XX_CP_IB1_BASE, true, "CP_IB1_BASE" },
+	/* GMEM's window: moved, it would let reads of memory land in GMEM. */
+	{ A6XX_UCHE_GMEM_RANGE_MIN, true, "UCHE_GMEM_RANGE_MIN" },
+	{ A6XX_UCHE_GMEM_RANGE_MAX, true, "UCHE_GMEM_RANGE_MAX" },
 	/*
 	 * The SMMU's context bank: TTBR0 is the physical address of the
 	 * client's tables, FAR another client's fault address. Simulator
@@ -2471,6 +2926,31 @@ igt_main
 	igt_subtest_with_dynamic("blit-huge")
 		for_each_adreno(d)
 			test_blit_huge(d);
+
+	igt_describe("BLIT events clear bins of GMEM and store them, every pixel checked.");
+	igt_subtest_with_dynamic("gmem-clear-store")
+		for_each_adreno(d)
+			test_gmem_clear_store(d);
+
+	igt_describe("A BLIT event loads a bin from memory and stores it elsewhere.");
+	igt_subtest_with_dynamic("gmem-load-store")
+		for_each_adreno(d)
+			test_gmem_load_store(d);
+
+	igt_describe("The whole reported GMEM_SIZE is GMEM, and no byte more.");
+	igt_subtest_with_dynamic("gmem-full-size")
+		for_each_adreno(d)
+			test_gmem_full_size(d);
+
+	igt_describe("The 2D engine reads GMEM through the UCHE window at GMEM_BASE.");
+	igt_subtest_with_dynamic("gmem-2d-source")
+		for_each_adreno(d)
+			test_gmem_2d_source(d);
+
+	igt_describe("A tile store is CCU cached until PC_CCU_RESOLVE_TS.");
+	igt_subtest_with_dynamic("gmem-store-needs-ccu-flush")
+		for_each_adreno(d)
+			test_gmem_store_ccu(d);
 
 	igt_describe("A blit's result is in memory once its fence signalled.");
 	igt_subtest_with_dynamic("cache-fence-clean")

@@ -9,7 +9,10 @@
  * fills of a small B5G5R5A1 image (FMT6_5_5_5_1_UNORM, swap WXYZ) that is
  * then copied into the big one, converting the format, and a copy of a
  * part of the picture with the red and blue components exchanged (swap
- * WXYZ on the destination). The pixels are checked against the expected
+ * WXYZ on the destination). Then a GMEM pass draws a strip of eight
+ * coloured bins along the bottom the way a tiled renderer resolves: each
+ * bin cleared in GMEM and stored to the picture with BLIT events, then
+ * PC_CCU_RESOLVE_TS. The pixels are checked against the expected
  * picture.
  *
  * Usage: adreno-blit [-o DIR] [render node...]
@@ -72,6 +75,17 @@ static const struct rect small_fills[] = {
 #define SWAP_Y		40
 #define SWAP_W		48
 #define SWAP_H		48
+
+/* The GMEM strip: bins of BIN_W x BIN_H along the bottom, one colour each. */
+#define BIN_W		32
+#define BIN_H		16
+#define STRIP_Y		(H - BIN_H)
+static const uint8_t strip[W / BIN_W][4] = {
+	{ 0xe0, 0x30, 0x30, 0xff }, { 0xf0, 0x90, 0x20, 0xff },
+	{ 0xf0, 0xe0, 0x30, 0xff }, { 0x40, 0xc0, 0x40, 0xff },
+	{ 0x30, 0xc0, 0xc0, 0xff }, { 0x30, 0x60, 0xe0, 0xff },
+	{ 0x80, 0x40, 0xd0, 0xff }, { 0xd0, 0x50, 0xa0, 0xff },
+};
 
 /* ---- PM4 */
 
@@ -183,6 +197,55 @@ static void emit_flush(struct cs *cs)
 	emit(cs, CP_EVENT_WRITE_EVENT(CACHE_INVALIDATE));
 }
 
+/*
+ * The GMEM pass: for each bin of the strip, the blit engine's bin size
+ * and position, a BLIT event clearing the bin in GMEM (the clear value
+ * packed as the RGBA8 pixel) and one storing it to the picture; the
+ * stores are CCU cached until PC_CCU_RESOLVE_TS.
+ */
+static void emit_gmem_strip(struct cs *cs, uint64_t va)
+{
+	uint32_t bin = A6XX_BIN_CONTROL_BINW(BIN_W) |
+		       A6XX_BIN_CONTROL_BINH(BIN_H);
+	unsigned int i;
+
+	pkt7(cs, CP_SET_MARKER, 1);
+	emit(cs, RM6_GMEM);
+	pkt4(cs, A6XX_RB_BIN_CONTROL2, 1);
+	emit(cs, bin);
+	pkt4(cs, A6XX_RB_BLIT_SCISSOR_TL, 2);
+	emit(cs, A6XX_XY(0, 0));
+	emit(cs, A6XX_XY(W - 1, H - 1));
+	pkt4(cs, A6XX_RB_BLIT_BASE_GMEM, 1);
+	emit(cs, 0);
+	pkt4(cs, A6XX_RB_BLIT_DST_INFO, 4);
+	emit(cs, A6XX_BLIT_DST_INFO_TILE_MODE(TILE6_LINEAR) |
+	     A6XX_BLIT_DST_INFO_SWAP(WZYX) |
+	     A6XX_BLIT_DST_INFO_FORMAT(FMT6_8_8_8_8_UNORM));
+	emit(cs, (uint32_t)va);
+	emit(cs, (uint32_t)(va >> 32));
+	emit(cs, PITCH >> 6);
+	for (i = 0; i < W / BIN_W; i++) {
+		const uint8_t *c = strip[i];
+
+		pkt4(cs, A6XX_RB_WINDOW_OFFSET2, 1);
+		emit(cs, A6XX_XY(i * BIN_W, STRIP_Y));
+		pkt4(cs, A6XX_RB_BLIT_CLEAR_COLOR_DW0, 1);
+		emit(cs, c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24);
+		pkt4(cs, A6XX_RB_BLIT_INFO, 1);
+		emit(cs, BLIT_EVENT_CLEAR | A6XX_BLIT_INFO_CLEAR_MASK(0xf));
+		pkt7(cs, CP_EVENT_WRITE, 1);
+		emit(cs, CP_EVENT_WRITE_EVENT(BLIT));
+		pkt4(cs, A6XX_RB_BLIT_INFO, 1);
+		emit(cs, BLIT_EVENT_STORE);
+		pkt7(cs, CP_EVENT_WRITE, 1);
+		emit(cs, CP_EVENT_WRITE_EVENT(BLIT));
+	}
+	pkt7(cs, CP_EVENT_WRITE, 1);
+	emit(cs, CP_EVENT_WRITE_EVENT(PC_CCU_RESOLVE_TS));
+	pkt7(cs, CP_WAIT_FOR_IDLE, 0);
+}
+
 /* ---- the expected picture, computed on the CPU */
 
 /* An 8-bit value through an n-bit UNORM and back, as the 2D engine does. */
@@ -237,6 +300,9 @@ static void expected_picture(uint8_t *img)
 	for (y = 0; y < SWAP_H; y++)
 		memcpy(img + (SWAP_Y + y) * PITCH + SWAP_X * 4,
 		       tmp + y * SWAP_W * 4, SWAP_W * 4);
+	for (y = STRIP_Y; y < H; y++)
+		for (x = 0; x < W; x++)
+			memcpy(img + y * PITCH + x * 4, strip[x / BIN_W], 4);
 }
 
 static int draw(int fd, const char *name, const char *out_dir)
@@ -295,6 +361,7 @@ static int draw(int fd, const char *name, const char *out_dir)
 		  SWAP_W, SWAP_H, 0, 0, FMT6_8_8_8_8_UNORM, WZYX, img.va, PITCH,
 		  SWAP_X, SWAP_Y, SWAP_W, SWAP_H);
 	emit_flush(&cs);
+	emit_gmem_strip(&cs, img.va);
 	if (cs.n > cs.max) {
 		ret = -ENOSPC;
 		goto out;

@@ -9,6 +9,7 @@
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/list.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -26,7 +27,14 @@
  * invalidates, IBs, CCU cleans, fence.
  */
 #define ADRENO_CMD_DWORDS	(6 + 6 + 4 * ADRENO_MAX_IBS + 5 + 5 + 5)
+/*
+ * GMEM's window (UCHE_GMEM_RANGE_MIN/MAX), the same in every address
+ * space. It must not overlap anything mapped: a read there is GMEM, not
+ * memory. The kernel's buffers and the clients' VA lie above it even for
+ * the largest GMEM the catalog may list.
+ */
 #define ADRENO_GMEM_BASE	0x100000ULL
+#define ADRENO_GMEM_MAX		SZ_4M
 /* Kernel buffers, mapped at the same address in every page table. */
 #define ADRENO_KERNEL_VA	0x01000000ULL
 #define ADRENO_MEMPTRS_VA	0x01100000ULL
@@ -38,6 +46,9 @@
 /* What clients' BOs get. */
 #define ADRENO_VA_START		0x100000000ULL
 #define ADRENO_VA_SIZE		0xf00000000ULL
+static_assert(ADRENO_GMEM_BASE + ADRENO_GMEM_MAX <= ADRENO_KERNEL_VA &&
+	      ADRENO_KERNEL_VA < ADRENO_VA_START);
+
 /* TTBR0 carries a 16-bit ASID. */
 #define ADRENO_MAX_ASID		0xffff
 

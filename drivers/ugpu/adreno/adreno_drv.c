@@ -218,6 +218,9 @@ static int adreno_identify(struct adreno_device *adev)
 		     j++) {
 			if (info->chip_ids[j] != chip_id)
 				continue;
+			/* GMEM's window stays below everything mapped. */
+			if (WARN_ON(info->gmem_size > ADRENO_GMEM_MAX))
+				return -ENODEV;
 			adev->info = info;
 			adev->chip_id = chip_id;
 			adev->speed_bin = bin & 0xffff;

@@ -331,6 +331,7 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 	struct adreno_fault *f = &adev->last_fault;
 	struct ugpu_job *job;
 	unsigned long flags;
+	const char *kind;
 	u32 status, cp, reg = 0, syn;
 	pid_t pid = 0;
 
@@ -345,11 +346,14 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 		syn = adreno_read(adev, A6XX_CP_HW_FAULT);
 		if (cp & A6XX_CP_INT_REGISTER_PROTECTION)
 			reg = adreno_read(adev, A6XX_CP_PROTECT_STATUS);
+		/* A GMEM access past its end is a hardware fault. */
+		kind = cp & A6XX_CP_INT_HW_FAULT ? "hardware fault" :
+		       "opcode error";
 		spin_lock_irqsave(&adev->lock, flags);
 		*f = (struct adreno_fault) {
 			.valid = true,
 			.kind = cp & A6XX_CP_INT_REGISTER_PROTECTION ?
-				"register protection" : "opcode error",
+				"register protection" : kind,
 			.status = cp, .syn = syn, .reg = reg,
 		};
 		job = adreno_active_job_locked(adev);
@@ -370,8 +374,8 @@ irqreturn_t adreno_gpu_irq(int irq, void *data)
 					    comm, pid);
 		else
 			dev_err_ratelimited(adev->udev.dev,
-					    "CP error: opcode error (0x%x), packet 0x%08x, %s[%d]\n",
-					    cp, syn, comm, pid);
+					    "CP error: %s (0x%x), packet 0x%08x, %s[%d]\n",
+					    kind, cp, syn, comm, pid);
 	}
 	if (status & A6XX_INT_CP_CACHE_FLUSH_TS)
 		adreno_retire(adev);
@@ -600,6 +604,19 @@ void adreno_cp_hw_init(struct adreno_device *adev)
 	adreno_write(adev, A6XX_RBBM_GBIF_HALT, 0);
 	adreno_mmu_hw_init(adev);
 	adreno_protect_init(adev);
+	/*
+	 * The UCHE's GMEM window, which the reset cleared: what commands
+	 * read at the GMEM base (a tile store through the 2D engine) is
+	 * GMEM. CP_PROTECT keeps commands from moving it.
+	 */
+	adreno_write(adev, A6XX_UCHE_GMEM_RANGE_MIN,
+		     lower_32_bits(ADRENO_GMEM_BASE));
+	adreno_write(adev, A6XX_UCHE_GMEM_RANGE_MIN_HI,
+		     upper_32_bits(ADRENO_GMEM_BASE));
+	adreno_write(adev, A6XX_UCHE_GMEM_RANGE_MAX,
+		     lower_32_bits(ADRENO_GMEM_BASE + adev->info->gmem_size - 1));
+	adreno_write(adev, A6XX_UCHE_GMEM_RANGE_MAX_HI,
+		     upper_32_bits(ADRENO_GMEM_BASE + adev->info->gmem_size - 1));
 	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE, lower_32_bits(ADRENO_SQE_VA));
 	adreno_write(adev, A6XX_CP_SQE_INSTR_BASE_HI,
 		     upper_32_bits(ADRENO_SQE_VA));

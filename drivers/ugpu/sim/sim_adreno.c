@@ -32,6 +32,17 @@
  * reaches memory only when a CP_EVENT_WRITE flush event cleans it or a
  * line is evicted; what the CPU writes is seen through a cache only
  * after an invalidate event dropped the stale line.
+ *
+ * GMEM, the on-chip tile memory (the catalog's size: 512 KiB on both
+ * chips), is reached two ways. The BLIT event clears a bin's rectangle
+ * of it, loads it from memory (uncached, past every cache) or stores it
+ * to memory through the CCU colour cache (so a PC_CCU_RESOLVE_TS or
+ * PC_CCU_FLUSH_COLOR_TS must clean it before anything past the CCU sees
+ * it). And the UCHE sends an address of the 2D engine's source inside
+ * the window UCHE_GMEM_RANGE_MIN/MAX programs to GMEM rather than to the
+ * SMMU; with no window programmed it is an address like any other. An
+ * access past GMEM's size halts the CP with a hardware fault
+ * (CP_INTERRUPT_STATUS HW_FAULT) before any pixel moves.
  */
 
 #include <linux/bitops.h>
@@ -101,6 +112,8 @@ enum a6xx_exec {
 #define A6XX_CCU_DEPTH_SIZE	SZ_64K
 #define A6XX_CCU_COLOR_SIZE	SZ_32K
 #define A6XX_PAGE		SZ_4K	/* the SMMU's granule */
+/* GMEM of both chips (the catalog's GMEM_SIZE). */
+#define A6XX_GMEM_SIZE		SZ_512K
 
 /* Entries of the SMMU's TLB. */
 #define A6XX_SIM_TLB_ENTRIES	32
@@ -186,6 +199,9 @@ struct a6xx_ib {
  *	not in the part of the GPU the reset covers.
  * @pkt: packet buffer of the device thread (not locked).
  * @row: two pixel-row buffers of the 2D engine (not locked).
+ * @gmem: GMEM, @gmem_size bytes; only the device thread touches it (not
+ *	locked). Like SRAM it keeps its contents across commands and resets.
+ * @gmem_size: bytes of GMEM.
  */
 struct a6xx_sim {
 	struct sim_device *sdev;
@@ -240,6 +256,8 @@ struct a6xx_sim {
 
 	u32 *pkt;
 	u8 *row;
+	u8 *gmem;
+	u32 gmem_size;
 };
 
 static inline struct a6xx_sim *to_a6xx(struct sim_device *sdev)
@@ -648,6 +666,18 @@ static void a6xx_put_px(u8 *p, unsigned int cpp, u32 px)
 		put_unaligned_le16(px, p);
 }
 
+/* Result of one packet, applied under the lock. */
+struct a6xx_step {
+	u32 irq;		/* RBBM_INT_0 bits to raise */
+	u32 cp_int;		/* CP_INTERRUPT_STATUS bits on an error */
+	u32 protect_status;	/* CP_PROTECT_STATUS on a protection error */
+	bool call;		/* push an indirect buffer */
+	struct a6xx_ib callee;
+	bool table;		/* CP_SMMU_TABLE_UPDATE */
+	u64 ttbr0;
+	u32 contextidr;
+};
+
 struct a6xx_blit {
 	unsigned int space;
 	u32 gen;
@@ -657,14 +687,105 @@ struct a6xx_blit {
 	u64 dst, src;
 	u32 dst_pitch, src_pitch;
 	u32 x1, y1, x2, y2, sx, sy;
+	u64 win_min, win_max;	/* the UCHE's GMEM window; max 0: none */
 };
 
+/* A GMEM access past GMEM's size, for a6xx_src_read(). */
+#define A6XX_GMEM_OVERRUN	(-ERANGE)
+
+/*
+ * The UCHE's GMEM window as the kernel programmed it. A reset leaves
+ * both ends 0: no window. Under the lock.
+ */
+static void a6xx_gmem_window(struct a6xx_sim *a, u64 *min, u64 *max)
+{
+	*min = a->regs[A6XX_UCHE_GMEM_RANGE_MIN] |
+	       (u64)a->regs[A6XX_UCHE_GMEM_RANGE_MIN_HI] << 32;
+	*max = a->regs[A6XX_UCHE_GMEM_RANGE_MAX] |
+	       (u64)a->regs[A6XX_UCHE_GMEM_RANGE_MAX_HI] << 32;
+	if (*max < *min)
+		*max = 0;
+}
+
+static bool a6xx_in_window(const struct a6xx_blit *b, u64 va)
+{
+	return b->win_max && va >= b->win_min && va <= b->win_max;
+}
+
+/*
+ * Read the 2D engine's source through the UCHE: the part inside the
+ * GMEM window from GMEM, the rest through the SMMU and the cache. Not
+ * locked. Returns 0, a fault code as a6xx_cached_op() does, or
+ * A6XX_GMEM_OVERRUN for a window reaching past GMEM.
+ */
+static int a6xx_src_read(struct a6xx_sim *a, const struct a6xx_blit *b,
+			 u64 va, u8 *buf, size_t len, u64 *fva)
+{
+	while (len) {
+		size_t chunk = len;
+		int ret;
+
+		if (a6xx_in_window(b, va)) {
+			u64 off = va - b->win_min;
+
+			if (b->win_max - va < len - 1)
+				chunk = b->win_max - va + 1;
+			if (off >= a->gmem_size || chunk > a->gmem_size - off)
+				return A6XX_GMEM_OVERRUN;
+			memcpy(buf, a->gmem + off, chunk);
+		} else {
+			if (b->win_max && va < b->win_min &&
+			    b->win_min - va < len)
+				chunk = b->win_min - va;
+			ret = a6xx_cached_op(a, &a->uche, b->space, va, buf,
+					     chunk, false, fva);
+			if (ret)
+				return ret;
+		}
+		va += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/*
+ * The source's tile mode: GMEM holds its bins in its own layout, which a
+ * source in GMEM names (TILE6_2, as Turnip's stores from GMEM do); the
+ * simulator keeps a bin's rows one after the other, so that is what it
+ * reads. A source in memory must be linear: tiled memory is not
+ * modelled, and is refused once its first pixel translated.
+ */
+static enum a6xx_exec a6xx_src_check(struct a6xx_sim *a,
+				     const struct a6xx_blit *b,
+				     unsigned int scpp, struct a6xx_step *st)
+{
+	u32 tile = A6XX_2D_INFO_TILE_MODE_GET(b->src_info);
+	u64 va = b->src + (u64)b->sy * b->src_pitch + (u64)b->sx * scpp;
+	bool gmem = a6xx_in_window(b, b->src);
+	u64 fva;
+	int ret;
+
+	if (gmem ? tile == TILE6_2 : tile == TILE6_LINEAR)
+		return A6XX_EXEC_NEXT;
+	if (gmem || tile != TILE6_2)
+		return A6XX_EXEC_ERROR;
+	ret = a6xx_src_read(a, b, va, a->row + A6XX_SIM_MAX_ROW, scpp, &fva);
+	if (ret == A6XX_GMEM_OVERRUN) {
+		st->cp_int |= A6XX_CP_INT_HW_FAULT;
+		return A6XX_EXEC_ERROR;
+	}
+	return ret ? A6XX_EXEC_FAULT : A6XX_EXEC_ERROR;
+}
+
 static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
-				    const struct a6xx_blit *b)
+				    const struct a6xx_blit *b,
+				    struct a6xx_step *st)
 {
 	u8 dw[4], sw[4], dshift[4], sshift[4];
 	unsigned int dcpp, scpp = 0, x, y, width;
 	u8 *drow = a->row, *srow = a->row + A6XX_SIM_MAX_ROW;
+	enum a6xx_exec ex;
 	u64 fva;
 	u32 c[4];
 	int ret;
@@ -674,14 +795,18 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 		return A6XX_EXEC_ERROR;
 	a6xx_layout(dw, A6XX_2D_INFO_SWAP_GET(b->dst_info), dshift);
 	if (!b->solid) {
-		if (A6XX_2D_INFO_TILE_MODE_GET(b->src_info) != TILE6_LINEAR ||
-		    !a6xx_fmt_widths(A6XX_2D_INFO_FORMAT_GET(b->src_info), sw,
+		if (!a6xx_fmt_widths(A6XX_2D_INFO_FORMAT_GET(b->src_info), sw,
 				     &scpp))
 			return A6XX_EXEC_ERROR;
 		a6xx_layout(sw, A6XX_2D_INFO_SWAP_GET(b->src_info), sshift);
 	}
 	if (b->x2 < b->x1 || b->y2 < b->y1)
 		return A6XX_EXEC_NEXT;
+	if (!b->solid) {
+		ex = a6xx_src_check(a, b, scpp, st);
+		if (ex != A6XX_EXEC_NEXT)
+			return ex;
+	}
 	width = b->x2 - b->x1 + 1;
 
 	for (y = b->y1; y <= b->y2; y++) {
@@ -692,8 +817,12 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 				  b->sx * scpp;
 
 			/* The source comes through the texture path. */
-			ret = a6xx_cached_op(a, &a->uche, b->space, sva, srow,
-					     width * scpp, false, &fva);
+			ret = a6xx_src_read(a, b, sva, srow, width * scpp,
+					    &fva);
+			if (ret == A6XX_GMEM_OVERRUN) {
+				st->cp_int |= A6XX_CP_INT_HW_FAULT;
+				return A6XX_EXEC_ERROR;
+			}
 			if (ret)
 				return A6XX_EXEC_FAULT;
 		}
@@ -724,7 +853,7 @@ static enum a6xx_exec a6xx_blit_run(struct a6xx_sim *a,
 
 /* CP_BLIT: one dword, the operation; the rest comes from the registers. */
 static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, unsigned int level,
-				   const u32 *p, u32 cnt)
+				   const u32 *p, u32 cnt, struct a6xx_step *st)
 {
 	struct a6xx_blit b = { .space = a6xx_space(level) };
 	unsigned long flags;
@@ -755,13 +884,147 @@ static enum a6xx_exec a6xx_cp_blit(struct a6xx_sim *a, unsigned int level,
 	br = a->regs[A6XX_GRAS_2D_DST_BR];
 	b.sx = A6XX_2D_SRC_COORD_GET(a->regs[A6XX_GRAS_2D_SRC_TL_X]);
 	b.sy = A6XX_2D_SRC_COORD_GET(a->regs[A6XX_GRAS_2D_SRC_TL_Y]);
+	a6xx_gmem_window(a, &b.win_min, &b.win_max);
 	spin_unlock_irqrestore(&a->sdev->lock, flags);
 
 	b.x1 = A6XX_XY_X(tl);
 	b.y1 = A6XX_XY_Y(tl);
 	b.x2 = A6XX_XY_X(br);
 	b.y2 = A6XX_XY_Y(br);
-	return a6xx_blit_run(a, &b);
+	return a6xx_blit_run(a, &b, st);
+}
+
+/* The BLIT event: the resolve engine between GMEM and memory */
+
+/* Bits of a pixel's components in @mask (bit 0 X/R ... bit 3 W/A). */
+static u32 a6xx_component_bits(const u8 w[4], const u8 shift[4], u32 mask)
+{
+	u32 bits = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (mask & BIT(i))
+			bits |= ((1u << w[i]) - 1) << shift[i];
+	return bits;
+}
+
+/*
+ * CP_EVENT_WRITE BLIT. The rectangle is the bin (RB_BIN_CONTROL2 at
+ * RB_WINDOW_OFFSET2) inside RB_BLIT_SCISSOR; its GMEM footprint, from
+ * RB_BLIT_BASE_GMEM at bin width x cpp bytes a row, must lie inside GMEM
+ * or the CP halts with a hardware fault before any pixel moves. Pixels
+ * in GMEM are the format's with the WZYX swap; RB_BLIT_DST_INFO's swap
+ * is the memory side's. Bounded: at most GMEM's size of pixels.
+ */
+static enum a6xx_exec a6xx_blit_event(struct a6xx_sim *a, unsigned int level,
+				      struct a6xx_step *st)
+{
+	u32 info, dst_info, pitch, base, bin, woff, tl, br, clear;
+	unsigned int cpp, x, y, x1, y1, x2, y2, wx, wy, binw, binh, type;
+	u8 w[4], gshift[4], mshift[4];
+	unsigned int space = a6xx_space(level);
+	u8 *row = a->row;
+	unsigned long flags;
+	u32 keep, c[4], px;
+	u64 dst, end, fva;
+	size_t gpitch;
+	u32 gen;
+	int ret;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	gen = a->gen;
+	info = a->regs[A6XX_RB_BLIT_INFO];
+	dst_info = a->regs[A6XX_RB_BLIT_DST_INFO];
+	dst = a->regs[A6XX_RB_BLIT_DST] |
+	      (u64)a->regs[A6XX_RB_BLIT_DST_HI] << 32;
+	pitch = (a->regs[A6XX_RB_BLIT_DST_PITCH] & 0xffff) << 6;
+	base = a->regs[A6XX_RB_BLIT_BASE_GMEM] & A6XX_BLIT_BASE_GMEM_MASK;
+	bin = a->regs[A6XX_RB_BIN_CONTROL2];
+	woff = a->regs[A6XX_RB_WINDOW_OFFSET2];
+	tl = a->regs[A6XX_RB_BLIT_SCISSOR_TL];
+	br = a->regs[A6XX_RB_BLIT_SCISSOR_BR];
+	clear = a->regs[A6XX_RB_BLIT_CLEAR_COLOR_DW0];
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+
+	type = A6XX_BLIT_INFO_TYPE_GET(info);
+	/* Not on a6xx: storing and clearing at once came with a7xx. */
+	if (type == BLIT_EVENT_STORE_AND_CLEAR ||
+	    !a6xx_fmt_widths(A6XX_BLIT_DST_INFO_FORMAT_GET(dst_info), w, &cpp))
+		return A6XX_EXEC_ERROR;
+	/* Multisampling and UBWC are not modelled. */
+	if (A6XX_BLIT_DST_INFO_SAMPLES_GET(dst_info) ||
+	    (type != BLIT_EVENT_CLEAR &&
+	     (A6XX_BLIT_DST_INFO_TILE_MODE_GET(dst_info) != TILE6_LINEAR ||
+	      (dst_info & A6XX_BLIT_DST_INFO_FLAGS))))
+		return A6XX_EXEC_ERROR;
+	a6xx_layout(w, WZYX, gshift);
+	a6xx_layout(w, A6XX_BLIT_DST_INFO_SWAP_GET(dst_info), mshift);
+
+	binw = A6XX_BIN_CONTROL_W_GET(bin);
+	binh = A6XX_BIN_CONTROL_H_GET(bin);
+	wx = A6XX_XY_X(woff);
+	wy = A6XX_XY_Y(woff);
+	if (!binw || !binh)
+		return A6XX_EXEC_NEXT;
+	x1 = max(A6XX_XY_X(tl), wx);
+	y1 = max(A6XX_XY_Y(tl), wy);
+	x2 = min(A6XX_XY_X(br), wx + binw - 1);
+	y2 = min(A6XX_XY_Y(br), wy + binh - 1);
+	if (x2 < x1 || y2 < y1)
+		return A6XX_EXEC_NEXT;
+	gpitch = (size_t)binw * cpp;
+	end = base + (u64)(y2 - wy) * gpitch + (u64)(x2 - wx + 1) * cpp;
+	if (end > a->gmem_size) {
+		st->cp_int |= A6XX_CP_INT_HW_FAULT;
+		return A6XX_EXEC_ERROR;
+	}
+	keep = ~a6xx_component_bits(w, gshift,
+				    A6XX_BLIT_INFO_CLEAR_MASK_GET(info));
+
+	for (y = y1; y <= y2; y++) {
+		u8 *g = a->gmem + base + (y - wy) * gpitch + (x1 - wx) * cpp;
+		u64 va = dst + (u64)y * pitch + (u64)x1 * cpp;
+		size_t len = (size_t)(x2 - x1 + 1) * cpp;
+
+		switch (type) {
+		case BLIT_EVENT_CLEAR:
+			for (x = 0; x < len; x += cpp) {
+				px = a6xx_get_px(g + x, cpp);
+				a6xx_put_px(g + x, cpp,
+					    (px & keep) | (clear & ~keep));
+			}
+			break;
+		case BLIT_EVENT_LOAD:
+			/* Tile loads are uncached: memory as it is. */
+			if (sim_mem_read(a->sdev, space, va, row, len,
+					 SIM_ACCESS_READ, &fva))
+				return A6XX_EXEC_FAULT;
+			for (x = 0; x < len; x += cpp) {
+				a6xx_unpack(a6xx_get_px(row + x, cpp), w,
+					    mshift, c);
+				a6xx_put_px(g + x, cpp,
+					    a6xx_pack(c, w, gshift));
+			}
+			break;
+		default:
+			/* A tile store is CCU cached. */
+			for (x = 0; x < len; x += cpp) {
+				a6xx_unpack(a6xx_get_px(g + x, cpp), w,
+					    gshift, c);
+				a6xx_put_px(row + x, cpp,
+					    a6xx_pack(c, w, mshift));
+			}
+			ret = a6xx_cached_op(a, &a->ccu_color, space, va, row,
+					     len, true, &fva);
+			if (ret)
+				return A6XX_EXEC_FAULT;
+			break;
+		}
+		cond_resched();
+		if (READ_ONCE(a->gen) != gen)
+			return A6XX_EXEC_NEXT;
+	}
+	return A6XX_EXEC_NEXT;
 }
 
 /* The command processor */
@@ -787,18 +1050,6 @@ static bool a6xx_cond(u32 func, u32 val, u32 ref)
 		return false;
 	}
 }
-
-/* Result of one packet, applied under the lock. */
-struct a6xx_step {
-	u32 irq;		/* RBBM_INT_0 bits to raise */
-	u32 cp_int;		/* CP_INTERRUPT_STATUS bits on an error */
-	u32 protect_status;	/* CP_PROTECT_STATUS on a protection error */
-	bool call;		/* push an indirect buffer */
-	struct a6xx_ib callee;
-	bool table;		/* CP_SMMU_TABLE_UPDATE */
-	u64 ttbr0;
-	u32 contextidr;
-};
 
 static u32 a6xx_reg_read(struct sim_device *sdev, unsigned int reg);
 static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val);
@@ -911,6 +1162,8 @@ static void a6xx_event_caches(struct a6xx_sim *a, u32 ev)
 		sim_cache_invalidate(&a->uche);
 		break;
 	case PC_CCU_FLUSH_COLOR_TS:
+	case PC_CCU_RESOLVE_TS:
+		/* Resolves (tile stores) are CCU colour writes too. */
 		sim_cache_clean(&a->ccu_color);
 		break;
 	case PC_CCU_FLUSH_DEPTH_TS:
@@ -970,8 +1223,10 @@ static enum a6xx_exec a6xx_event_write(struct a6xx_sim *a, unsigned int level,
 				st->irq |= BIT(11);
 		}
 		return A6XX_EXEC_NEXT;
+	case BLIT:
+		return a6xx_blit_event(a, level, st);
 	default:
-		/* Invalidates, markers, BLIT: nothing more to do. */
+		/* Invalidates, markers: nothing more to do. */
 		return A6XX_EXEC_NEXT;
 	}
 }
@@ -1086,7 +1341,7 @@ static enum a6xx_exec a6xx_type7(struct a6xx_sim *a, unsigned int level,
 		st->contextidr = p[2];
 		return A6XX_EXEC_NEXT;
 	case CP_BLIT:
-		return a6xx_cp_blit(a, level, p, cnt);
+		return a6xx_cp_blit(a, level, p, cnt, st);
 	default:
 		return A6XX_EXEC_ERROR;
 	}
@@ -1656,6 +1911,7 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 					       "bad" };
 	struct sim_cache_stats uche, ccu_color, ccu_depth;
 	u32 protect_cntl, protect_status;
+	u64 win_min, win_max;
 	unsigned long flags;
 	struct a6xx_sim s;
 
@@ -1666,6 +1922,7 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	sim_cache_stats(&a->uche, &uche);
 	sim_cache_stats(&a->ccu_color, &ccu_color);
 	sim_cache_stats(&a->ccu_depth, &ccu_depth);
+	a6xx_gmem_window(a, &win_min, &win_max);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(sf, "cp: %s sqe %d ucode %s rb 0x%llx size %u rptr %u wptr %u depth %u\n",
@@ -1684,6 +1941,8 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 	a6xx_cache_show(sf, "uche", &uche);
 	a6xx_cache_show(sf, "ccu color", &ccu_color);
 	a6xx_cache_show(sf, "ccu depth", &ccu_depth);
+	seq_printf(sf, "gmem: %u KiB window 0x%llx-0x%llx\n", s.gmem_size / SZ_1K,
+		   win_min, win_max);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(a6xx_state);
@@ -1700,6 +1959,7 @@ static void a6xx_free(struct a6xx_sim *a)
 	sim_cache_fini(&a->ccu_depth);
 	sim_cache_fini(&a->ccu_color);
 	sim_cache_fini(&a->uche);
+	vfree(a->gmem);
 	vfree(a->row);
 	vfree(a->pkt);
 	vfree(a->regs);
@@ -1707,7 +1967,8 @@ static void a6xx_free(struct a6xx_sim *a)
 }
 
 static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
-		     unsigned int protect_count, unsigned int num_ccu)
+		     unsigned int protect_count, unsigned int num_ccu,
+		     u32 gmem_size)
 {
 	struct a6xx_sim *a;
 
@@ -1720,7 +1981,9 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 	a->regs = vzalloc(A6XX_NUM_REGS * sizeof(u32));
 	a->pkt = vmalloc(A6XX_SIM_MAX_PKT * sizeof(u32));
 	a->row = vmalloc(2 * A6XX_SIM_MAX_ROW);
-	if (!a->regs || !a->pkt || !a->row ||
+	a->gmem_size = gmem_size;
+	a->gmem = vzalloc(gmem_size);
+	if (!a->regs || !a->pkt || !a->row || !a->gmem ||
 	    sim_cache_init(&a->uche, &sdev->lock, A6XX_UCHE_SIZE, A6XX_WAYS) ||
 	    sim_cache_init(&a->ccu_color, &sdev->lock,
 			   num_ccu * A6XX_CCU_COLOR_SIZE, A6XX_WAYS) ||
@@ -1735,12 +1998,13 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 
 static int a618_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1);
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1, A6XX_GMEM_SIZE);
 }
 
 static int a635_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2);
+	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2,
+			 A6XX_GMEM_SIZE);
 }
 
 static void a6xx_fini(struct sim_device *sdev)

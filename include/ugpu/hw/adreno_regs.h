@@ -134,6 +134,69 @@
 #define   A6XX_2D_SRC_PITCH(bytes)	((((bytes) >> 6) & 0x7fff) << 9)
 #define   A6XX_2D_SRC_PITCH_GET(v)	((((v) >> 9) & 0x7fff) << 6)
 
+/*
+ * The UCHE's GMEM window, inclusive at both ends: GPU addresses in it
+ * that reach the UCHE (the 2D engine's source, textures) read GMEM at
+ * the address less RANGE_MIN instead of going through the SMMU. The
+ * kernel puts it at its GMEM base, GMEM size long.
+ */
+#define A6XX_UCHE_GMEM_RANGE_MIN	0x0e0b	/* 64-bit, lo/hi */
+#define A6XX_UCHE_GMEM_RANGE_MIN_HI	0x0e0c
+#define A6XX_UCHE_GMEM_RANGE_MAX	0x0e0d	/* 64-bit, lo/hi */
+#define A6XX_UCHE_GMEM_RANGE_MAX_HI	0x0e0e
+
+/*
+ * Bins and the BLIT event (CP_EVENT_WRITE of BLIT): the render backend's
+ * resolve engine clears a bin's rectangle of GMEM, loads it from memory,
+ * or stores it to memory. The bin is RB_BIN_CONTROL2's size at
+ * RB_WINDOW_OFFSET2 in framebuffer coordinates; the engine works on the
+ * part of it inside RB_BLIT_SCISSOR_TL/BR. In GMEM the bin's rows follow
+ * each other from RB_BLIT_BASE_GMEM, bin width x cpp bytes apart; in
+ * memory pixel (x, y) is at RB_BLIT_DST + y * pitch + x * cpp.
+ */
+#define A6XX_RB_BIN_CONTROL		0x8800
+#define A6XX_RB_WINDOW_OFFSET		0x8890	/* A6XX_XY() */
+#define A6XX_RB_BLIT_SCISSOR_TL		0x88d1	/* A6XX_XY() */
+#define A6XX_RB_BLIT_SCISSOR_BR		0x88d2	/* inclusive */
+#define A6XX_RB_BIN_CONTROL2		0x88d3
+/* Bits of RB_BIN_CONTROL{,2}: width in 32-pixel, height in 16-pixel units. */
+#define   A6XX_BIN_CONTROL_BINW(w)	(((w) >> 5) & 0x3f)
+#define   A6XX_BIN_CONTROL_BINH(h)	((((h) >> 4) & 0x7f) << 8)
+#define   A6XX_BIN_CONTROL_W_GET(v)	(((v) & 0x3f) << 5)
+#define   A6XX_BIN_CONTROL_H_GET(v)	((((v) >> 8) & 0x7f) << 4)
+#define A6XX_RB_WINDOW_OFFSET2		0x88d4	/* A6XX_XY() */
+#define A6XX_RB_BLIT_GMEM_MSAA_CNTL	0x88d5
+#define A6XX_RB_BLIT_BASE_GMEM		0x88d6	/* byte offset, 4 KiB aligned */
+#define   A6XX_BLIT_BASE_GMEM_MASK	0xfffff000
+#define A6XX_RB_BLIT_DST_INFO		0x88d7
+#define   A6XX_BLIT_DST_INFO_TILE_MODE(t)	((t) & 3)
+#define   A6XX_BLIT_DST_INFO_FLAGS	BIT(2)	/* UBWC */
+#define   A6XX_BLIT_DST_INFO_SAMPLES(s)	(((s) & 3) << 3)
+#define   A6XX_BLIT_DST_INFO_SWAP(s)	(((s) & 3) << 5)
+#define   A6XX_BLIT_DST_INFO_FORMAT(f)	(((f) & 0xff) << 7)
+#define   A6XX_BLIT_DST_INFO_TILE_MODE_GET(v)	((v) & 3)
+#define   A6XX_BLIT_DST_INFO_SAMPLES_GET(v)	(((v) >> 3) & 3)
+#define   A6XX_BLIT_DST_INFO_SWAP_GET(v)	(((v) >> 5) & 3)
+#define   A6XX_BLIT_DST_INFO_FORMAT_GET(v)	(((v) >> 7) & 0xff)
+#define A6XX_RB_BLIT_DST		0x88d8	/* 64-bit, lo/hi */
+#define A6XX_RB_BLIT_DST_HI		0x88d9
+#define A6XX_RB_BLIT_DST_PITCH		0x88da	/* bytes >> 6, [15:0] */
+/*
+ * The clear value, packed as the format's pixel with the WZYX swap
+ * (red in the low bits), in DW0 for formats of up to 32 bits.
+ */
+#define A6XX_RB_BLIT_CLEAR_COLOR_DW0	0x88df	/* DW0 ... DW3 */
+#define A6XX_RB_BLIT_INFO		0x88e3
+/* What the BLIT event does: bits [1:0] of RB_BLIT_INFO. */
+#define   A6XX_BLIT_INFO_TYPE_GET(v)	((v) & 3)
+#define   BLIT_EVENT_STORE		0	/* GMEM to memory */
+#define   BLIT_EVENT_STORE_AND_CLEAR	1	/* a7xx */
+#define   BLIT_EVENT_CLEAR		2	/* the clear value into GMEM */
+#define   BLIT_EVENT_LOAD		3	/* memory to GMEM */
+/* Components (bit 0 X/R ... bit 3 W/A) a clear writes. */
+#define   A6XX_BLIT_INFO_CLEAR_MASK(m)	(((m) & 0xf) << 4)
+#define   A6XX_BLIT_INFO_CLEAR_MASK_GET(v) (((v) >> 4) & 0xf)
+
 /* Bits of RB_2D_DST_INFO and SP_PS_2D_SRC_INFO. */
 #define A6XX_2D_INFO_FORMAT(f)		((f) & 0xff)
 #define A6XX_2D_INFO_TILE_MODE(t)	(((t) & 3) << 8)
@@ -313,6 +376,8 @@ static inline unsigned int a6xx_pkt7(unsigned int opcode, unsigned int cnt)
 
 /* a6xx_tile_mode */
 #define TILE6_LINEAR			0
+/* GMEM's own layout: a 2D-engine source in GMEM says so. */
+#define TILE6_2				2
 
 /*
  * a3xx_color_swap: the components from the most to the least significant
