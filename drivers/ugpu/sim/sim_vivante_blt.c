@@ -198,6 +198,9 @@ bool vsim_blt_command(struct sim_device *sdev, u32 cmd)
 	}
 	dw = w / dx;
 	dh = h / dy;
+	/* A one-pixel window halved: nothing to write. */
+	if (!dw || !dh)
+		return true;
 
 	dext = vsim_extent(dst.layout, dst.stride, dst.x + dw, dst.y + dh,
 			   dst.cpp);
