@@ -874,9 +874,9 @@ static s64 viv_blt_image(u32 stride, u32 cfg, u32 pos, u32 w, u32 h,
 		return -1;
 	}
 	*cpp = fmt < VIV_BLT_FORMAT_X8R8G8B8 ? 2 : 4;
-	return viv_extent(l, VIV_BLT_STRIDE(stride),
-			  (u64)VIV_BLT_POS_X(pos) + w, (u64)VIV_BLT_POS_Y(pos) + h,
-			  *cpp);
+	/* Positions and sizes are 16 bits: their sums fit. */
+	return viv_extent(l, VIV_BLT_STRIDE(stride), VIV_BLT_POS_X(pos) + w,
+			  VIV_BLT_POS_Y(pos) + h, *cpp);
 }
 
 /*
