@@ -2891,7 +2891,10 @@ static int hw_check_submit(int fd, uint32_t ctx, struct drm_ugpu_cmd *cmds,
 	return ret;
 }
 
-/* Vivante: a resolve fill (3D) or a 2D clear of a known value. */
+/*
+ * Vivante: a resolve fill (3D; a BLT clear on BLT cores) or a 2D clear of
+ * a known value.
+ */
 static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 			 struct ugpu_bo *cmd, struct ugpu_bo *data,
 			 unsigned int q, uint32_t value)
@@ -2905,8 +2908,26 @@ static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 	};
 	int ret;
 
+	uint64_t minor5 = 0;
+
 	memset(&s, 0, sizeof(s));
-	if (d->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) {
+	/* Minor features 5 bit 31: the BLT engine, and no RS. */
+	ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 6, &minor5);
+	if ((d->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) &&
+	    (minor5 & VIV_MINOR5_BLT_ENGINE)) {
+		vls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+		vls(&s, VIV_BLT_CONFIG, 3 << VIV_BLT_CONFIG_CLEAR_BPP_SHIFT);
+		vls(&s, VIV_BLT_DEST_STRIDE, 256 | VIV_BLT_FORMAT_A8R8G8B8 <<
+		    VIV_BLT_STRIDE_FORMAT_SHIFT);
+		vls(&s, VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY);
+		vls_addr(&s, VIV_BLT_DEST_ADDR, 1, 0);
+		vls(&s, VIV_BLT_DEST_POS, 0);
+		vls(&s, VIV_BLT_IMAGE_SIZE, 64 | 4 << 16);
+		vls(&s, VIV_BLT_CLEAR_COLOR0, value);
+		vls(&s, VIV_BLT_CLEAR_BITS0, 0xffffffff);
+		vls(&s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+		vls(&s, VIV_BLT_ENABLE, 0);
+	} else if (d->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) {
 		vls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
 		    VIV_RS_FORMAT_A8R8G8B8 << 8);
 		vls_addr(&s, VIV_RS_DEST_ADDR, 1, 0);
