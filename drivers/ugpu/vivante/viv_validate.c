@@ -20,8 +20,11 @@
  * - addresses that do not lie in a BO of the submit (on MMUv1 they must
  *   be relocations), relocations not used as an address, GPU-read-only
  *   BOs as targets of GPU writes on MMUv1;
- * - resolves and 2D draws that would touch memory outside the BOs their
- *   addresses point into, computed from geometry the same stream loaded;
+ * - resolves, BLT operations and 2D draws that would touch memory
+ *   outside the BOs their addresses point into, computed from geometry
+ *   the same stream loaded;
+ * - the states of the engine the core lacks: the RS on cores with the BLT
+ *   engine, the BLT elsewhere;
  * - on MMUv1, 3D draws that would touch memory outside those BOs (render
  *   targets, their tile status, textures, index and vertex streams), and
  *   settings whose values those checks cannot bound.
