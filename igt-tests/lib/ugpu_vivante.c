@@ -11,9 +11,20 @@
 #include "igt.h"
 #include "ugpu_vivante.h"
 
+/* The core of the last environment opened: streams reset now use its engine. */
+static bool viv_cur_blt;
+
+bool viv_has_blt(int fd)
+{
+	return ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 6) &
+	       VIV_MINOR5_BLT_ENGINE;
+}
+
 void viv_env_open(struct viv_env *e, int minor)
 {
 	e->fd = ugpu_open_minor(minor);
+	e->blt = viv_has_blt(e->fd);
+	viv_cur_blt = e->blt;
 	e->ctx = ugpu_ctx_create(e->fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 	e->cmd = ugpu_bo_new(e->fd, sizeof(((struct viv_stream *)0)->w), 0);
 	ugpu_bo_map(e->cmd);
@@ -29,6 +40,8 @@ void viv_reset_stream(struct viv_stream *s)
 {
 	s->n = 0;
 	s->nrelocs = 0;
+	s->blt = viv_cur_blt;
+	s->engine_used = false;
 }
 
 void viv_emit(struct viv_stream *s, uint32_t w0, uint32_t w1)
@@ -123,6 +136,9 @@ int viv_exec(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
 	unsigned int i, c;
 	int ret;
 
+	igt_assert_f(!s->engine_used || s->blt == e->blt,
+		     "stream built for a core %s the BLT engine\n",
+		     s->blt ? "with" : "without");
 	memcpy(e->cmd->map, s->w, s->n * 4);
 	ugpu_submit_init(&sub, e->ctx);
 	c = ugpu_submit_cmd(&sub, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
@@ -183,6 +199,79 @@ static uint32_t viv_stride_bits(enum viv_layout l, uint32_t stride)
 	return stride | (l == VIV_SUPERTILED ? VIV_RS_STRIDE_SUPERTILED : 0);
 }
 
+uint32_t viv_blt_stride(const struct viv_blt_img *img)
+{
+	return img->stride | img->format << VIV_BLT_STRIDE_FORMAT_SHIFT |
+	       (img->l == VIV_LINEAR ? VIV_BLT_TILING_LINEAR :
+		VIV_BLT_TILING_TILED) << VIV_BLT_STRIDE_TILING_SHIFT;
+}
+
+uint32_t viv_blt_config(const struct viv_blt_img *img, bool dest)
+{
+	uint32_t cfg = VIV_BLT_IMAGE_SWIZ_IDENTITY;
+
+	if (img->l == VIV_SUPERTILED)
+		cfg |= dest ? VIV_BLT_IMAGE_TO_SUPER_TILED :
+			      VIV_BLT_IMAGE_FROM_SUPER_TILED;
+	if (dest)
+		cfg |= VIV_BLT_IMAGE_UNK22;
+	if (!dest && img->ts_bo)
+		cfg |= VIV_BLT_IMAGE_TS;
+	return cfg;
+}
+
+void viv_blt_copy(struct viv_stream *s, const struct viv_blt_img *src,
+		  const struct viv_blt_img *dst, uint32_t w, uint32_t h,
+		  uint32_t src_bits, uint32_t swizzle)
+{
+	viv_ls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(s, VIV_BLT_CONFIG, 0);
+	viv_ls(s, VIV_BLT_SRC_STRIDE, viv_blt_stride(src) | src_bits);
+	viv_ls(s, VIV_BLT_SRC_CONFIG, viv_blt_config(src, false));
+	viv_ls(s, VIV_BLT_SWIZZLE, swizzle);
+	if (src->ts_bo) {
+		viv_ls_reloc(s, VIV_BLT_SRC_TS, src->ts_bo, src->ts_off);
+		viv_ls(s, VIV_BLT_SRC_TS_CLEAR_VALUE0, src->ts_clear);
+		viv_ls(s, VIV_BLT_SRC_TS_CLEAR_VALUE1, src->ts_clear);
+	}
+	viv_ls_reloc(s, VIV_BLT_SRC_ADDR, src->bo, src->off);
+	viv_ls(s, VIV_BLT_DEST_STRIDE, viv_blt_stride(dst));
+	viv_ls(s, VIV_BLT_DEST_CONFIG, viv_blt_config(dst, true));
+	viv_ls_reloc(s, VIV_BLT_DEST_ADDR, dst->bo, dst->off);
+	viv_ls(s, VIV_BLT_SRC_POS, src->x | src->y << 16);
+	viv_ls(s, VIV_BLT_DEST_POS, dst->x | dst->y << 16);
+	viv_ls(s, VIV_BLT_IMAGE_SIZE, w | h << 16);
+	viv_ls(s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_COPY_IMAGE);
+	viv_ls(s, VIV_BLT_ENABLE, 0);
+}
+
+void viv_blt_clear(struct viv_stream *s, const struct viv_blt_img *dst,
+		   uint32_t w, uint32_t h, uint32_t color, uint32_t bits)
+{
+	uint32_t cpp = dst->format < VIV_BLT_FORMAT_X8R8G8B8 ? 2 : 4;
+
+	viv_ls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(s, VIV_BLT_CONFIG, (cpp - 1) << VIV_BLT_CONFIG_CLEAR_BPP_SHIFT);
+	viv_ls(s, VIV_BLT_DEST_STRIDE, viv_blt_stride(dst));
+	viv_ls(s, VIV_BLT_DEST_CONFIG, viv_blt_config(dst, true));
+	viv_ls_reloc(s, VIV_BLT_DEST_ADDR, dst->bo, dst->off);
+	viv_ls(s, VIV_BLT_DEST_POS, dst->x | dst->y << 16);
+	viv_ls(s, VIV_BLT_IMAGE_SIZE, w | h << 16);
+	viv_ls(s, VIV_BLT_CLEAR_COLOR0, color);
+	viv_ls(s, VIV_BLT_CLEAR_COLOR1, color);
+	viv_ls(s, VIV_BLT_CLEAR_BITS0, bits);
+	viv_ls(s, VIV_BLT_CLEAR_BITS1, bits);
+	viv_ls(s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+	viv_ls(s, VIV_BLT_ENABLE, 0);
+}
+
+void viv_blt_flush(struct viv_stream *s)
+{
+	viv_ls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(s, VIV_BLT_SET_COMMAND, VIV_BLT_SET_COMMAND_FLUSH);
+	viv_ls(s, VIV_BLT_ENABLE, 0);
+}
+
 void viv_resolve(struct viv_stream *s, uint32_t src_bo, uint64_t src_off,
 		 enum viv_layout sl, uint32_t sstride, uint32_t dst_bo,
 		 uint64_t dst_off, enum viv_layout dl, uint32_t dstride,
@@ -190,6 +279,34 @@ void viv_resolve(struct viv_stream *s, uint32_t src_bo, uint64_t src_off,
 {
 	uint32_t cfg = VIV_RS_FORMAT_A8R8G8B8 | VIV_RS_FORMAT_A8R8G8B8 << 8 |
 		       extra_config;
+
+	s->engine_used = true;
+	if (s->blt) {
+		/* The same copy through the BLT engine. */
+		struct viv_blt_img src = {
+			.bo = src_bo, .off = src_off, .l = sl,
+			.stride = sstride, .format = VIV_BLT_FORMAT_A8R8G8B8,
+		};
+		struct viv_blt_img dst = {
+			.bo = dst_bo, .off = dst_off, .l = dl,
+			.stride = dstride, .format = VIV_BLT_FORMAT_A8R8G8B8,
+		};
+		uint32_t bits = 0, swizzle = VIV_BLT_SWIZZLE_IDENTITY;
+
+		igt_assert(!(extra_config & ~(VIV_RS_CONFIG_DOWNSAMPLE_X |
+					      VIV_RS_CONFIG_DOWNSAMPLE_Y |
+					      VIV_RS_CONFIG_SWAP_RB)));
+		if (extra_config & VIV_RS_CONFIG_DOWNSAMPLE_X)
+			bits |= VIV_BLT_STRIDE_DOWNSAMPLE_X;
+		if (extra_config & VIV_RS_CONFIG_DOWNSAMPLE_Y)
+			bits |= VIV_BLT_STRIDE_DOWNSAMPLE_Y;
+		/* Red from blue and blue from red. */
+		if (extra_config & VIV_RS_CONFIG_SWAP_RB)
+			swizzle = (VIV_BLT_SWIZZLE_IDENTITY & ~0x1ffu) |
+				  2 | 1 << 3 | 0 << 6;
+		viv_blt_copy(s, &src, &dst, w, h, bits, swizzle);
+		return;
+	}
 
 	if (sl != VIV_LINEAR)
 		cfg |= VIV_RS_CONFIG_SOURCE_TILED;
@@ -211,6 +328,16 @@ void viv_clear(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
 {
 	uint32_t cfg = VIV_RS_FORMAT_A8R8G8B8 | VIV_RS_FORMAT_A8R8G8B8 << 8;
 
+	s->engine_used = true;
+	if (s->blt) {
+		struct viv_blt_img dst = {
+			.bo = dst_bo, .off = dst_off, .l = dl,
+			.stride = dstride, .format = VIV_BLT_FORMAT_A8R8G8B8,
+		};
+
+		viv_blt_clear(s, &dst, w, h, fill, 0xffffffff);
+		return;
+	}
 	if (dl != VIV_LINEAR)
 		cfg |= VIV_RS_CONFIG_DEST_TILED;
 	viv_ls(s, VIV_RS_CONFIG, cfg);

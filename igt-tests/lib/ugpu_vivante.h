@@ -16,10 +16,17 @@
 #define VIV_STREAM_WORDS	8192
 #define VIV_STREAM_RELOCS	256
 
-/* A command stream under construction and its relocations. */
+/*
+ * A command stream under construction and its relocations. @blt: resolves
+ * and clears go through the BLT engine (the core of the last
+ * viv_env_open() when the stream was reset has one, and no RS);
+ * @engine_used: viv_resolve() or viv_clear() emitted one.
+ */
 struct viv_stream {
 	uint32_t w[VIV_STREAM_WORDS];
 	unsigned int n;
+	bool blt;
+	bool engine_used;
 	struct drm_ugpu_reloc relocs[VIV_STREAM_RELOCS];
 	unsigned int nrelocs;
 };
@@ -29,7 +36,11 @@ struct viv_env {
 	int fd;
 	uint32_t ctx;
 	struct ugpu_bo *cmd;
+	bool blt;	/* the core has the BLT engine (and no RS) */
 };
+
+/* Minor features 5 (feature word 6) say the core has the BLT engine. */
+bool viv_has_blt(int fd);
 
 void viv_env_open(struct viv_env *e, int minor);
 void viv_env_close(struct viv_env *e);
@@ -78,7 +89,12 @@ enum viv_layout { VIV_LINEAR, VIV_TILED, VIV_SUPERTILED };
 uint32_t viv_ref_offset(enum viv_layout l, uint32_t stride, uint32_t x,
 			uint32_t y, uint32_t cpp);
 
-/* Emit a resolve; @src_bo/@dst_bo are submit BO indices. */
+/*
+ * Emit a resolve (A8R8G8B8) or a clear; @src_bo/@dst_bo are submit BO
+ * indices. On a core with the BLT engine (@s->blt) they emit the same
+ * copy or clear through it; @extra_config may then only ask for
+ * downsampling or the red/blue swap.
+ */
 void viv_resolve(struct viv_stream *s, uint32_t src_bo, uint64_t src_off,
 		 enum viv_layout sl, uint32_t sstride, uint32_t dst_bo,
 		 uint64_t dst_off, enum viv_layout dl, uint32_t dstride,
@@ -86,6 +102,40 @@ void viv_resolve(struct viv_stream *s, uint32_t src_bo, uint64_t src_off,
 void viv_clear(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
 	       enum viv_layout dl, uint32_t dstride, uint32_t w, uint32_t h,
 	       uint32_t fill);
+
+/*
+ * BLT engine. An image: submit BO index and offset, layout, stride (of a
+ * row of pixels, tiles, or supertiles / 16), BLT format, position of the
+ * window; a source may be read through tile status (@ts_bo nonzero, two
+ * bits per 64-byte tile, cleared tiles read as @ts_clear).
+ */
+struct viv_blt_img {
+	uint32_t bo;
+	uint64_t off;
+	enum viv_layout l;
+	uint32_t stride;
+	uint32_t format;
+	uint32_t x, y;
+	uint32_t ts_bo;
+	uint64_t ts_off;
+	uint32_t ts_clear;
+};
+
+/* BLT stride word and image config of @img. */
+uint32_t viv_blt_stride(const struct viv_blt_img *img);
+uint32_t viv_blt_config(const struct viv_blt_img *img, bool dest);
+/*
+ * Copy a @w x @h window (the source's) inside a BLT_ENABLE bracket;
+ * @src_bits: DOWNSAMPLE bits for the source stride; @swizzle: BLT_SWIZZLE.
+ */
+void viv_blt_copy(struct viv_stream *s, const struct viv_blt_img *src,
+		  const struct viv_blt_img *dst, uint32_t w, uint32_t h,
+		  uint32_t src_bits, uint32_t swizzle);
+/* Clear a @w x @h window: the bits of @bits take those of @color. */
+void viv_blt_clear(struct viv_stream *s, const struct viv_blt_img *dst,
+		   uint32_t w, uint32_t h, uint32_t color, uint32_t bits);
+/* The BLT's flush: its cache and the tile-status cache to memory. */
+void viv_blt_flush(struct viv_stream *s);
 
 /* Value of @key in the driver's vivante_stats debugfs file, or -1. */
 long long viv_stat(int fd, const char *key);

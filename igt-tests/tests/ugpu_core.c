@@ -2838,6 +2838,8 @@ static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
 					    0) & DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
 
 		viv_reset_stream(&vs);
+		/* The GC7000 clears with its BLT engine. */
+		vs.blt = viv_has_blt(w->fd);
 		for (op = 0; op < PM_OPS; op++) {
 			uint64_t off = slot0 + op * PM_SLOT;
 

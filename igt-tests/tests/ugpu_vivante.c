@@ -479,10 +479,16 @@ static uint16_t read16(struct ugpu_bo *bo, uint64_t off)
  * nothing else of its window's destination; a fill writes the low half
  * of the fill value (loaded replicated, as drivers do for 16-bit
  * formats) into every pixel of its window and nothing beside it.
- * @super: also to and from 64x64 supertiles.
+ * @super: also to and from 64x64 supertiles. A core with the BLT engine
+ * does the same through it, for each of its 16-bit formats (R5G6B5,
+ * A4R4G4B4, A1R5G5B5: the copy moves pixels unchanged).
  */
 static void test_resolve_16bpp(int minor, bool super)
 {
+	static const uint32_t blt_formats[] = {
+		VIV_BLT_FORMAT_R5G6B5, VIV_BLT_FORMAT_A4R4G4B4,
+		VIV_BLT_FORMAT_A1R5G5B5,
+	};
 	static const struct {
 		enum viv_layout from, to;
 	} cases[] = {
@@ -500,14 +506,18 @@ static void test_resolve_16bpp(int minor, bool super)
 	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
 	ugpu_bo_map(bo[0]);
 	ugpu_bo_map(bo[1]);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		enum viv_layout f = cases[i].from, t = cases[i].to;
+	for (i = 0; i < ARRAY_SIZE(cases) * ARRAY_SIZE(blt_formats); i++) {
+		enum viv_layout f = cases[i % ARRAY_SIZE(cases)].from;
+		enum viv_layout t = cases[i % ARRAY_SIZE(cases)].to;
 		uint32_t sst = f == VIV_LINEAR ? ls : ts;
 		uint32_t dst = t == VIV_LINEAR ? ls : ts;
 		uint32_t cfg = VIV_RS_FORMAT_R5G6B5 | VIV_RS_FORMAT_R5G6B5 << 8;
 
 		if (!super && (f == VIV_SUPERTILED || t == VIV_SUPERTILED))
 			continue;
+		/* The RS has one 16-bit format here. */
+		if (!e.blt && i >= ARRAY_SIZE(cases))
+			break;
 		memset(bo[0]->map, 0, 64 << 10);
 		memset(bo[1]->map, 0xa5, 64 << 10);
 		for (y = 0; y < H; y++)
@@ -519,6 +529,19 @@ static void test_resolve_16bpp(int minor, bool super)
 		if (t != VIV_LINEAR)
 			cfg |= VIV_RS_CONFIG_DEST_TILED;
 		viv_reset_stream(&s);
+		if (e.blt) {
+			uint32_t fmt = blt_formats[i / ARRAY_SIZE(cases)];
+			struct viv_blt_img si = {
+				.bo = 1, .l = f, .stride = sst, .format = fmt,
+			};
+			struct viv_blt_img di = {
+				.bo = 2, .l = t, .stride = dst, .format = fmt,
+			};
+
+			viv_blt_copy(&s, &si, &di, W, H, 0,
+				     VIV_BLT_SWIZZLE_IDENTITY);
+			goto run;
+		}
 		viv_ls(&s, VIV_RS_CONFIG, cfg);
 		viv_ls_reloc(&s, VIV_RS_SOURCE_ADDR, 1, 0);
 		viv_ls(&s, VIV_RS_SOURCE_STRIDE, sst |
@@ -529,6 +552,7 @@ static void test_resolve_16bpp(int minor, bool super)
 		viv_ls(&s, VIV_RS_WINDOW_SIZE, W | H << 16);
 		viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0);
 		viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+run:
 		igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
 		for (y = 0; y < H; y++)
 			for (x = 0; x < W; x++) {
@@ -545,13 +569,23 @@ static void test_resolve_16bpp(int minor, bool super)
 	/* A 48x8 fill of a linear 16-bit surface: magenta, 0xf81f. */
 	memset(bo[1]->map, 0xa5, 64 << 10);
 	viv_reset_stream(&s);
-	viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_R5G6B5 | VIV_RS_FORMAT_R5G6B5 << 8);
-	viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 2, 0);
-	viv_ls(&s, VIV_RS_DEST_STRIDE, ls);
-	viv_ls(&s, VIV_RS_WINDOW_SIZE, 48 | 8 << 16);
-	viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xf81ff81f);
-	viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
-	viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	if (e.blt) {
+		struct viv_blt_img di = {
+			.bo = 2, .l = VIV_LINEAR, .stride = ls,
+			.format = VIV_BLT_FORMAT_R5G6B5,
+		};
+
+		viv_blt_clear(&s, &di, 48, 8, 0xf81ff81f, 0xffffffff);
+	} else {
+		viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_R5G6B5 |
+		       VIV_RS_FORMAT_R5G6B5 << 8);
+		viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 2, 0);
+		viv_ls(&s, VIV_RS_DEST_STRIDE, ls);
+		viv_ls(&s, VIV_RS_WINDOW_SIZE, 48 | 8 << 16);
+		viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xf81ff81f);
+		viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+		viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+	}
 	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
 	for (y = 0; y < 12; y++)
 		for (x = 0; x < W; x++) {
@@ -731,11 +765,17 @@ static void test_context_switch(int minor, bool same_file)
 		bo[i] = ugpu_bo_new(e[i].fd, 64 << 10, 0);
 		ugpu_bo_map(bo[i]);
 		viv_reset_stream(&s);
-		viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
-		       VIV_RS_FORMAT_A8R8G8B8 << 8);
-		viv_ls(&s, VIV_RS_WINDOW_SIZE, 8 | 4 << 16);
-		viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xff000000 + i + 1);
-		viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+		if (e[0].blt) {
+			viv_ls(&s, VIV_BLT_IMAGE_SIZE, 8 | 4 << 16);
+			viv_ls(&s, VIV_BLT_CLEAR_COLOR0, 0xff000000 + i + 1);
+			viv_ls(&s, VIV_BLT_CLEAR_BITS0, 0xffffffff);
+		} else {
+			viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
+			       VIV_RS_FORMAT_A8R8G8B8 << 8);
+			viv_ls(&s, VIV_RS_WINDOW_SIZE, 8 | 4 << 16);
+			viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xff000000 + i + 1);
+			viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+		}
 		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
 		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
 	}
@@ -746,17 +786,39 @@ static void test_context_switch(int minor, bool same_file)
 			/*
 			 * The kick loads its geometry (the validator checks
 			 * only against what the stream loads) but not the
-			 * fill value nor the MSAA state: those come from
-			 * the context.
+			 * fill value (BLT: clear colour and bits) nor the
+			 * MSAA state: those come from the context.
 			 */
 			viv_reset_stream(&s);
-			viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
-			       VIV_RS_FORMAT_A8R8G8B8 << 8);
-			viv_ls(&s, VIV_RS_WINDOW_SIZE, W | (16 + 16 * i) << 16);
-			viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
-			viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
-			viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
-			viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+			if (e[0].blt) {
+				struct viv_blt_img d = {
+					.l = VIV_LINEAR, .stride = LSTRIDE,
+					.format = VIV_BLT_FORMAT_A8R8G8B8,
+				};
+
+				viv_ls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+				viv_ls(&s, VIV_BLT_CONFIG,
+				       3 << VIV_BLT_CONFIG_CLEAR_BPP_SHIFT);
+				viv_ls(&s, VIV_BLT_DEST_STRIDE, viv_blt_stride(&d));
+				viv_ls(&s, VIV_BLT_DEST_CONFIG,
+				       viv_blt_config(&d, true));
+				viv_ls_reloc(&s, VIV_BLT_DEST_ADDR, 1, 0);
+				viv_ls(&s, VIV_BLT_DEST_POS, 0);
+				viv_ls(&s, VIV_BLT_IMAGE_SIZE,
+				       W | (16 + 16 * i) << 16);
+				viv_ls(&s, VIV_BLT_COMMAND,
+				       VIV_BLT_COMMAND_CLEAR_IMAGE);
+				viv_ls(&s, VIV_BLT_ENABLE, 0);
+			} else {
+				viv_ls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
+				       VIV_RS_FORMAT_A8R8G8B8 << 8);
+				viv_ls(&s, VIV_RS_WINDOW_SIZE,
+				       W | (16 + 16 * i) << 16);
+				viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
+				viv_ls_reloc(&s, VIV_RS_DEST_ADDR, 1, 0);
+				viv_ls(&s, VIV_RS_DEST_STRIDE, LSTRIDE);
+				viv_ls(&s, VIV_RS_KICKER, VIV_RS_KICKER_START);
+			}
 			igt_assert_eq(viv_run(&e[i], &s, &bo[i], 1, 0), 0);
 			check_fill(bo[i], 0, LSTRIDE, W, 16 + 16 * i,
 				   0xff000000 + i + 1);
@@ -781,8 +843,10 @@ static void test_context_switch(int minor, bool same_file)
 	viv_emit(&s, VIV_CMD_NOP, 0);
 	igt_assert_eq(viv_run(&fresh, &s, NULL, 0, 0), 0);
 	igt_assert_eq_u32(sim_state(fresh.fd, VIV_GL_MULTI_SAMPLE_CONFIG), 0);
-	igt_assert_eq_u32(sim_state(fresh.fd, VIV_RS_FILL_VALUE(0)), 0);
-	igt_assert_eq_u32(sim_state(fresh.fd, VIV_RS_WINDOW_SIZE), 0);
+	igt_assert_eq_u32(sim_state(fresh.fd, e[0].blt ? VIV_BLT_CLEAR_COLOR0 :
+				    VIV_RS_FILL_VALUE(0)), 0);
+	igt_assert_eq_u32(sim_state(fresh.fd, e[0].blt ? VIV_BLT_IMAGE_SIZE :
+				    VIV_RS_WINDOW_SIZE), 0);
 	if (same_file)
 		viv_env_close_ctx(&fresh);
 	else
@@ -1894,7 +1958,8 @@ static void test_many_bos(int minor)
 	for (i = 0; n + 1024 <= WORDS - 64; i++) {
 		uint32_t j;
 
-		w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_DEST_ADDR, 1, false);
+		w[n++] = VIV_CMD_LOAD_STATE(e.blt ? VIV_BLT_DEST_ADDR :
+					    VIV_RS_DEST_ADDR, 1, false);
 		w[n++] = (uint32_t)bos[(i * 7) % NBOS]->va + 64;
 		w[n++] = VIV_CMD_LOAD_STATE(VIV_TS_COLOR_SURFACE_BASE, 1, false);
 		w[n++] = (uint32_t)bos[(i * 13) % NBOS]->va;
@@ -1904,6 +1969,29 @@ static void test_many_bos(int minor)
 		}
 	}
 	/* Then a clear of the last BO, which must land. */
+	if (e.blt) {
+		static const uint32_t blt[][2] = {
+			{ VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE },
+			{ VIV_BLT_CONFIG, 3 << VIV_BLT_CONFIG_CLEAR_BPP_SHIFT },
+			{ VIV_BLT_DEST_STRIDE, 256 | VIV_BLT_FORMAT_A8R8G8B8 <<
+					       VIV_BLT_STRIDE_FORMAT_SHIFT },
+			{ VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY },
+			{ VIV_BLT_DEST_ADDR, 0 },
+			{ VIV_BLT_DEST_POS, 0 },
+			{ VIV_BLT_IMAGE_SIZE, 64 | 16 << 16 },
+			{ VIV_BLT_CLEAR_COLOR0, 0xff0f0f0f },
+			{ VIV_BLT_CLEAR_BITS0, 0xffffffff },
+			{ VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE },
+			{ VIV_BLT_ENABLE, 0 },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(blt); i++) {
+			w[n++] = VIV_CMD_LOAD_STATE(blt[i][0], 1, false);
+			w[n++] = blt[i][0] == VIV_BLT_DEST_ADDR ?
+				 (uint32_t)bos[NBOS - 1]->va : blt[i][1];
+		}
+		goto submit;
+	}
 	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_CONFIG, 1, false);
 	w[n++] = VIV_RS_FORMAT_A8R8G8B8 | VIV_RS_FORMAT_A8R8G8B8 << 8;
 	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_DEST_ADDR, 1, false);
@@ -1919,6 +2007,7 @@ static void test_many_bos(int minor)
 	w[n++] = VIV_CMD_LOAD_STATE(VIV_RS_KICKER, 1, false);
 	w[n++] = VIV_RS_KICKER_START;
 
+submit:
 	buf.handle = cmdbo->handle;
 	buf.size = n * 4;
 	cmd.type = DRM_UGPU_CMD_HW;
@@ -2010,7 +2099,8 @@ static void test_unbind(int minor)
 	for (i = 0; i < 2; i++) {
 		viv_reset_stream(&s);
 		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
-		viv_ls(&s, VIV_RS_FILL_VALUE(0), 0xff000000 + i);
+		viv_ls(&s, e[0].blt ? VIV_BLT_CLEAR_COLOR0 : VIV_RS_FILL_VALUE(0),
+		       0xff000000 + i);
 		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
 	}
 
@@ -3657,14 +3747,30 @@ static void test_shared_domain(void)
 /*
  * Tile status through the TS cache. The surface (bo 1, supertiled W x H)
  * holds the pattern, its tile status (bo 2) W * H * 4 / 256 bytes, one
- * 64-byte cache line; the resolve (to bo 3, linear) reads it through
- * the pixel pipes' tile-status cache.
+ * 64-byte cache line; the resolve (to bo 3, linear) -- on a BLT core
+ * the BLT copy -- reads it through the tile-status cache.
  */
 #define TS_BYTES	(W * H * CPP / VIV_TS_TILE_BYTES / 4)
 #define TS_CLEAR	0xff00ff00u
 
 static void ts_resolve(struct viv_stream *s)
 {
+	/* The BLT engine reads the source's tile status itself. */
+	if (s->blt) {
+		struct viv_blt_img src = {
+			.bo = 1, .l = VIV_SUPERTILED, .stride = TSTRIDE,
+			.format = VIV_BLT_FORMAT_A8R8G8B8, .ts_bo = 2,
+			.ts_clear = TS_CLEAR,
+		};
+		struct viv_blt_img dst = {
+			.bo = 3, .l = VIV_LINEAR, .stride = LSTRIDE,
+			.format = VIV_BLT_FORMAT_A8R8G8B8,
+		};
+
+		s->engine_used = true;
+		viv_blt_copy(s, &src, &dst, W, H, 0, VIV_BLT_SWIZZLE_IDENTITY);
+		return;
+	}
 	viv_ls_reloc(s, VIV_TS_COLOR_STATUS_BASE, 2, 0);
 	viv_ls_reloc(s, VIV_TS_COLOR_SURFACE_BASE, 1, 0);
 	viv_ls(s, VIV_TS_COLOR_CLEAR_VALUE, TS_CLEAR);
@@ -3742,7 +3848,8 @@ static void test_ts_cache_kernel(int minor)
  * memory), then the resolve again. Only a TS_FLUSH_CACHE in between --
  * after the colour/depth flush and the RA to PE stall that must precede
  * it -- lets the second resolve see the new status; without it the
- * pipes still read the cached one.
+ * pipes still read the cached one. On a BLT core the fill goes through
+ * the BLT's cache and its flush (BLT_SET_COMMAND) is the TS flush.
  */
 static void test_ts_cache_user(int minor, bool flush)
 {
@@ -3757,7 +3864,9 @@ static void test_ts_cache_user(int minor, bool flush)
 	ts_resolve(&s);
 	/* Mark every tile normal: a 16-pixel row of zeroes is 64 bytes. */
 	viv_clear(&s, 2, 0, VIV_LINEAR, 64, TS_BYTES / 4, 1, 0);
-	if (flush) {
+	if (flush && s.blt) {
+		viv_blt_flush(&s);
+	} else if (flush) {
 		viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR |
 		       VIV_GL_FLUSH_CACHE_DEPTH);
 		viv_ls(&s, VIV_GL_SEMAPHORE_TOKEN,
@@ -3827,6 +3936,316 @@ static void test_ts_flush_order(int minor)
 	viv_env_close(&e);
 }
 
+/*
+ * The BLT engine (cores with minor features 5 bit 31, which have no RS).
+ * A copy moves a window between two images; each pixel lands where the
+ * destination layout's definition puts it (the library's tiler, after
+ * the tiling functions of the hardware notes), and what lies around the
+ * window keeps its value. The results reach memory through the kernel's
+ * BLT flush at the end of the job.
+ */
+static uint32_t blt_px(uint32_t x, uint32_t y)
+{
+	return 0xff000000 | y << 8 | x | (x ^ y) << 16;
+}
+
+static const uint32_t blt_stride[] = { LSTRIDE, TSTRIDE, TSTRIDE };
+
+static void test_blt_copy(int minor, enum viv_layout l)
+{
+	static struct viv_stream s;
+	struct viv_blt_img src = {
+		.bo = 1, .l = l, .stride = blt_stride[l],
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+	struct viv_blt_img dst = {
+		.bo = 2, .l = VIV_LINEAR, .stride = LSTRIDE,
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	uint32_t x, y;
+
+	viv_env_open(&e, minor);
+	igt_require(e.blt);
+	bo[0] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	bo[1] = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	fill_pattern(bo[0], l, blt_stride[l]);
+	memset(bo[1]->map, 0, 64 << 10);
+
+	/* The whole image out of its layout into a linear one. */
+	viv_reset_stream(&s);
+	viv_blt_copy(&s, &src, &dst, W, H, 0, VIV_BLT_SWIZZLE_IDENTITY);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_pattern(bo[1], VIV_LINEAR, LSTRIDE);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[1], LSTRIDE * H), 0);
+
+	/*
+	 * Back into the layout, a 16x8 window from (8, 4) of the linear
+	 * image to (32, 16) of a cleared one; the rest stays 0x5a5a5a5a.
+	 */
+	memset(bo[0]->map, 0x5a, 64 << 10);
+	src = dst;
+	src.bo = 2;
+	src.x = 8;
+	src.y = 4;
+	dst = (struct viv_blt_img){
+		.bo = 1, .l = l, .stride = blt_stride[l],
+		.format = VIV_BLT_FORMAT_A8R8G8B8, .x = 32, .y = 16,
+	};
+	viv_reset_stream(&s);
+	viv_blt_copy(&s, &src, &dst, 16, 8, 0, VIV_BLT_SWIZZLE_IDENTITY);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			uint32_t got = ugpu_bo_read32(bo[0],
+				viv_ref_offset(l, blt_stride[l], x, y, CPP));
+			bool in = x >= 32 && x < 48 && y >= 16 && y < 24;
+			uint32_t want = in ? blt_px(x - 32 + 8, y - 16 + 4) :
+				       0x5a5a5a5a;
+
+			igt_assert_f(got == want, "(%u,%u): %#x != %#x\n",
+				     x, y, got, want);
+		}
+
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/*
+ * A clear of a window of a tiled image: the bits CLEAR_BITS selects take
+ * the clear colour's, the others (here alpha) keep theirs; nothing
+ * outside the window changes.
+ */
+static void test_blt_clear(int minor)
+{
+	static struct viv_stream s;
+	struct viv_blt_img dst = {
+		.bo = 1, .l = VIV_TILED, .stride = TSTRIDE,
+		.format = VIV_BLT_FORMAT_A8R8G8B8, .x = 4, .y = 8,
+	};
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	uint32_t x, y;
+
+	viv_env_open(&e, minor);
+	igt_require(e.blt);
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo);
+	fill_pattern(bo, VIV_TILED, TSTRIDE);
+	viv_reset_stream(&s);
+	viv_blt_clear(&s, &dst, 40, 20, 0x11223344, 0x00ffffff);
+	igt_assert_eq(viv_run(&e, &s, &bo, 1, 0), 0);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			uint32_t got = ugpu_bo_read32(bo,
+				viv_ref_offset(VIV_TILED, TSTRIDE, x, y, CPP));
+			bool in = x >= 4 && x < 44 && y >= 8 && y < 28;
+			uint32_t want = in ? 0xff223344 : blt_px(x, y);
+
+			igt_assert_f(got == want, "(%u,%u): %#x != %#x\n",
+				     x, y, got, want);
+		}
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/* A clear of 16 pixels by @h rows of an image at @off of BO 1. */
+static void blt_extent_clear(struct viv_stream *s, uint64_t off,
+			     enum viv_layout l, uint32_t stride, uint32_t h)
+{
+	struct viv_blt_img dst = {
+		.bo = 1, .off = off, .l = l, .stride = stride,
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+
+	viv_reset_stream(s);
+	viv_blt_clear(s, &dst, 16, h, 0xff0000ff, 0xffffffff);
+}
+
+/*
+ * The validator checks what a BLT operation touches: the destination
+ * from its address to the last byte of the window (rows of the stride,
+ * tiles, supertiles), the source likewise, against the BO each address
+ * points into -- accepted at exactly the end, rejected one row past.
+ * Geometry must come from the same submit; unknown bits are rejected.
+ */
+static void test_blt_extent(int minor)
+{
+	const uint64_t size = 64 << 10;
+	static struct viv_stream s;
+	struct viv_blt_img src, dst;
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	igt_require(e.blt);
+	bo[0] = ugpu_bo_new(e.fd, size, 0);
+	bo[1] = ugpu_bo_new(e.fd, size, 0);
+	ugpu_bo_map(bo[0]);
+
+	/* Linear, 4 rows of 256 bytes, 16 pixels: 3 * 256 + 64 bytes. */
+	blt_extent_clear(&s, size - 3 * 256 - 64, VIV_LINEAR, 256, 4);
+	igt_assert_eq(viv_run(&e, &s, bo, 1, 0), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], size - 4), 0xff0000ff);
+	blt_extent_clear(&s, size - 3 * 256 - 64 + 256, VIV_LINEAR, 256, 4);
+	expect_reject(&e, &s, bo, 1, 0, "BLT destination one row past");
+	blt_extent_clear(&s, size - 3 * 256 - 64 + 4, VIV_LINEAR, 256, 4);
+	expect_reject(&e, &s, bo, 1, 0, "BLT destination one pixel past");
+
+	/* Tiled, 8 rows: two rows of tiles, 4 tiles of 64 bytes in the last. */
+	blt_extent_clear(&s, size - 1024 - 256, VIV_TILED, 1024, 8);
+	igt_assert_eq(viv_run(&e, &s, bo, 1, 0), 0);
+	blt_extent_clear(&s, size - 1024 - 256 + 1024, VIV_TILED, 1024, 8);
+	expect_reject(&e, &s, bo, 1, 0, "BLT tiled destination one row past");
+
+	/* The position moves the window: one row down is one row past. */
+	dst = (struct viv_blt_img){
+		.bo = 1, .off = size - 3 * 256 - 64, .l = VIV_LINEAR,
+		.stride = 256, .format = VIV_BLT_FORMAT_A8R8G8B8, .y = 1,
+	};
+	viv_reset_stream(&s);
+	viv_blt_clear(&s, &dst, 16, 4, 0, 0xffffffff);
+	expect_reject(&e, &s, bo, 1, 0, "BLT destination moved past");
+
+	/* A copy's source: exactly at the end, then one row past. */
+	src = (struct viv_blt_img){
+		.bo = 2, .off = size - 3 * 256 - 64, .l = VIV_LINEAR,
+		.stride = 256, .format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+	dst = (struct viv_blt_img){
+		.bo = 1, .l = VIV_LINEAR, .stride = 256,
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+	viv_reset_stream(&s);
+	viv_blt_copy(&s, &src, &dst, 16, 4, 0, VIV_BLT_SWIZZLE_IDENTITY);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	src.off += 256;
+	viv_reset_stream(&s);
+	viv_blt_copy(&s, &src, &dst, 16, 4, 0, VIV_BLT_SWIZZLE_IDENTITY);
+	expect_reject(&e, &s, bo, 2, 0, "BLT source one row past");
+	/* Downsampling: the source window is the one the size gives. */
+	src.off -= 256;
+	viv_reset_stream(&s);
+	viv_blt_copy(&s, &src, &dst, 16, 8, VIV_BLT_STRIDE_DOWNSAMPLE_X |
+		     VIV_BLT_STRIDE_DOWNSAMPLE_Y, VIV_BLT_SWIZZLE_IDENTITY);
+	expect_reject(&e, &s, bo, 2, 0, "BLT downsampled source past");
+
+	/* Geometry of an earlier submit does not count. */
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls_reloc(&s, VIV_BLT_DEST_ADDR, 1, 0);
+	viv_ls(&s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+	viv_ls(&s, VIV_BLT_ENABLE, 0);
+	expect_reject(&e, &s, bo, 1, 0, "BLT geometry of an earlier submit");
+
+	/* Bits and commands the checks do not know. */
+	blt_extent_clear(&s, 0, VIV_LINEAR, 256, 4);
+	viv_ls(&s, VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY |
+	       VIV_BLT_IMAGE_FLIP_Y);
+	viv_ls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(&s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+	viv_ls(&s, VIV_BLT_ENABLE, 0);
+	expect_reject(&e, &s, bo, 1, 0, "BLT flip");
+	blt_extent_clear(&s, 0, VIV_LINEAR, 256, 4);
+	viv_ls(&s, VIV_BLT_CONFIG, 1u << 5);
+	viv_ls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(&s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+	viv_ls(&s, VIV_BLT_ENABLE, 0);
+	expect_reject(&e, &s, bo, 1, 0, "BLT config bit 5");
+	blt_extent_clear(&s, 0, VIV_LINEAR, 256, 4);
+	viv_ls(&s, VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY |
+	       VIV_BLT_IMAGE_TS);
+	viv_ls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(&s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+	viv_ls(&s, VIV_BLT_ENABLE, 0);
+	expect_reject(&e, &s, bo, 1, 0, "BLT destination tile status");
+	blt_extent_clear(&s, 0, VIV_LINEAR, 256, 4);
+	viv_ls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	viv_ls(&s, VIV_BLT_COMMAND, 4);		/* in-place resolve */
+	viv_ls(&s, VIV_BLT_ENABLE, 0);
+	expect_reject(&e, &s, bo, 1, 0, "BLT in-place command");
+	viv_reset_stream(&s);
+	viv_ls(&s, VIV_BLT_MIP_ADDR(0), (uint32_t)bo[0]->va);
+	expect_reject(&e, &s, bo, 1, 0, "BLT mipmap address");
+
+	/* And the device still works. */
+	blt_extent_clear(&s, 0, VIV_LINEAR, 256, 4);
+	igt_assert_eq(viv_run(&e, &s, bo, 1, 0), 0);
+	igt_assert_eq_u32(ugpu_bo_read32(bo[0], 0), 0xff0000ff);
+
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/*
+ * A core has the RS or the BLT engine, not both: the other engine's
+ * states are rejected (on silicon they would do nothing, and a stream
+ * relying on them would leave its results unwritten).
+ */
+static void test_other_engine(int minor, bool blt_core)
+{
+	static const uint32_t rs_states[] = {
+		VIV_RS_KICKER, VIV_RS_CONFIG, VIV_RS_WINDOW_SIZE,
+		VIV_RS_FILL_VALUE(0), VIV_RS_CLEAR_CONTROL, VIV_RS_DITHER(0),
+	};
+	static const uint32_t blt_states[] = {
+		VIV_BLT_ENABLE, VIV_BLT_COMMAND, VIV_BLT_SET_COMMAND,
+		VIV_BLT_CONFIG, VIV_BLT_IMAGE_SIZE, VIV_BLT_CLEAR_COLOR0,
+		VIV_BLT_SWIZZLE,
+	};
+	const uint32_t *states = blt_core ? rs_states : blt_states;
+	unsigned int i, n = blt_core ? ARRAY_SIZE(rs_states) :
+					ARRAY_SIZE(blt_states);
+	static struct viv_stream s;
+	struct viv_blt_img dst = {
+		.bo = 1, .l = VIV_LINEAR, .stride = LSTRIDE,
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+	struct ugpu_bo *bo;
+	struct viv_env e;
+
+	viv_env_open(&e, minor);
+	igt_assert_eq(e.blt, blt_core);
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	ugpu_bo_map(bo);
+	memset(bo->map, 0, 64 << 10);
+
+	/* A whole operation of the other engine. */
+	viv_reset_stream(&s);
+	if (blt_core) {
+		s.blt = false;	/* the RS clear a GC2000 would take */
+		viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff00ff00);
+		s.engine_used = false;
+	} else {
+		viv_blt_clear(&s, &dst, W, 4, 0xff00ff00, 0xffffffff);
+	}
+	expect_reject(&e, &s, &bo, 1, 0, "the other engine's operation");
+	for (i = 0; i < n; i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, states[i], 0);
+		expect_reject(&e, &s, &bo, 1, 0, "the other engine's state");
+	}
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, blt_core ? VIV_RS_DEST_ADDR : VIV_BLT_DEST_ADDR, 1, 0);
+	expect_reject(&e, &s, &bo, 1, 0, "the other engine's address");
+
+	/* The core's own engine works, and nothing else was written. */
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff0000ff);
+	igt_assert_eq(viv_run(&e, &s, &bo, 1, 0), 0);
+	check_fill(bo, 0, LSTRIDE, W, 4, 0xff0000ff);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, LSTRIDE * 4), 0);
+
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
 /* No Vivante core saw a register access with its clocks or power off. */
 static void test_no_bus_errors(void)
 {
@@ -3891,7 +4310,8 @@ igt_main
 		test_resolve(find_model(0x7000), VIV_LINEAR, VIV_SUPERTILED);
 	igt_subtest("resolve-16bpp-gc2000")
 		test_resolve_16bpp(find_model(0x2000), false);
-	igt_subtest("resolve-16bpp-gc7000")
+	igt_describe("BLT copies between layouts and a clear, 16-bit formats.");
+	igt_subtest("blt-16bpp-gc7000")
 		test_resolve_16bpp(find_model(0x7000), true);
 	igt_subtest("fast-clear")
 		test_fast_clear(find_model(0x2000));
@@ -4038,6 +4458,28 @@ igt_main
 		test_ts_cache_user(find_model(0x7000), false);
 	igt_subtest("ts-flush-order-gc7000")
 		test_ts_flush_order(find_model(0x7000));
+
+	igt_describe("BLT copy out of and into a linear image.");
+	igt_subtest("blt-copy-linear-gc7000")
+		test_blt_copy(find_model(0x7000), VIV_LINEAR);
+	igt_describe("BLT copy out of and into a 4x4 tiled image.");
+	igt_subtest("blt-copy-tiled-gc7000")
+		test_blt_copy(find_model(0x7000), VIV_TILED);
+	igt_describe("BLT copy out of and into a 64x64 supertiled image.");
+	igt_subtest("blt-copy-supertiled-gc7000")
+		test_blt_copy(find_model(0x7000), VIV_SUPERTILED);
+	igt_describe("BLT clear of a window, with channel bits.");
+	igt_subtest("blt-clear-gc7000")
+		test_blt_clear(find_model(0x7000));
+	igt_describe("BLT images checked with their full extent.");
+	igt_subtest("validator-blt-extent-gc7000")
+		test_blt_extent(find_model(0x7000));
+	igt_describe("RS states on a core with the BLT engine.");
+	igt_subtest("validator-rs-on-blt-core-gc7000")
+		test_other_engine(find_model(0x7000), true);
+	igt_describe("BLT states on a core with the RS.");
+	igt_subtest("validator-blt-on-rs-core-gc2000")
+		test_other_engine(find_model(0x2000), false);
 
 	/* Last: the device comes back under another minor. */
 	igt_subtest("unbind-contexts-gc7000")

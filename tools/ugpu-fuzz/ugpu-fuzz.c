@@ -90,6 +90,7 @@ struct dev {
 	unsigned int nqueues;
 	uint64_t caps[MAX_QUEUES];
 	uint64_t mmu_version;
+	bool blt;		/* Vivante: BLT engine instead of the RS */
 	uint64_t va_start;
 	uint64_t va_size;
 };
@@ -724,6 +725,7 @@ struct vstream {
 	unsigned int ls[64];	/* word index of LOAD_STATE headers */
 	unsigned int nls;
 	unsigned int ndata;	/* data BOs: indices 1..ndata of the BO list */
+	bool blt;		/* for a 3D queue of a BLT core */
 	bool full;
 };
 
@@ -854,6 +856,79 @@ static void viv_rs(struct iter *it, struct vstream *s)
 	vls(s, VIV_RS_KICKER, VIV_RS_KICKER_START);
 }
 
+/*
+ * A BLT copy or clear of a w x h window inside the data BOs: layouts,
+ * formats, positions, downsampling and a source tile status at random,
+ * now and then a bit or value the validator must refuse.
+ */
+static void viv_blt(struct iter *it, struct vstream *s)
+{
+	uint32_t w = 16 * rnd_range(&it->r, 1, 8), h = 4 * rnd_range(&it->r, 1, 8);
+	uint32_t stride = w * 4 + 64 * rnd(&it->r, 3);
+	uint64_t max_off = VIV_DATA_BO - (uint64_t)stride * (h + 4);
+	uint32_t fmt = chance(&it->r, 80) ? VIV_BLT_FORMAT_A8R8G8B8 :
+		       rnd(&it->r, 10);
+	uint32_t tiling = chance(&it->r, 70) ? VIV_BLT_TILING_LINEAR :
+			  chance(&it->r, 90) ? VIV_BLT_TILING_TILED : 1;
+	uint32_t sw = fmt << VIV_BLT_STRIDE_FORMAT_SHIFT |
+		      tiling << VIV_BLT_STRIDE_TILING_SHIFT;
+	uint32_t cfg = VIV_BLT_IMAGE_SWIZ_IDENTITY;
+	bool fill = chance(&it->r, 50);
+
+	if (tiling && chance(&it->r, 30))
+		cfg |= VIV_BLT_IMAGE_FROM_SUPER_TILED |
+		       VIV_BLT_IMAGE_TO_SUPER_TILED;
+	if (chance(&it->r, 5))
+		cfg |= 1u << rnd(&it->r, 32);
+	vls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	vls(s, VIV_BLT_CONFIG, fill ? (fmt < VIV_BLT_FORMAT_X8R8G8B8 ? 1 : 3) <<
+	    VIV_BLT_CONFIG_CLEAR_BPP_SHIFT : 0);
+	if (!fill) {
+		vls(s, VIV_BLT_SRC_STRIDE, stride | sw |
+		    (chance(&it->r, 15) ? VIV_BLT_STRIDE_DOWNSAMPLE_X |
+		     VIV_BLT_STRIDE_DOWNSAMPLE_Y : 0));
+		vls(s, VIV_BLT_SRC_CONFIG, (cfg & ~VIV_BLT_IMAGE_TO_SUPER_TILED) |
+		    (chance(&it->r, 20) ? VIV_BLT_IMAGE_TS : 0));
+		vls(s, VIV_BLT_SWIZZLE, chance(&it->r, 80) ?
+		    VIV_BLT_SWIZZLE_IDENTITY : (uint32_t)rnd64(&it->r));
+		if (chance(&it->r, 20))
+			vls_addr(s, VIV_BLT_SRC_TS, vdata(it, s),
+				 rnd(&it->r, VIV_DATA_BO));
+		vls_addr(s, VIV_BLT_SRC_ADDR, vdata(it, s),
+			 rnd(&it->r, max_off / 64) * 64);
+		vls(s, VIV_BLT_SRC_POS, rnd(&it->r, 8) | rnd(&it->r, 8) << 16);
+	}
+	vls(s, VIV_BLT_DEST_STRIDE, stride | sw);
+	vls(s, VIV_BLT_DEST_CONFIG, (cfg & ~VIV_BLT_IMAGE_FROM_SUPER_TILED) |
+	    VIV_BLT_IMAGE_UNK22);
+	vls_addr(s, VIV_BLT_DEST_ADDR, vdata(it, s),
+		 rnd(&it->r, max_off / 64) * 64);
+	vls(s, VIV_BLT_DEST_POS, rnd(&it->r, 8) | rnd(&it->r, 8) << 16);
+	vls(s, VIV_BLT_IMAGE_SIZE, w | h << 16);
+	if (fill) {
+		vls(s, VIV_BLT_CLEAR_COLOR0, (uint32_t)rnd64(&it->r));
+		vls(s, VIV_BLT_CLEAR_BITS0, plausible_value(&it->r));
+	}
+	vls(s, VIV_BLT_COMMAND, chance(&it->r, 95) ?
+	    (fill ? VIV_BLT_COMMAND_CLEAR_IMAGE : VIV_BLT_COMMAND_COPY_IMAGE) :
+	    rnd(&it->r, 16));
+	if (chance(&it->r, 20)) {
+		vls(s, VIV_BLT_SET_COMMAND, VIV_BLT_SET_COMMAND_FLUSH);
+		vls(s, VIV_BLT_ENABLE, 0);
+	} else if (chance(&it->r, 90)) {
+		vls(s, VIV_BLT_ENABLE, 0);
+	}
+}
+
+/* The resolve engine or, on a BLT core, the BLT engine (now and then the other). */
+static void viv_resolve(struct iter *it, struct vstream *s)
+{
+	if (s->blt != chance(&it->r, 10))
+		viv_blt(it, s);
+	else
+		viv_rs(it, s);
+}
+
 /* The 2D engine: a few clear rectangles. */
 static void viv_de(struct iter *it, struct vstream *s)
 {
@@ -979,7 +1054,7 @@ static void viv_build(struct iter *it, struct vstream *s, bool pipe3d)
 			break;
 		case 3: case 4:
 			if (pipe3d)
-				viv_rs(it, s);
+				viv_resolve(it, s);
 			else
 				viv_de(it, s);
 			break;
@@ -1095,12 +1170,24 @@ static void viv_mutate(struct iter *it, struct vstream *s, uint32_t *size,
 	case 15:
 		*offset = chance(&it->r, 50) ? 4 : VIV_CMD_BO - 8;
 		break;
-	case 16:	/* RS window or stride out of range */
+	case 16:	/* RS or BLT window or stride out of range */
+		if (s->blt) {
+			vls(s, VIV_BLT_IMAGE_SIZE, chance(&it->r, 50) ? 0xffffffff :
+			    (uint32_t)(rnd(&it->r, 4096) | rnd(&it->r, 4096) << 16));
+			vls(s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_COPY_IMAGE);
+			break;
+		}
 		vls(s, VIV_RS_WINDOW_SIZE, chance(&it->r, 50) ? 0xffffffff :
 		    (uint32_t)(rnd(&it->r, 4096) | rnd(&it->r, 4096) << 16));
 		vls(s, VIV_RS_KICKER, VIV_RS_KICKER_START);
 		break;
 	case 17:
+		if (s->blt) {
+			vls(s, chance(&it->r, 50) ? VIV_BLT_DEST_STRIDE :
+			    VIV_BLT_SRC_STRIDE, (uint32_t)rnd64(&it->r));
+			vls(s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_COPY_IMAGE);
+			break;
+		}
 		vls(s, chance(&it->r, 50) ? VIV_RS_DEST_STRIDE :
 		    VIV_RS_SOURCE_STRIDE, rnd(&it->r, 0x40000) |
 		    (chance(&it->r, 30) ? VIV_RS_STRIDE_SUPERTILED : 0));
@@ -1125,7 +1212,7 @@ static void viv_mutate(struct iter *it, struct vstream *s, uint32_t *size,
 			 rnd(&it->r, VIV_DATA_BO));
 		vls_addr(s, VIV_TS_COLOR_SURFACE_BASE, vdata(it, s), 0);
 		vls(s, VIV_TS_MEM_CONFIG, VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR);
-		viv_rs(it, s);
+		viv_resolve(it, s);
 		break;
 	case 21:	/* a 3D draw in a 2D stream or the reverse */
 		vemit(s, VIV_CMD_DRAW_2D(1), 0);
@@ -1171,6 +1258,7 @@ static void fuzz_vivante(struct iter *it)
 		return;
 	q = rnd(&it->r, it->dev->nqueues);
 	pipe3d = it->dev->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
+	s.blt = pipe3d && it->dev->blt;
 	viv_build(it, &s, pipe3d);
 	size = s.n * 4;
 	/* Validation rejects most mutations; let more streams reach the GPU. */
@@ -2891,7 +2979,10 @@ static int hw_check_submit(int fd, uint32_t ctx, struct drm_ugpu_cmd *cmds,
 	return ret;
 }
 
-/* Vivante: a resolve fill (3D) or a 2D clear of a known value. */
+/*
+ * Vivante: a resolve fill (3D; a BLT clear on BLT cores) or a 2D clear of
+ * a known value.
+ */
 static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 			 struct ugpu_bo *cmd, struct ugpu_bo *data,
 			 unsigned int q, uint32_t value)
@@ -2905,8 +2996,26 @@ static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 	};
 	int ret;
 
+	uint64_t minor5 = 0;
+
 	memset(&s, 0, sizeof(s));
-	if (d->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) {
+	/* Minor features 5 bit 31: the BLT engine, and no RS. */
+	ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 6, &minor5);
+	if ((d->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) &&
+	    (minor5 & VIV_MINOR5_BLT_ENGINE)) {
+		vls(&s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+		vls(&s, VIV_BLT_CONFIG, 3 << VIV_BLT_CONFIG_CLEAR_BPP_SHIFT);
+		vls(&s, VIV_BLT_DEST_STRIDE, 256 | VIV_BLT_FORMAT_A8R8G8B8 <<
+		    VIV_BLT_STRIDE_FORMAT_SHIFT);
+		vls(&s, VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY);
+		vls_addr(&s, VIV_BLT_DEST_ADDR, 1, 0);
+		vls(&s, VIV_BLT_DEST_POS, 0);
+		vls(&s, VIV_BLT_IMAGE_SIZE, 64 | 4 << 16);
+		vls(&s, VIV_BLT_CLEAR_COLOR0, value);
+		vls(&s, VIV_BLT_CLEAR_BITS0, 0xffffffff);
+		vls(&s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+		vls(&s, VIV_BLT_ENABLE, 0);
+	} else if (d->caps[q] & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) {
 		vls(&s, VIV_RS_CONFIG, VIV_RS_FORMAT_A8R8G8B8 |
 		    VIV_RS_FORMAT_A8R8G8B8 << 8);
 		vls_addr(&s, VIV_RS_DEST_ADDR, 1, 0);
@@ -3111,9 +3220,13 @@ static int add_dev(int fd, const char *node, void *arg)
 		ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, q, &d->caps[q]);
 	ugpu_get_param(fd, DRM_UGPU_PARAM_VA_START, 0, &d->va_start);
 	ugpu_get_param(fd, DRM_UGPU_PARAM_VA_SIZE, 0, &d->va_size);
-	if (d->family == DRM_UGPU_FAMILY_VIVANTE)
+	if (d->family == DRM_UGPU_FAMILY_VIVANTE) {
 		ugpu_get_param(fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION, 0,
 			       &d->mmu_version);
+		/* Minor features 5 bit 31: the BLT engine. */
+		if (!ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 6, &v))
+			d->blt = v & VIV_MINOR5_BLT_ENGINE;
+	}
 	if (d->nqueues)
 		ndevs++;
 	return 0;

@@ -9,8 +9,10 @@
  * the supertiles on a checkerboard are marked valid again, so that the
  * final resolve to linear, reading through the tile status, shows the
  * picture on those supertiles and the clear colour on the others. All of
- * it is one submit; the result is checked pixel by pixel. A 2D-only core
- * (the GC320) fills rectangles with its 2D engine instead.
+ * it is one submit; the result is checked pixel by pixel. A core with
+ * the BLT engine (the GC7000), which has no resolve engine, does the
+ * same copies and fills through the BLT. A 2D-only core (the GC320)
+ * fills rectangles with its 2D engine instead.
  *
  * Usage: vivante-resolve [-o DIR] [render node...]
  * Writes DIR/<device>-resolve.png per Vivante device.
@@ -111,6 +113,70 @@ static void rs_copy(struct stream *s, uint32_t src, uint32_t sstride,
 	ls(s, VIV_RS_KICKER, VIV_RS_KICKER_START);
 }
 
+/* BLT cores: one 32-bit image, linear or (@super) supertiled. */
+static uint32_t blt_stride(uint32_t stride, bool super)
+{
+	return stride | VIV_BLT_FORMAT_A8R8G8B8 << VIV_BLT_STRIDE_FORMAT_SHIFT |
+	       (super ? VIV_BLT_TILING_TILED : VIV_BLT_TILING_LINEAR) <<
+	       VIV_BLT_STRIDE_TILING_SHIFT;
+}
+
+static void blt_fill(struct stream *s, uint32_t bo, uint64_t off,
+		     uint32_t bytes, uint32_t value)
+{
+	ls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	ls(s, VIV_BLT_CONFIG, 3 << VIV_BLT_CONFIG_CLEAR_BPP_SHIFT);
+	ls(s, VIV_BLT_DEST_STRIDE, blt_stride(bytes, false));
+	ls(s, VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY |
+	   VIV_BLT_IMAGE_UNK22);
+	ls_addr(s, VIV_BLT_DEST_ADDR, bo, off);
+	ls(s, VIV_BLT_DEST_POS, 0);
+	ls(s, VIV_BLT_IMAGE_SIZE, bytes / 4 | 1 << 16);
+	ls(s, VIV_BLT_CLEAR_COLOR0, value);
+	ls(s, VIV_BLT_CLEAR_COLOR1, value);
+	ls(s, VIV_BLT_CLEAR_BITS0, 0xffffffff);
+	ls(s, VIV_BLT_CLEAR_BITS1, 0xffffffff);
+	ls(s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_CLEAR_IMAGE);
+	ls(s, VIV_BLT_ENABLE, 0);
+}
+
+/* @ts: the source is read through tile status in BO @ts. */
+static void blt_copy(struct stream *s, uint32_t src, uint32_t sstride,
+		     bool ssuper, uint32_t ts, uint32_t dst, uint32_t dstride,
+		     bool dsuper)
+{
+	ls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	ls(s, VIV_BLT_CONFIG, 0);
+	ls(s, VIV_BLT_SRC_STRIDE, blt_stride(sstride, ssuper));
+	ls(s, VIV_BLT_SRC_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY |
+	   (ssuper ? VIV_BLT_IMAGE_FROM_SUPER_TILED : 0) |
+	   (ts ? VIV_BLT_IMAGE_TS : 0));
+	ls(s, VIV_BLT_SWIZZLE, VIV_BLT_SWIZZLE_IDENTITY);
+	if (ts) {
+		ls_addr(s, VIV_BLT_SRC_TS, ts, 0);
+		ls(s, VIV_BLT_SRC_TS_CLEAR_VALUE0, CLEAR_COLOR);
+		ls(s, VIV_BLT_SRC_TS_CLEAR_VALUE1, CLEAR_COLOR);
+	}
+	ls_addr(s, VIV_BLT_SRC_ADDR, src, 0);
+	ls(s, VIV_BLT_DEST_STRIDE, blt_stride(dstride, dsuper));
+	ls(s, VIV_BLT_DEST_CONFIG, VIV_BLT_IMAGE_SWIZ_IDENTITY |
+	   VIV_BLT_IMAGE_UNK22 | (dsuper ? VIV_BLT_IMAGE_TO_SUPER_TILED : 0));
+	ls_addr(s, VIV_BLT_DEST_ADDR, dst, 0);
+	ls(s, VIV_BLT_SRC_POS, 0);
+	ls(s, VIV_BLT_DEST_POS, 0);
+	ls(s, VIV_BLT_IMAGE_SIZE, WIDTH | HEIGHT << 16);
+	ls(s, VIV_BLT_COMMAND, VIV_BLT_COMMAND_COPY_IMAGE);
+	ls(s, VIV_BLT_ENABLE, 0);
+}
+
+/* The BLT's cache and the tile-status cache to memory. */
+static void blt_flush(struct stream *s)
+{
+	ls(s, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+	ls(s, VIV_BLT_SET_COMMAND, VIV_BLT_SET_COMMAND_FLUSH);
+	ls(s, VIV_BLT_ENABLE, 0);
+}
+
 static void flush_stall(struct stream *s)
 {
 	ls(s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR |
@@ -197,7 +263,24 @@ static bool supertile_drawn(uint32_t x, uint32_t y)
 	return ((x / 64) + (y / 64)) % 2 == 0;
 }
 
-static int demo_3d(int fd, uint32_t *out)
+/* The same picture through the BLT engine. */
+static void demo_blt(struct stream *s)
+{
+	uint32_t x, y;
+
+	blt_copy(s, 1, LSTRIDE, false, 0, 2, SSTRIDE, true);
+	blt_fill(s, 3, 0, TS_SIZE, VIV_TS_CLEAR_PATTERN);
+	for (y = 0; y < HEIGHT / 64; y++)
+		for (x = 0; x < WIDTH / 64; x++)
+			if (supertile_drawn(x * 64, y * 64))
+				blt_fill(s, 3, supertile_offset(x * 64, y * 64) / 256,
+					 64, 0);
+	/* The fills reach memory, where the tile-status cache reads them. */
+	blt_flush(s);
+	blt_copy(s, 2, SSTRIDE, true, 3, 4, LSTRIDE, false);
+}
+
+static int demo_3d(int fd, bool blt, uint32_t *out)
 {
 	struct stream s = { 0 };
 	struct ugpu_bo bos[5] = { 0 };	/* cmd, picture, target, TS, result */
@@ -215,6 +298,10 @@ static int demo_3d(int fd, uint32_t *out)
 		for (x = 0; x < WIDTH; x++)
 			pic[y * WIDTH + x] = picture(x, y);
 
+	if (blt) {
+		demo_blt(&s);
+		goto submit;
+	}
 	/* The "rendering": the picture into the supertiled target. */
 	rs_copy(&s, 1, LSTRIDE, false, 2, SSTRIDE | VIV_RS_STRIDE_SUPERTILED,
 		true);
@@ -235,6 +322,7 @@ static int demo_3d(int fd, uint32_t *out)
 		false);
 	ls(&s, VIV_TS_MEM_CONFIG, 0);
 
+submit:
 	ret = run(fd, &s, bos, 5, 0);
 	if (ret)
 		goto out;
@@ -309,7 +397,7 @@ out:
 
 static int draw_picture(int fd, const char *name, const char *out_dir)
 {
-	uint64_t caps = 0, model = 0, nq = 0;
+	uint64_t caps = 0, model = 0, nq = 0, minor5 = 0;
 	char path[PATH_MAX];
 	uint32_t *pixels, q;
 	int ret = -ENODEV;
@@ -319,10 +407,13 @@ static int draw_picture(int fd, const char *name, const char *out_dir)
 		return -ENOMEM;
 	ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0, &model);
 	ugpu_get_param(fd, DRM_UGPU_PARAM_NUM_QUEUES, 0, &nq);
+	/* Minor features 5 (feature word 6) bit 31: the BLT engine. */
+	ugpu_get_param(fd, DRM_UGPU_PARAM_FEATURES, 6, &minor5);
 	for (q = 0; q < nq; q++) {
 		ugpu_get_param(fd, DRM_UGPU_PARAM_QUEUE_CAPS, q, &caps);
 		if (caps & DRM_UGPU_QUEUE_CAP_CMDBUF_3D) {
-			ret = demo_3d(fd, pixels);
+			ret = demo_3d(fd, minor5 & VIV_MINOR5_BLT_ENGINE,
+				      pixels);
 			break;
 		}
 		if (caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D) {

@@ -163,6 +163,7 @@ static void vsim_reset_locked(struct vsim *v)
 	/* What the pixel engine held back is lost. */
 	sim_cache_invalidate(&v->pe);
 	sim_cache_invalidate(&v->ts);
+	sim_cache_invalidate(&v->blt);
 }
 
 /*
@@ -644,6 +645,14 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 		}
 		break;
 	case VIV_RS_KICKER:
+		/*
+		 * A BLT core has no resolve engine: the kick lands in an
+		 * unused state and nothing happens (counted for tests).
+		 */
+		if ((val & VIV_RS_KICKER_START) && vsim_has_blt(v)) {
+			v->rs_ignored++;
+			break;
+		}
 		if (val & VIV_RS_KICKER_START) {
 			v->drained = false;
 			v->pe_flushed = false;
@@ -654,6 +663,30 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 			}
 			return vsim_rs_kick(sdev);
 		}
+		break;
+	case VIV_BLT_COMMAND:
+		/* Outside the BLT_ENABLE bracket the engine does not see it. */
+		if (!vsim_has_blt(v) ||
+		    !(v->state[VIV_BLT_ENABLE >> 2] & VIV_BLT_ENABLE_ENABLE))
+			break;
+		v->drained = false;
+		v->pe_flushed = false;
+		v->ts_flush_safe = false;
+		if (v->pipe != VIV_PIPE_3D) {
+			vsim_hang(sdev, "BLT operation in the 2D pipe");
+			return false;
+		}
+		return vsim_blt_command(sdev, val & 0xf);
+	case VIV_BLT_SET_COMMAND:
+		if (!vsim_has_blt(v) ||
+		    !(v->state[VIV_BLT_ENABLE >> 2] & VIV_BLT_ENABLE_ENABLE) ||
+		    !(val & VIV_BLT_SET_COMMAND_FLUSH))
+			break;
+		/* Write back what the BLT holds and the tile status. */
+		spin_lock_irqsave(&sdev->lock, flags);
+		sim_cache_clean_invalidate(&v->blt);
+		sim_cache_clean_invalidate(&v->ts);
+		spin_unlock_irqrestore(&sdev->lock, flags);
 		break;
 	case VIV_GL_FLUSH_CACHE:
 		if ((val & (VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH)) ==
@@ -964,19 +997,21 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 {
 	struct sim_device *sdev = m->private;
 	struct vsim *v = sdev->priv;
-	struct sim_cache_stats pe, ts;
+	struct sim_cache_stats pe, ts, blt;
 	unsigned long flags;
 
 	seq_printf(m, "commands: %llu\nstate_writes: %llu\ndraws: %llu\n",
 		   v->commands, v->state_writes, v->draws);
 	seq_printf(m, "resolves: %llu\nhangs: %llu\nfaults: %llu\n",
 		   v->resolves, v->hangs, v->faults);
+	seq_printf(m, "blts: %llu\nrs_ignored: %llu\n", v->blts, v->rs_ignored);
 	seq_printf(m, "pipe: %u\npc: %#x\n", v->pipe, v->pc);
 	seq_printf(m, "tlb_flushes: %llu\nwild_accesses: %llu\nwild_addr: %#x\n",
 		   v->tlb_flushes, v->wild_accesses, v->wild_addr);
 	spin_lock_irqsave(&sdev->lock, flags);
 	sim_cache_stats(&v->pe, &pe);
 	sim_cache_stats(&v->ts, &ts);
+	sim_cache_stats(&v->blt, &blt);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	seq_printf(m, "pe_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
 		   pe.size / SZ_1K, pe.valid, pe.dirty, pe.hits, pe.misses,
@@ -984,6 +1019,9 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "ts_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
 		   ts.size / SZ_1K, ts.valid, ts.dirty, ts.hits, ts.misses,
 		   ts.writebacks, ts.lost);
+	seq_printf(m, "blt_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
+		   blt.size / SZ_1K, blt.valid, blt.dirty, blt.hits, blt.misses,
+		   blt.writebacks, blt.lost);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vsim_stats);
@@ -1116,7 +1154,9 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	if (sim_cache_init(&v->pe, &sdev->lock, VSIM_PE_CACHE_SIZE,
 			   VSIM_PE_CACHE_WAYS) ||
 	    sim_cache_init(&v->ts, &sdev->lock, VSIM_TS_CACHE_SIZE,
-			   VSIM_TS_CACHE_WAYS))
+			   VSIM_TS_CACHE_WAYS) ||
+	    sim_cache_init(&v->blt, &sdev->lock, VSIM_BLT_CACHE_SIZE,
+			   VSIM_BLT_CACHE_WAYS))
 		goto err_cache;
 	v->cfg = cfg;
 	v->core_hz = hz;
@@ -1128,6 +1168,7 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	return 0;
 
 err_cache:
+	sim_cache_fini(&v->blt);
 	sim_cache_fini(&v->ts);
 	sim_cache_fini(&v->pe);
 	__free_page(v->page0);
@@ -1156,6 +1197,7 @@ static void vsim_fini(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 
+	sim_cache_fini(&v->blt);
 	sim_cache_fini(&v->ts);
 	sim_cache_fini(&v->pe);
 	__free_page(v->page0);

@@ -32,6 +32,14 @@ struct page;
 #define VSIM_TS_CACHE_SIZE	SZ_2K
 #define VSIM_TS_CACHE_WAYS	4
 
+/*
+ * The BLT engine's cache (cores with VIV_MINOR5_BLT_ENGINE): 16 KiB of
+ * 64-byte lines, 8 ways (the simulator's choice). BLT_SET_COMMAND with
+ * FLUSH writes it back and empties it.
+ */
+#define VSIM_BLT_CACHE_SIZE	SZ_16K
+#define VSIM_BLT_CACHE_WAYS	8
+
 /* Translations the simulated MMU caches (fully associative, FIFO). */
 #define VSIM_TLB_ENTRIES	128
 /*
@@ -140,6 +148,8 @@ struct vsim_config {
  * @state_writes: states loaded.
  * @draws: draw commands.
  * @resolves: resolves completed.
+ * @blts: BLT operations completed.
+ * @rs_ignored: resolve kicks a BLT core ignored (it has no RS).
  * @hangs: hangs.
  * @faults: MMU faults.
  * @peek: state the vivante_state debugfs file shows.
@@ -158,6 +168,9 @@ struct vsim_config {
  *	by a reset; under &sim_device.lock.
  * @ts: the tile-status cache (see %VSIM_TS_CACHE_SIZE): flushed (cleaned
  *	and emptied) by TS_FLUSH_CACHE, emptied by a reset; under
+ *	&sim_device.lock.
+ * @blt: the BLT engine's cache (see %VSIM_BLT_CACHE_SIZE): flushed by
+ *	BLT_SET_COMMAND with FLUSH, emptied by a reset; under
  *	&sim_device.lock.
  */
 struct vsim {
@@ -207,6 +220,8 @@ struct vsim {
 	u64 state_writes;
 	u64 draws;
 	u64 resolves;
+	u64 blts;
+	u64 rs_ignored;
 	u64 hangs;
 	u64 faults;
 	u32 peek;
@@ -219,7 +234,14 @@ struct vsim {
 	u32 mem_peek;
 	struct sim_cache pe;
 	struct sim_cache ts;
+	struct sim_cache blt;
 };
+
+/* The core resolves through the BLT engine: it has no RS. */
+static inline bool vsim_has_blt(const struct vsim *v)
+{
+	return v->cfg->minor[5] & VIV_MINOR5_BLT_ENGINE;
+}
 
 void vsim_raise(struct sim_device *sdev, u32 bits);
 void vsim_mmuv2_config(struct vsim *v, u32 val);
@@ -229,11 +251,32 @@ void vsim_fault(struct sim_device *sdev, int code, u64 addr);
 int vsim_read(struct sim_device *sdev, u32 addr, void *buf, size_t len);
 int vsim_write(struct sim_device *sdev, u32 addr, const void *buf, size_t len);
 
+/* Largest surface extent one resolve or BLT operation touches. */
+#define VSIM_RS_MAX_EXTENT	SZ_64M
+/* Bytes a long transfer moves between two checks of vsim_engine_stopped(). */
+#define VSIM_SLICE		SZ_256K
+
+enum vsim_layout {
+	VSIM_LINEAR,
+	VSIM_TILED,
+	VSIM_SUPERTILED,
+};
+
 /* sim_vivante_rs.c */
+bool vsim_engine_stopped(struct vsim *v);
+u32 vsim_offset(enum vsim_layout l, u32 stride, u32 x, u32 y, u32 cpp);
+u32 vsim_extent(enum vsim_layout l, u32 stride, u32 w, u32 h, u32 cpp);
+u32 vsim_get(const u8 *p, u32 cpp);
+void vsim_put(u8 *p, u32 val, u32 cpp);
+u32 vsim_avg(u32 a, u32 b);
+u32 vsim_ts_state(const u8 *ts, u32 offset);
 int vsim_cache_access(struct sim_device *sdev, struct sim_cache *c, u32 addr,
 		      void *buf, size_t len, bool write);
 bool vsim_rs_kick(struct sim_device *sdev);
 bool vsim_ts_check(struct sim_device *sdev);
 bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count);
+
+/* sim_vivante_blt.c */
+bool vsim_blt_command(struct sim_device *sdev, u32 cmd);
 
 #endif /* _UGPU_SIM_VIVANTE_H_ */

@@ -34,14 +34,11 @@
  * reset or a new start of the FE abandons the operation (the driver gave
  * up on it: a resolve of the largest window takes seconds).
  */
-static bool vsim_engine_stopped(struct vsim *v)
+bool vsim_engine_stopped(struct vsim *v)
 {
 	cond_resched();
 	return READ_ONCE(v->reset_state) || READ_ONCE(v->fe_start);
 }
-
-/* Bytes a long transfer moves between two checks of vsim_engine_stopped(). */
-#define VSIM_SLICE		SZ_256K
 
 /*
  * A surface read or write in slices: -EINTR once the operation is
@@ -112,17 +109,8 @@ static int vsim_pe_access(struct sim_device *sdev, u32 addr, void *buf,
 	return vsim_cache_access(sdev, &v->pe, addr, buf, len, write);
 }
 
-/* Largest surface extent one resolve touches. */
-#define VSIM_RS_MAX_EXTENT	SZ_64M
-
-enum vsim_layout {
-	VSIM_LINEAR,
-	VSIM_TILED,
-	VSIM_SUPERTILED,
-};
-
 /* Byte offset of pixel (@x, @y) of a surface. */
-static u32 vsim_offset(enum vsim_layout l, u32 stride, u32 x, u32 y, u32 cpp)
+u32 vsim_offset(enum vsim_layout l, u32 stride, u32 x, u32 y, u32 cpp)
 {
 	u32 tx, ty, in_tile;
 
@@ -139,7 +127,7 @@ static u32 vsim_offset(enum vsim_layout l, u32 stride, u32 x, u32 y, u32 cpp)
 	       16 * cpp + in_tile;
 }
 
-static u32 vsim_extent(enum vsim_layout l, u32 stride, u32 w, u32 h, u32 cpp)
+u32 vsim_extent(enum vsim_layout l, u32 stride, u32 w, u32 h, u32 cpp)
 {
 	u64 ext;
 
@@ -171,12 +159,12 @@ static u32 vsim_cpp(u32 format)
 	return format <= VIV_RS_FORMAT_R5G6B5 ? 2 : 4;
 }
 
-static u32 vsim_get(const u8 *p, u32 cpp)
+u32 vsim_get(const u8 *p, u32 cpp)
 {
 	return cpp == 4 ? get_unaligned_le32(p) : get_unaligned_le16(p);
 }
 
-static void vsim_put(u8 *p, u32 val, u32 cpp)
+void vsim_put(u8 *p, u32 val, u32 cpp)
 {
 	if (cpp == 4)
 		put_unaligned_le32(val, p);
@@ -185,13 +173,13 @@ static void vsim_put(u8 *p, u32 val, u32 cpp)
 }
 
 /* Average of two 8888 pixels, channel by channel. */
-static u32 vsim_avg(u32 a, u32 b)
+u32 vsim_avg(u32 a, u32 b)
 {
 	return (a & b) + (((a ^ b) & 0xfefefefe) >> 1);
 }
 
 /* Tile status of the 64-byte tile at @offset: the 2-bit state. */
-static u32 vsim_ts_state(const u8 *ts, u32 offset)
+u32 vsim_ts_state(const u8 *ts, u32 offset)
 {
 	u32 tile = offset / VIV_TS_TILE_BYTES;
 

@@ -275,7 +275,17 @@ static int viv_submit_locked(struct viv_device *vdev, struct ugpu_job *job)
 	p = viv_emit_state(p, VIV_GL_FLUSH_CACHE,
 			   vdev->pipe == VIV_PIPE_2D ? VIV_GL_FLUSH_CACHE_PE2D :
 			   VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH);
-	if (vdev->pipe == VIV_PIPE_3D) {
+	if (vdev->pipe == VIV_PIPE_3D && vdev->blt) {
+		/*
+		 * BLT cores: the BLT engine's flush writes back what it
+		 * holds and the tile-status cache, so that the next job
+		 * (whoever owns those pages by then) finds both in memory.
+		 */
+		p = viv_emit_state(p, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+		p = viv_emit_state(p, VIV_BLT_SET_COMMAND,
+				   VIV_BLT_SET_COMMAND_FLUSH);
+		p = viv_emit_state(p, VIV_BLT_ENABLE, 0);
+	} else if (vdev->pipe == VIV_PIPE_3D) {
 		/*
 		 * And the tile-status cache, so that the next job (whoever
 		 * owns those pages by then) reads tile status from memory.
@@ -290,6 +300,12 @@ static int viv_submit_locked(struct viv_device *vdev, struct ugpu_job *job)
 				   VIV_TS_FLUSH_CACHE_FLUSH);
 	}
 	p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_PE);
+	if (vdev->blt) {
+		/* The FE waits for the BLT engine too, inside its bracket. */
+		p = viv_emit_state(p, VIV_BLT_ENABLE, VIV_BLT_ENABLE_ENABLE);
+		p = viv_emit_sem_stall(p, VIV_SYNC_FE, VIV_SYNC_BLT);
+		p = viv_emit_state(p, VIV_BLT_ENABLE, 0);
+	}
 	for (i = 0; i < vjob->num_addr_states; i++)
 		p = viv_emit_state(p, vjob->addr_states[i],
 				   vdev->kregion_va + VIV_SCRATCH_OFFSET);

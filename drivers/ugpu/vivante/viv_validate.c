@@ -20,8 +20,11 @@
  * - addresses that do not lie in a BO of the submit (on MMUv1 they must
  *   be relocations), relocations not used as an address, GPU-read-only
  *   BOs as targets of GPU writes on MMUv1;
- * - resolves and 2D draws that would touch memory outside the BOs their
- *   addresses point into, computed from geometry the same stream loaded;
+ * - resolves, BLT operations and 2D draws that would touch memory
+ *   outside the BOs their addresses point into, computed from geometry
+ *   the same stream loaded;
+ * - the states of the engine the core lacks: the RS on cores with the BLT
+ *   engine, the BLT elsewhere;
  * - on MMUv1, 3D draws that would touch memory outside those BOs (render
  *   targets, their tile status, textures, index and vertex streams), and
  *   settings whose values those checks cannot bound.
@@ -88,8 +91,22 @@ enum viv_slot {
 	VIV_SLOT_DE_PATTERN,
 	VIV_SLOT_DE_CLIP_TL,
 	VIV_SLOT_DE_CLIP_BR,
+	VIV_SLOT_BLT_SRC,
+	VIV_SLOT_BLT_SRC_STRIDE,
+	VIV_SLOT_BLT_SRC_CONFIG,
+	VIV_SLOT_BLT_SRC_POS,
+	VIV_SLOT_BLT_SRC_TS,
+	VIV_SLOT_BLT_DST,
+	VIV_SLOT_BLT_DST_STRIDE,
+	VIV_SLOT_BLT_DST_CONFIG,
+	VIV_SLOT_BLT_DST_POS,
+	VIV_SLOT_BLT_SIZE,
+	VIV_SLOT_BLT_CONFIG,
 	VIV_NUM_SLOTS
 };
+
+/* The walk keeps which slots the stream loaded in a u32. */
+static_assert(VIV_NUM_SLOTS <= 32);
 
 #define VIV_SLOT_ADDR		BIT(0)	/* holds an address */
 
@@ -120,6 +137,17 @@ static const struct {
 	[VIV_SLOT_DE_PATTERN] = { VIV_DE_PATTERN_ADDRESS, VIV_SLOT_ADDR },
 	[VIV_SLOT_DE_CLIP_TL] = { VIV_DE_CLIP_TOP_LEFT, 0 },
 	[VIV_SLOT_DE_CLIP_BR] = { VIV_DE_CLIP_BOTTOM_RIGHT, 0 },
+	[VIV_SLOT_BLT_SRC] = { VIV_BLT_SRC_ADDR, VIV_SLOT_ADDR },
+	[VIV_SLOT_BLT_SRC_STRIDE] = { VIV_BLT_SRC_STRIDE, 0 },
+	[VIV_SLOT_BLT_SRC_CONFIG] = { VIV_BLT_SRC_CONFIG, 0 },
+	[VIV_SLOT_BLT_SRC_POS] = { VIV_BLT_SRC_POS, 0 },
+	[VIV_SLOT_BLT_SRC_TS] = { VIV_BLT_SRC_TS, VIV_SLOT_ADDR },
+	[VIV_SLOT_BLT_DST] = { VIV_BLT_DEST_ADDR, VIV_SLOT_ADDR },
+	[VIV_SLOT_BLT_DST_STRIDE] = { VIV_BLT_DEST_STRIDE, 0 },
+	[VIV_SLOT_BLT_DST_CONFIG] = { VIV_BLT_DEST_CONFIG, 0 },
+	[VIV_SLOT_BLT_DST_POS] = { VIV_BLT_DEST_POS, 0 },
+	[VIV_SLOT_BLT_SIZE] = { VIV_BLT_IMAGE_SIZE, 0 },
+	[VIV_SLOT_BLT_CONFIG] = { VIV_BLT_CONFIG, 0 },
 };
 
 #define VIV_SET(slot)		BIT(VIV_SLOT_##slot)
@@ -172,6 +200,7 @@ struct viv_walk {
 	unsigned long *covered;		/* stream words of a command */
 	unsigned long *addr_seen;	/* address states loaded */
 	bool mmuv2;
+	bool blt;			/* BLT engine, no RS */
 	u32 cap_writes;
 	u32 cmds;			/* commands walked */
 	/* States of enum viv_slot loaded in this stream, and their BOs. */
@@ -196,6 +225,7 @@ enum {
 	VIV_ST_PLAIN,	/* a setting that holds no address */
 	VIV_ST_TRIGGER,	/* starts an action, holds no setting */
 	VIV_ST_RS_KICK,	/* starts a resolve */
+	VIV_ST_BLT_KICK, /* starts a BLT operation */
 	VIV_ST_CHECKED,	/* a setting checked when loaded, or masked */
 	VIV_ST_ADDR,	/* an address (not in a slot) */
 	VIV_ST_SLOT,	/* + enum viv_slot: read by a check */
@@ -203,6 +233,9 @@ enum {
 
 static u8 viv_state_map[VIV_STATE_WORDS];
 static DECLARE_BITMAP(viv_v2_only, VIV_STATE_WORDS);
+/* States of the RS (cores without BLT only) and of the BLT (BLT cores only). */
+static DECLARE_BITMAP(viv_rs_states, VIV_STATE_WORDS);
+static DECLARE_BITMAP(viv_blt_states, VIV_STATE_WORDS);
 /* Every state the hardware reads an address from, listed or not. */
 static DECLARE_BITMAP(viv_addr_states, VIV_STATE_WORDS);
 /* Address states the GPU writes through. */
@@ -246,6 +279,9 @@ static const struct viv_state_range viv_addr_ranges[] = {
 	R(0x10800, 32 * 16), R(0x12800, 4), R(0x128a0, 4), R(0x128c0, 4),
 	R(0x12970, 4), R(0x12a00, 8), R(0x12b40, 8), R(0x12b80, 8),
 	R(0x12ce0, 8), R(0x12ee0, 8), R(0x14600, 16), R(0x146c0, 16),
+	R(0x14000, 1), R(0x14010, 1), R(0x14018, 1), R(0x14020, 1),
+	R(0x14074, 1), R(0x1407c, 1), R(0x14084, 1), R(0x1408c, 1),
+	R(0x140a4, 1), R(0x140c0, 13),
 	R(0x14800, 8 * 8), R(0x149c0, 8), R(0x14a08, 1), R(0x14b0c, 1),
 	R(0x15800, 1), R(0x15c00, 1), R(0x1c008, 1), R(0x1c014, 1),
 	R(0x1c040, 4),
@@ -324,6 +360,27 @@ static const struct viv_state_range viv_addr3d_ranges[] = {
 	R(VIV_TS_DEPTH_STATUS_BASE, 2), R(VIV_GL_OCCLUSION_QUERY_ADDR, 1),
 };
 
+/*
+ * The RS: kick, configuration, addresses, strides, window, dither, clear
+ * control and fill values, extra configuration, in-place kick, per pipe
+ * addresses. BLT cores do not have it.
+ */
+static const struct viv_state_range viv_rs_ranges[] = {
+	R(VIV_RS_KICKER, 20), R(VIV_RS_EXTRA_CONFIG, 1),
+	R(VIV_RS_KICKER_INPLACE, 1), R(VIV_RS_PIPE_SOURCE_ADDR(0), 16),
+};
+
+/* The BLT engine's states (only BLT cores have them). */
+static const struct viv_state_range viv_blt_ranges[] = {
+	R(0x14000, 0xd0),
+};
+
+/* BLT settings a stream may load on BLT cores (besides the slots). */
+static const struct viv_state_range viv_blt_plain_ranges[] = {
+	R(VIV_BLT_SRC_TS_CLEAR_VALUE0, 8), R(VIV_BLT_UNK14058, 2),
+	R(VIV_BLT_UNK1409C, 2), R(VIV_BLT_SWIZZLE, 1),
+};
+
 /* Addresses the GPU writes through (MMUv1: not into read-only BOs). */
 static const struct viv_state_range viv_write_ranges[] = {
 	R(VIV_PE_DEPTH_ADDR, 1), R(VIV_PE_COLOR_ADDR, 1),
@@ -331,7 +388,8 @@ static const struct viv_state_range viv_write_ranges[] = {
 	R(VIV_PE_PIPE_DEPTH_ADDR(0), VIV_PE_PIPES),
 	R(VIV_RS_DEST_ADDR, 1), R(VIV_TS_COLOR_STATUS_BASE, 2),
 	R(VIV_TS_DEPTH_STATUS_BASE, 2), R(VIV_DE_DEST_ADDRESS, 1),
-	R(VIV_GL_OCCLUSION_QUERY_ADDR, 1),
+	R(VIV_GL_OCCLUSION_QUERY_ADDR, 1), R(VIV_BLT_DEST_ADDR, 1),
+	R(VIV_BLT_DEST_TS, 1),
 };
 
 /*
@@ -354,6 +412,8 @@ static const u16 viv_triggers[] = {
 	VIV_TS_FLUSH_CACHE >> 2, VIV_GL_STALL_TOKEN >> 2,
 	/* Stores the 64-bit count at the (checked) query address. */
 	VIV_GL_OCCLUSION_QUERY_CONTROL >> 2,
+	/* The BLT bracket and the BLT's flush (BLT cores only). */
+	VIV_BLT_ENABLE >> 2, VIV_BLT_SET_COMMAND >> 2,
 };
 
 #undef R
@@ -430,11 +490,22 @@ void viv_validate_init(void)
 	}
 	viv_map_set(viv_v2_addr_ranges, ARRAY_SIZE(viv_v2_addr_ranges),
 		    VIV_ST_ADDR, true);
+	viv_map_set(viv_blt_plain_ranges, ARRAY_SIZE(viv_blt_plain_ranges),
+		    VIV_ST_PLAIN, false);
+	/* Only in a BO: its use (destination tile status) is rejected. */
+	viv_state_map[VIV_BLT_DEST_TS >> 2] = VIV_ST_ADDR;
+	for (i = 0; i < ARRAY_SIZE(viv_rs_ranges); i++)
+		bitmap_set(viv_rs_states, viv_rs_ranges[i].state,
+			   viv_rs_ranges[i].count);
+	for (i = 0; i < ARRAY_SIZE(viv_blt_ranges); i++)
+		bitmap_set(viv_blt_states, viv_blt_ranges[i].state,
+			   viv_blt_ranges[i].count);
 	for (i = 0; i < ARRAY_SIZE(viv_triggers); i++)
 		viv_state_map[viv_triggers[i]] = VIV_ST_TRIGGER;
 	viv_state_map[VIV_VS_ICACHE_INVALIDATE >> 2] = VIV_ST_TRIGGER;
 	__set_bit(VIV_VS_ICACHE_INVALIDATE >> 2, viv_v2_only);
 	viv_state_map[VIV_RS_KICKER >> 2] = VIV_ST_RS_KICK;
+	viv_state_map[VIV_BLT_COMMAND >> 2] = VIV_ST_BLT_KICK;
 	for (i = 0; i < VIV_NUM_SLOTS; i++)
 		viv_state_map[viv_slots[i].state >> 2] = VIV_ST_SLOT + i;
 	for (i = 0; i < VIV_STATE_WORDS; i++) {
@@ -446,7 +517,9 @@ void viv_validate_init(void)
 			kind = VIV_ST_DENY;
 			viv_state_map[i] = kind;
 		}
-		if (kind == VIV_ST_PLAIN) {
+		/* The fast path knows nothing of RS or BLT cores. */
+		if (kind == VIV_ST_PLAIN && !test_bit(i, viv_rs_states) &&
+		    !test_bit(i, viv_blt_states)) {
 			__set_bit(i, viv_plain_v2);
 			if (!test_bit(i, viv_v2_only))
 				__set_bit(i, viv_plain_v1);
@@ -465,6 +538,9 @@ out:
 static u8 viv_kind(const struct viv_walk *w, u32 i)
 {
 	if (!w->mmuv2 && test_bit(i, viv_v2_only))
+		return VIV_ST_DENY;
+	/* A core has either the RS or the BLT engine. */
+	if (test_bit(i, w->blt ? viv_rs_states : viv_blt_states))
 		return VIV_ST_DENY;
 	return viv_state_map[i];
 }
@@ -760,6 +836,136 @@ unsupported:
 	return -EINVAL;
 overflow:
 	viv_warn(drm, "rejected: resolve at %#x leaves its BO\n", pos * 4);
+	return -EINVAL;
+}
+
+/* Image config bits checked here (the rest: rejected). */
+#define VIV_BLT_IMAGE_KNOWN						\
+	(VIV_BLT_IMAGE_SWIZ_FIELD | VIV_BLT_IMAGE_SRGB | VIV_BLT_IMAGE_UNK22)
+#define VIV_BLT_CONFIG_KNOWN	(GENMASK(4, 1) | GENMASK(9, 7))
+
+/*
+ * One image of a BLT operation: the bytes from its address to the end of
+ * the window at its position, or -1 for a layout not checked here. The
+ * destination is @w x @h, the source (which may be downsampled) the
+ * window the stride's DOWNSAMPLE bits halve.
+ */
+static s64 viv_blt_image(u32 stride, u32 cfg, u32 pos, u32 w, u32 h,
+			 bool dest, u32 *cpp)
+{
+	u32 super = dest ? VIV_BLT_IMAGE_TO_SUPER_TILED :
+			   VIV_BLT_IMAGE_FROM_SUPER_TILED;
+	u32 known = VIV_BLT_IMAGE_KNOWN | super | (dest ? 0 : VIV_BLT_IMAGE_TS);
+	u32 fmt = VIV_BLT_STRIDE_FORMAT(stride);
+	enum viv_layout l;
+
+	if ((cfg & ~known) || fmt > VIV_BLT_FORMAT_A8R8G8B8 ||
+	    (dest && (stride & (VIV_BLT_STRIDE_DOWNSAMPLE_X |
+				VIV_BLT_STRIDE_DOWNSAMPLE_Y))) ||
+	    (stride & BIT(20)) || (stride & BIT(31)))
+		return -1;
+	switch (VIV_BLT_STRIDE_TILING(stride)) {
+	case VIV_BLT_TILING_LINEAR:
+		if (cfg & super)
+			return -1;
+		l = VIV_LINEAR;
+		break;
+	case VIV_BLT_TILING_TILED:
+		l = cfg & super ? VIV_SUPERTILED : VIV_TILED;
+		break;
+	default:
+		return -1;
+	}
+	*cpp = fmt < VIV_BLT_FORMAT_X8R8G8B8 ? 2 : 4;
+	/* Positions and sizes are 16 bits: their sums fit. */
+	return viv_extent(l, VIV_BLT_STRIDE(stride), VIV_BLT_POS_X(pos) + w,
+			  VIV_BLT_POS_Y(pos) + h, *cpp);
+}
+
+/*
+ * A BLT operation (BLT cores): as for the RS, every byte the engine reads
+ * or writes -- images from their address to the end of the window at
+ * their position, the source's tile status -- must be inside the BO its
+ * address points into, computed from geometry loaded by this stream
+ * before the command. The walk checks every BLT_COMMAND, also one the
+ * engine would ignore outside its BLT_ENABLE bracket.
+ */
+static int viv_check_blt(struct viv_walk *w, u32 pos, u32 cmd)
+{
+	struct drm_device *drm = &w->job->udev->drm;
+	const u32 need = VIV_SET(BLT_CONFIG) | VIV_SET(BLT_DST) |
+			 VIV_SET(BLT_DST_STRIDE) | VIV_SET(BLT_DST_CONFIG) |
+			 VIV_SET(BLT_DST_POS) | VIV_SET(BLT_SIZE);
+	const u32 need_src = VIV_SET(BLT_SRC) | VIV_SET(BLT_SRC_STRIDE) |
+			     VIV_SET(BLT_SRC_CONFIG) | VIV_SET(BLT_SRC_POS);
+	u32 size = w->val[VIV_SLOT_BLT_SIZE];
+	u32 width = VIV_BLT_SIZE_WIDTH(size), height = VIV_BLT_SIZE_HEIGHT(size);
+	u32 sstride = w->val[VIV_SLOT_BLT_SRC_STRIDE];
+	u32 dx = 1, dy = 1, scpp, dcpp;
+	s64 ext;
+	u64 ts_len;
+
+	if (cmd != VIV_BLT_COMMAND_CLEAR_IMAGE &&
+	    cmd != VIV_BLT_COMMAND_COPY_IMAGE) {
+		viv_warn(drm, "rejected: BLT command %#x at %#x not checked here\n",
+			 cmd, pos * 4);
+		return -EINVAL;
+	}
+	if ((w->set & need) != need ||
+	    (cmd == VIV_BLT_COMMAND_COPY_IMAGE &&
+	     (w->set & need_src) != need_src)) {
+		viv_warn(drm, "rejected: BLT operation at %#x without its configuration, images, strides, positions and size loaded in this submit\n",
+			 pos * 4);
+		return -EINVAL;
+	}
+	/* What the engine makes of an empty window is not known. */
+	if ((w->val[VIV_SLOT_BLT_CONFIG] & ~VIV_BLT_CONFIG_KNOWN) || !width ||
+	    !height)
+		goto unsupported;
+	if (cmd == VIV_BLT_COMMAND_COPY_IMAGE) {
+		if (sstride & VIV_BLT_STRIDE_DOWNSAMPLE_X)
+			dx = 2;
+		if (sstride & VIV_BLT_STRIDE_DOWNSAMPLE_Y)
+			dy = 2;
+	}
+	ext = viv_blt_image(w->val[VIV_SLOT_BLT_DST_STRIDE],
+			    w->val[VIV_SLOT_BLT_DST_CONFIG],
+			    w->val[VIV_SLOT_BLT_DST_POS], DIV_ROUND_UP(width, dx),
+			    DIV_ROUND_UP(height, dy), true, &dcpp);
+	if (ext < 0)
+		goto unsupported;
+	if (!viv_slot_fits(w, VIV_SLOT_BLT_DST, ext))
+		goto overflow;
+	/* A clear writes the destination only. */
+	if (cmd == VIV_BLT_COMMAND_CLEAR_IMAGE)
+		return 0;
+
+	ext = viv_blt_image(sstride, w->val[VIV_SLOT_BLT_SRC_CONFIG],
+			    w->val[VIV_SLOT_BLT_SRC_POS], width, height, false,
+			    &scpp);
+	if (ext < 0)
+		goto unsupported;
+	if (!viv_slot_fits(w, VIV_SLOT_BLT_SRC, ext))
+		goto overflow;
+	/* Tile status: two bits per 64-byte tile of what the source spans. */
+	if (!(w->val[VIV_SLOT_BLT_SRC_CONFIG] & VIV_BLT_IMAGE_TS))
+		return 0;
+	ts_len = DIV_ROUND_UP_ULL(ext, 4 * VIV_TS_TILE_BYTES);
+	if (w->set & VIV_SET(BLT_SRC_TS)) {
+		if (!viv_slot_fits(w, VIV_SLOT_BLT_SRC_TS, ts_len))
+			goto overflow;
+	} else if (ts_len > VIV_SCRATCH_SIZE) {
+		goto overflow;
+	}
+	return 0;
+
+unsupported:
+	viv_warn(drm, "rejected: BLT operation at %#x with a configuration, stride or size not checked here\n",
+		 pos * 4);
+	return -EINVAL;
+overflow:
+	viv_warn(drm, "rejected: BLT operation at %#x leaves its BO\n",
+		 pos * 4);
 	return -EINVAL;
 }
 
@@ -1396,6 +1602,10 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 		ret = viv_check_rs(w, pos);
 		if (ret)
 			return ret;
+	} else if (kind == VIV_ST_BLT_KICK) {
+		ret = viv_check_blt(w, pos, val);
+		if (ret)
+			return ret;
 	}
 	viv_sh_load(w, state, val);
 
@@ -1683,6 +1893,7 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->event = -1;
 	w.vjob = vjob;
 	w.mmuv2 = vdev->mmuv2;
+	w.blt = vdev->blt;
 	w.dirty = VIV_DIRTY_ALL;
 	vjob->pipe = job->udev->queues[job->queue].caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D ?
 		     VIV_PIPE_2D : VIV_PIPE_3D;

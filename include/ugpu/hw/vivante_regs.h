@@ -416,6 +416,97 @@
 #define VIV_TEX_E5B9G9R9		0x1d
 #define VIV_TEX_ETC1			0x1e	/* 8 bytes per 4x4 block */
 
+/*
+ * BLT engine (cores with VIV_MINOR5_BLT_ENGINE, which have no RS): copies
+ * and clears images between linear, tiled and supertiled layouts. Its
+ * states are loaded inside a BLT_ENABLE bracket (1 ... 0); BLT_COMMAND
+ * starts the operation. Strides hold the pixel format, the downsampling
+ * and the layout next to the stride in bytes (of a row of pixels, of
+ * tiles, or of supertiles divided by 16, as for the RS).
+ */
+#define VIV_BLT_SRC_ADDR		0x14000
+#define VIV_BLT_SRC_STRIDE		0x14008
+#define VIV_BLT_DEST_STRIDE		0x14024
+#define   VIV_BLT_STRIDE(x)			((x) & 0xfffff)
+#define   VIV_BLT_STRIDE_FORMAT(x)		(((x) >> 21) & 0x3f)
+#define   VIV_BLT_STRIDE_FORMAT_SHIFT		21
+#define   VIV_BLT_STRIDE_DOWNSAMPLE_X		BIT(27)	/* source only */
+#define   VIV_BLT_STRIDE_DOWNSAMPLE_Y		BIT(28)	/* source only */
+#define   VIV_BLT_STRIDE_TILING(x)		(((x) >> 29) & 0x3)
+#define   VIV_BLT_STRIDE_TILING_SHIFT		29
+#define   VIV_BLT_TILING_LINEAR			0
+#define   VIV_BLT_TILING_TILED			3	/* 4x4, or 64x64 by config */
+#define VIV_BLT_SRC_CONFIG		0x1400c
+#define VIV_BLT_SRC_TS			0x14010
+#define VIV_BLT_SRC_POS			0x14014
+#define VIV_BLT_DEST_ADDR		0x14018
+#define VIV_BLT_DEST_TS			0x14020
+#define VIV_BLT_DEST_CONFIG		0x14028
+#define VIV_BLT_DEST_POS		0x1402c
+#define   VIV_BLT_POS_X(x)			((x) & 0xffff)
+#define   VIV_BLT_POS_Y(x)			((x) >> 16)
+#define VIV_BLT_IMAGE_SIZE		0x14030
+#define   VIV_BLT_SIZE_WIDTH(x)			((x) & 0xffff)
+#define   VIV_BLT_SIZE_HEIGHT(x)		((x) >> 16)
+#define VIV_BLT_SRC_TS_CLEAR_VALUE0	0x14034
+#define VIV_BLT_SRC_TS_CLEAR_VALUE1	0x14038
+#define VIV_BLT_DEST_TS_CLEAR_VALUE0	0x1403c
+#define VIV_BLT_DEST_TS_CLEAR_VALUE1	0x14040
+#define VIV_BLT_CLEAR_COLOR0		0x14044
+#define VIV_BLT_CLEAR_COLOR1		0x14048
+#define VIV_BLT_CLEAR_BITS0		0x1404c
+#define VIV_BLT_CLEAR_BITS1		0x14050
+#define VIV_BLT_UNK14058		0x14058
+#define VIV_BLT_UNK1405C		0x1405c
+#define VIV_BLT_COMMAND			0x14060
+#define   VIV_BLT_COMMAND_CLEAR_IMAGE		1
+#define   VIV_BLT_COMMAND_COPY_IMAGE		2
+#define VIV_BLT_CONFIG			0x14064
+#define   VIV_BLT_CONFIG_SRC_ENDIAN(x)		(((x) >> 1) & 0x3)
+#define   VIV_BLT_CONFIG_DEST_ENDIAN(x)		(((x) >> 3) & 0x3)
+#define   VIV_BLT_CONFIG_CLEAR_BPP(x)		(((x) >> 7) & 0x7)	/* bytes - 1 */
+#define   VIV_BLT_CONFIG_CLEAR_BPP_SHIFT	7
+#define VIV_BLT_UNK1409C		0x1409c
+#define VIV_BLT_UNK140A0		0x140a0
+#define VIV_BLT_FENCE_OUT_ADDRESS	0x140a4
+/*
+ * BLT_SET_COMMAND: bit 0 writes back and empties the BLT engine's cache
+ * and the tile-status cache (the end-of-job flush on BLT cores).
+ */
+#define VIV_BLT_SET_COMMAND		0x140ac
+#define   VIV_BLT_SET_COMMAND_FLUSH		BIT(0)
+#define VIV_BLT_ENABLE			0x140b8
+#define   VIV_BLT_ENABLE_ENABLE			BIT(0)
+#define VIV_BLT_SWIZZLE			0x140bc
+/* Identity swizzle of source (bits 0-11) and destination (12-23). */
+#define   VIV_BLT_SWIZZLE_IDENTITY		0x00688688
+#define VIV_BLT_MIP_ADDR(i)		(0x140c0 + 4 * (i))
+#define VIV_BLT_MIPS			13
+/*
+ * BLT_SRC_CONFIG and BLT_DEST_CONFIG (image configs): tile status use
+ * and mode, compression, channel swizzle (identity: R0 G1 B2 A3), flip,
+ * and supertiling of a tiled image.
+ */
+#define   VIV_BLT_IMAGE_TS			BIT(0)
+#define   VIV_BLT_IMAGE_COMPRESSION		BIT(1)
+#define   VIV_BLT_IMAGE_COMPRESSION_FORMAT	0x000000f0
+#define   VIV_BLT_IMAGE_SRGB			BIT(8)
+#define   VIV_BLT_IMAGE_SWIZ_FIELD		0x0001fe00
+#define   VIV_BLT_IMAGE_SWIZ_IDENTITY		((0 << 9) | (1 << 11) | (2 << 13) | (3 << 15))
+#define   VIV_BLT_IMAGE_TS_MODE			BIT(17)
+#define   VIV_BLT_IMAGE_FLIP_Y			BIT(19)
+#define   VIV_BLT_IMAGE_FROM_SUPER_TILED	BIT(21)
+#define   VIV_BLT_IMAGE_UNK22			BIT(22)
+#define   VIV_BLT_IMAGE_TO_SUPER_TILED		BIT(26)
+/* BLT formats (the stride's FORMAT): those of the RS, and more. */
+#define VIV_BLT_FORMAT_X4R4G4B4		0x00
+#define VIV_BLT_FORMAT_A4R4G4B4		0x01
+#define VIV_BLT_FORMAT_X1R5G5B5		0x02
+#define VIV_BLT_FORMAT_A1R5G5B5		0x03
+#define VIV_BLT_FORMAT_R5G6B5		0x04
+#define VIV_BLT_FORMAT_X8R8G8B8		0x05
+#define VIV_BLT_FORMAT_A8R8G8B8		0x06
+
 /* Global states */
 #define VIV_GL_PIPE_SELECT		0x3800
 #define   VIV_PIPE_3D				0
@@ -461,6 +552,7 @@
 #define VIV_SYNC_RA			0x05
 #define VIV_SYNC_PE			0x07
 #define VIV_SYNC_DE			0x0b
+#define VIV_SYNC_BLT			0x10
 
 /* Unified shader instruction memory (GC2000: 512 instructions). */
 #define VIV_SH_INST_MEM			0xc000
