@@ -30,10 +30,12 @@
 # Debian's: see tools/vm/README.md.
 #
 # ARCH=arm64 or ARCH=arm (on an x86 host) cross-builds everything for,
-# and boots, Debian's kernel of that architecture in
-# qemu-system-aarch64/-arm -M virt; KFLAVOUR picks the kernel flavour
-# (arm64: 16k, the 16 KiB-page kernel; arm: lpae). "make deps" unpacks
-# the target's packages under CROSS_CACHE. The objects and binaries of a
+# and boots, a kernel of that architecture in qemu-system-aarch64/-arm
+# -M virt: Debian's for arm64; for arm one built once from linux-source
+# and cached (KERNEL=source, tools/vm/build-arm-kernel.sh), or Debian's
+# armmp with KERNEL=stock. KFLAVOUR picks the kernel flavour (arm64:
+# 16k, the 16 KiB-page kernel; arm: lpae). "make deps" unpacks the
+# target's packages under CROSS_CACHE. The objects and binaries of a
 # cross build go to build-<arch>[-<flavour>]/, so builds for several
 # targets coexist. VM_MEM=8G boots the VM with RAM above 4 GiB.
 #
@@ -46,7 +48,7 @@
 # The one place the target kernel is pinned (Debian's ABI name; the
 # flavour follows from ARCH and KFLAVOUR); override on the command line.
 KABI ?= 6.12.117+deb12
-KERNEL ?= stock
+KERNEL ?=
 KFLAVOUR ?=
 CROSS_CACHE ?= /var/cache/ugpu
 
@@ -75,6 +77,18 @@ $(error KFLAVOUR $(KFLAVOUR) is not one of ARCH=$(ARCH)'s)
 endif
 endif
 KVER ?= $(KABI)-$(KFLAVOUR_NAME)
+# ARCH=arm boots a kernel built from linux-source (KERNEL=source, see
+# tools/vm/build-arm-kernel.sh) unless KERNEL=stock asks for Debian's
+# armmp: the mirrors' armhf index of the security suite, where Debian's
+# 6.12 kernels are, cannot be relied on.
+ifeq ($(KERNEL),)
+KERNEL := $(if $(filter arm,$(ARCH)),source,stock)
+endif
+ifeq ($(KERNEL),source)
+ifneq ($(ARCH),arm)
+$(error KERNEL=source is for ARCH=arm only)
+endif
+endif
 
 ifneq ($(ARCH),$(HOST_ARCH))
 ifeq ($(KERNEL),debug)
@@ -84,13 +98,26 @@ CROSS_COMPILE ?= $(TRIPLET)-
 # The target's kernel, headers, busybox and libdrm, unpacked from
 # Debian's packages by tools/install-deps.sh.
 SYSROOT := $(CROSS_CACHE)/$(ARCH)-$(KABI)
-KDIR ?= $(SYSROOT)/usr/src/linux-headers-$(KVER)
 BUILD ?= $(CURDIR)/build-$(ARCH)$(if $(KFLAVOUR),-$(KFLAVOUR))
 MOD_TREE := $(BUILD)/src
+ifeq ($(KERNEL),source)
+# Built once and cached like the debug kernel; its release is known
+# only then.
+ARM_KERNEL_DIR := $(shell $(CURDIR)/tools/vm/build-arm-kernel.sh \
+	$(if $(KFLAVOUR),--$(KFLAVOUR)) --dir)
+KDIR ?= $(ARM_KERNEL_DIR)/build
+VM_KVER = $$(cat '$(ARM_KERNEL_DIR)/kernelrelease')
+VM_KERNEL := $(ARM_KERNEL_DIR)/zImage
+VM_MODROOT := $(ARM_KERNEL_DIR)/mod
+KERNEL_DEP := arm-kernel
+DEPS_KERNEL := --no-kernel
+else
+KDIR ?= $(SYSROOT)/usr/src/linux-headers-$(KVER)
 VM_KVER = $(KVER)
 VM_KERNEL := $(SYSROOT)/boot/vmlinuz-$(KVER)
 VM_MODROOT := $(SYSROOT)
 KERNEL_DEP :=
+endif
 KBUILD_ARCH := ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)
 # The test binaries and tools are linked statically against the
 # target's libdrm: the initramfs then needs no foreign shared libraries.
@@ -104,7 +131,7 @@ IGT_OUT := $(CURDIR)/build-$(ARCH)/igt-tests
 IGT_OBJ := $(CURDIR)/build-$(ARCH)/igt-obj
 TOOLS_OUT := $(CURDIR)/build-$(ARCH)/tools
 VM_CROSS := 1
-DEPS_ARCH := --arch $(ARCH) --sysroot '$(SYSROOT)'
+DEPS_ARCH := --arch $(ARCH) --sysroot '$(SYSROOT)' $(DEPS_KERNEL)
 # TCG runs an arm64 guest's system calls several times slower than an
 # x86 one's: a test opening 65534 files takes minutes.
 SUBTEST_TIMEOUT ?= 600
@@ -225,7 +252,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
 	check-includes \
-	debug-kernel install uninstall dkms-add dkms-remove testbed igt-upstream \
+	debug-kernel arm-kernel install uninstall dkms-add dkms-remove testbed igt-upstream \
 	sw-sync
 
 all: modules tests tools
@@ -248,6 +275,10 @@ endif
 # The debug kernel, built unless it is cached.
 debug-kernel:
 	tools/vm/build-debug-kernel.sh >/dev/null
+
+# ARCH=arm's kernel, built unless it is cached.
+arm-kernel:
+	tools/vm/build-arm-kernel.sh $(if $(KFLAVOUR),--$(KFLAVOUR)) >/dev/null
 
 tests:
 	$(LOCK) $(MAKE) -C $(IGT_DIR) $(USER_FLAGS) B='$(IGT_OUT)' \

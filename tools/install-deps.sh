@@ -3,7 +3,8 @@
 #
 # Install the packages the build and the VM test bed need, only those that
 # are missing, without prompting.
-# Usage: install-deps.sh [--debug-kernel] [--arch ARCH --sysroot DIR] KVER
+# Usage: install-deps.sh [--debug-kernel] [--arch ARCH --sysroot DIR
+#                         [--no-kernel]] KVER
 #
 # KVER is the kernel release the modules are built for and the VM boots;
 # the Makefile pins it. --debug-kernel adds what building the debug kernel
@@ -15,16 +16,20 @@
 # static busybox and libdrm are Debian's packages of that architecture,
 # downloaded with a private apt state (the host's dpkg is not told about
 # the architecture) and unpacked into DIR, a cache outside the checkout
-# that then works as the sysroot.
+# that then works as the sysroot. --no-kernel leaves the target's kernel
+# packages out: the kernel is built from linux-source instead
+# (tools/vm/build-arm-kernel.sh), which takes the host's bc, bison and flex.
 set -euo pipefail
 
-usage="usage: $0 [--debug-kernel] [--arch ARCH --sysroot DIR] KVER"
+usage="usage: $0 [--debug-kernel] [--arch ARCH --sysroot DIR [--no-kernel]] KVER"
 debug_kernel=0
+no_kernel=0
 arch=x86
 sysroot=
 while [[ ${1:-} == --* ]]; do
 	case $1 in
 	--debug-kernel) debug_kernel=1 ;;
+	--no-kernel) no_kernel=1 ;;
 	--arch)
 		arch=${2:?$usage}
 		shift
@@ -100,6 +105,9 @@ fi
 if [[ $debug_kernel -eq 1 ]]; then
 	pkgs+=(bc bison flex libelf-dev libssl-dev)
 fi
+if [[ $no_kernel -eq 1 ]]; then
+	pkgs+=(bc bison flex)
+fi
 
 installed() {
 	local st
@@ -174,9 +182,18 @@ if [[ -z $sysroot ]]; then
 	}
 else
 	mkdir -p "$sysroot"
-	fetch_foreign "linux-image-$kver-unsigned" "linux-headers-$kver" \
-		busybox-static libdrm-dev libdrm2 libpng-dev libpng16-16 \
+	fetch_foreign busybox-static libdrm-dev libdrm2 libpng-dev libpng16-16 \
 		zlib1g-dev zlib1g
+	[[ -x $sysroot/bin/busybox ]] || {
+		echo "install-deps: $sysroot/bin/busybox is missing" >&2
+		exit 1
+	}
+fi
+if [[ -n $sysroot && $no_kernel -eq 0 ]]; then
+	# armhf has no signed images, hence no -unsigned package.
+	image=linux-image-$kver-unsigned
+	[[ $arch == arm ]] && image=linux-image-$kver
+	fetch_foreign "$image" "linux-headers-$kver"
 	# The headers' scripts/ and tools/ point at the target's kbuild
 	# package; the host's one (same version) runs here instead.
 	mkdir -p "$sysroot/usr/lib"
@@ -190,8 +207,7 @@ else
 		depmod -b "$sysroot" "$kver"
 	fi
 	for f in "$sysroot/boot/vmlinuz-$kver" \
-		"$sysroot/usr/src/linux-headers-$kver/Makefile" \
-		"$sysroot/bin/busybox"; do
+		"$sysroot/usr/src/linux-headers-$kver/Makefile"; do
 		[[ -r $f ]] || {
 			echo "install-deps: $f is missing" >&2
 			exit 1
