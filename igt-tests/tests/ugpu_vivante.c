@@ -968,6 +968,7 @@ static void test_2d(int minor)
 		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
 		       VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, 0xff0000ff + round);
+		viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		viv_emit(&s, 0, 32 | 8 << 16);
 		igt_assert_eq(viv_run(&e, &s, &bo, 1, q2d), 0);
@@ -1019,6 +1020,7 @@ static void test_2d_blit_16bpp(int minor)
 	viv_ls(&s, VIV_DE_SRC_CONFIG, fmt | fmt << 24 | VIV_DE_SRC_CONFIG_RELATIVE);
 	viv_ls(&s, VIV_DE_SRC_ORIGIN, 0);
 	viv_ls(&s, VIV_DE_DEST_CONFIG, fmt | VIV_DE_COMMAND_BIT_BLT << 12);
+	viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 	viv_emit(&s, 0, 32 | 4 << 16);
 	/* The engine writes through its cache: flush it to memory. */
@@ -1906,6 +1908,7 @@ static void test_2d_extent(int minor)
 	viv_reset_stream(&s);
 	viv_de_surfaces(&s, 1, o + 3072, 64, 2, o + 3072, 64);
 	viv_ls(&s, VIV_DE_ROP, 0xcc | 0xcc << 8 | 3 << 20);
+	viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 16, 16);
 	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
 	for (y = 0; y < 16; y++)
@@ -2242,6 +2245,7 @@ static void de_clear(struct viv_stream *s, uint32_t stride, unsigned int count,
 	viv_ls(s, VIV_DE_DEST_CONFIG,
 	       VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 	viv_ls(s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+	viv_de_clip(s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 	viv_emit(s, VIV_CMD_DRAW_2D(count), 0xdeaddeed);
 	for (i = 0; i < count; i++)
 		viv_emit(s, 0, w | h << 16);
@@ -2568,6 +2572,7 @@ static void big_exec(struct viv_env *e, struct ugpu_bo *cmd, struct ugpu_bo *dst
 		viv_ls(&tail, VIV_DE_DEST_CONFIG,
 		       VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&tail, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+		viv_de_clip(&tail, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 		viv_emit(&tail, VIV_CMD_DRAW_2D(1), 0);
 		viv_emit(&tail, 0, W | 4 << 16);
 	}
@@ -3602,6 +3607,7 @@ static void gpu_fill(struct viv_env *e, struct ugpu_bo *bo, uint32_t fill)
 		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
 		       VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+		viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		viv_emit(&s, 0, W | 4 << 16);
 	}

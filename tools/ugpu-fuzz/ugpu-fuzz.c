@@ -3030,6 +3030,9 @@ static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 		vls(&s, VIV_DE_DEST_CONFIG,
 		    VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 		vls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, value);
+		/* Empty after a reset and kept across submits: load it. */
+		vls(&s, VIV_DE_CLIP_TOP_LEFT, 0);
+		vls(&s, VIV_DE_CLIP_BOTTOM_RIGHT, 64 | 4 << 16);
 		vemit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		vemit(&s, 0, 64 | 4 << 16);
 	}
