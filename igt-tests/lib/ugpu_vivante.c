@@ -122,6 +122,13 @@ void viv_de_rect(struct viv_stream *s, uint32_t command, uint32_t x0,
 	viv_emit(s, x0 | y0 << 16, x1 | y1 << 16);
 }
 
+void viv_de_clip(struct viv_stream *s, uint32_t x0, uint32_t y0,
+		 uint32_t x1, uint32_t y1)
+{
+	viv_ls(s, VIV_DE_CLIP_TOP_LEFT, x0 | y0 << 16);
+	viv_ls(s, VIV_DE_CLIP_BOTTOM_RIGHT, x1 | y1 << 16);
+}
+
 int viv_exec(struct viv_env *e, struct viv_stream *s, struct ugpu_bo **bos,
 	     unsigned int nbos, uint32_t queue, int *status)
 {

@@ -72,6 +72,15 @@ void viv_de_surfaces(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
 		     uint32_t sstride);
 void viv_de_rect(struct viv_stream *s, uint32_t command, uint32_t x0,
 		 uint32_t y0, uint32_t x1, uint32_t y1);
+/*
+ * Load the 2D clip window (@x0, @y0) to (@x1, @y1), exclusive. The engine
+ * writes no pixel outside it; its reset value is an empty window and it
+ * persists across submits, so every stream that draws loads one.
+ */
+void viv_de_clip(struct viv_stream *s, uint32_t x0, uint32_t y0,
+		 uint32_t x1, uint32_t y1);
+/* The largest clip window: nothing clipped inside a 32K x 32K surface. */
+#define VIV_DE_CLIP_MAX		0x7fff
 
 /*
  * Submit @s on @queue with the data BOs @bos (indices 1.. in relocations);

@@ -2850,6 +2850,8 @@ static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
 				viv_de_surfaces(&vs, 1, off, 256, 0, 0, 0);
 				viv_ls(&vs, VIV_DE_CLEAR_PIXEL_VALUE32,
 				       pm_value(job, op));
+				viv_de_clip(&vs, 0, 0, VIV_DE_CLIP_MAX,
+					    VIV_DE_CLIP_MAX);
 				viv_de_rect(&vs, VIV_DE_COMMAND_CLEAR, 0, 0,
 					    64, 4);
 			}

@@ -968,6 +968,7 @@ static void test_2d(int minor)
 		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
 		       VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, 0xff0000ff + round);
+		viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		viv_emit(&s, 0, 32 | 8 << 16);
 		igt_assert_eq(viv_run(&e, &s, &bo, 1, q2d), 0);
@@ -1019,6 +1020,7 @@ static void test_2d_blit_16bpp(int minor)
 	viv_ls(&s, VIV_DE_SRC_CONFIG, fmt | fmt << 24 | VIV_DE_SRC_CONFIG_RELATIVE);
 	viv_ls(&s, VIV_DE_SRC_ORIGIN, 0);
 	viv_ls(&s, VIV_DE_DEST_CONFIG, fmt | VIV_DE_COMMAND_BIT_BLT << 12);
+	viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 	viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 	viv_emit(&s, 0, 32 | 4 << 16);
 	/* The engine writes through its cache: flush it to memory. */
@@ -1906,6 +1908,7 @@ static void test_2d_extent(int minor)
 	viv_reset_stream(&s);
 	viv_de_surfaces(&s, 1, o + 3072, 64, 2, o + 3072, 64);
 	viv_ls(&s, VIV_DE_ROP, 0xcc | 0xcc << 8 | 3 << 20);
+	viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 	viv_de_rect(&s, VIV_DE_COMMAND_BIT_BLT, 0, 0, 16, 16);
 	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
 	for (y = 0; y < 16; y++)
@@ -2242,6 +2245,7 @@ static void de_clear(struct viv_stream *s, uint32_t stride, unsigned int count,
 	viv_ls(s, VIV_DE_DEST_CONFIG,
 	       VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 	viv_ls(s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+	viv_de_clip(s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 	viv_emit(s, VIV_CMD_DRAW_2D(count), 0xdeaddeed);
 	for (i = 0; i < count; i++)
 		viv_emit(s, 0, w | h << 16);
@@ -2454,6 +2458,227 @@ static void test_mmuv1_unmap(int minor)
 }
 
 /*
+ * The 2D clip window (DE_CLIP_TOP_LEFT to DE_CLIP_BOTTOM_RIGHT, bottom
+ * right exclusive): the engine writes only the pixels of a rectangle
+ * inside it. A blit's kept pixels read what they would unclipped: the
+ * source origin plus their offset in the rectangle, or, with a relative
+ * source, their own position moved by the origin.
+ */
+#define CLIP_W		64	/* A8R8G8B8 pixels a row: stride 256 */
+#define CLIP_H		16
+
+struct clip_op {
+	uint32_t x0, y0, x1, y1;	/* the rectangle, exclusive */
+	uint32_t color;			/* clears */
+	bool relative;			/* blits: the source mode */
+	uint32_t ox, oy;		/* blits: the source origin */
+};
+
+static uint32_t clip_src_px(uint32_t x, uint32_t y)
+{
+	return 0xff000000 | y << 8 | x;
+}
+
+/* What the engine leaves in @img (CLIP_W x CLIP_H) after @op. */
+static void clip_apply(uint32_t *img, const struct clip_op *op, bool blit,
+		       uint32_t cx0, uint32_t cy0, uint32_t cx1, uint32_t cy1)
+{
+	uint32_t x, y;
+
+	for (y = op->y0; y < op->y1; y++)
+		for (x = op->x0; x < op->x1; x++) {
+			if (x < cx0 || x >= cx1 || y < cy0 || y >= cy1)
+				continue;
+			if (!blit)
+				img[y * CLIP_W + x] = op->color;
+			else if (op->relative)
+				img[y * CLIP_W + x] =
+					clip_src_px(op->ox + x, op->oy + y);
+			else
+				img[y * CLIP_W + x] =
+					clip_src_px(op->ox + x - op->x0,
+						    op->oy + y - op->y0);
+		}
+}
+
+static void clip_emit(struct viv_stream *s, const struct clip_op *op,
+		      unsigned int n, bool blit)
+{
+	unsigned int i;
+
+	if (blit) {
+		viv_ls(s, VIV_DE_SRC_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
+		       VIV_DE_FORMAT_A8R8G8B8 << 24 |
+		       (op->relative ? VIV_DE_SRC_CONFIG_RELATIVE : 0));
+		viv_ls(s, VIV_DE_SRC_ORIGIN, op->ox | op->oy << 16);
+	} else {
+		viv_ls(s, VIV_DE_CLEAR_PIXEL_VALUE32, op->color);
+	}
+	viv_ls(s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
+	       (blit ? VIV_DE_COMMAND_BIT_BLT : VIV_DE_COMMAND_CLEAR) << 12);
+	viv_emit(s, VIV_CMD_DRAW_2D(n), 0xdeaddeed);
+	for (i = 0; i < n; i++)
+		viv_emit(s, op[i].x0 | op[i].y0 << 16, op[i].x1 | op[i].y1 << 16);
+}
+
+static void clip_check(struct ugpu_bo *bo, const uint32_t *img)
+{
+	uint32_t x, y;
+
+	for (y = 0; y < CLIP_H; y++)
+		for (x = 0; x < CLIP_W; x++) {
+			uint32_t got = ugpu_bo_read32(bo, (y * CLIP_W + x) * 4);
+
+			igt_assert_f(got == img[y * CLIP_W + x],
+				     "(%u,%u): %#x, expected %#x\n", x, y, got,
+				     img[y * CLIP_W + x]);
+		}
+}
+
+static void test_2d_clip(int minor, bool blit)
+{
+	/* Two draws, each partly outside the window, and one wholly so. */
+	const struct clip_op ops[] = {
+		{ 4, 0, 20, 6, 0xff112233, false, 3, 1 },
+		{ 50, 0, 60, 2, 0xff112233, false, 3, 1 },
+		{ 30, 4, 60, 9, 0xff445566, true, 2, 5 },
+	};
+	const uint32_t cx0 = 8, cy0 = 2, cx1 = 40, cy1 = 10;
+	static uint32_t img[CLIP_W * CLIP_H];
+	static struct viv_stream s;
+	struct ugpu_bo *bo[2];
+	struct clip_op full;
+	struct viv_env e;
+	uint32_t q, i;
+
+	viv_env_open(&e, minor);
+	q = queue_2d(e.fd);
+	/* The window must stay loaded between the two submits below. */
+	hold_power(e.fd, true);
+	bo[0] = ugpu_bo_new(e.fd, CLIP_W * CLIP_H * 4, 0);	/* destination */
+	bo[1] = ugpu_bo_new(e.fd, CLIP_W * CLIP_H * 4, 0);	/* source */
+	ugpu_bo_map(bo[0]);
+	ugpu_bo_map(bo[1]);
+	for (i = 0; i < CLIP_W * CLIP_H; i++) {
+		img[i] = 0xa5a5a5a5 ^ i;
+		ugpu_bo_write32(bo[0], i * 4, img[i]);
+		ugpu_bo_write32(bo[1], i * 4,
+				clip_src_px(i % CLIP_W, i / CLIP_W));
+	}
+
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, CLIP_W * 4, blit ? 2 : 0, 0, CLIP_W * 4);
+	viv_de_clip(&s, cx0, cy0, cx1, cy1);
+	clip_emit(&s, &ops[0], 2, blit);
+	clip_emit(&s, &ops[2], 1, blit);
+	viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_PE2D);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		clip_apply(img, &ops[i], blit, cx0, cy0, cx1, cy1);
+	clip_check(bo[0], img);
+
+	/*
+	 * The window persists: a submit that does not load one is still
+	 * clipped by it (the validator bounds the whole rectangle then).
+	 */
+	full = (struct clip_op){ 0, 0, CLIP_W, CLIP_H, 0xff778899, true, 0, 0 };
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, 0, CLIP_W * 4, blit ? 2 : 0, 0, CLIP_W * 4);
+	clip_emit(&s, &full, 1, blit);
+	viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_PE2D);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, q), 0);
+	clip_apply(img, &full, blit, cx0, cy0, cx1, cy1);
+	clip_check(bo[0], img);
+
+	hold_power(e.fd, false);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
+	viv_env_close(&e);
+}
+
+/*
+ * MMUv1: a clear whose rectangle runs past the end of its destination BO,
+ * with a clip window that keeps what is drawn inside, is accepted and
+ * writes nothing past the BO: the guard page after it, read through the
+ * GPU's MMU, never holds the clear colour. Without a window loaded in the
+ * submit (even with one left in the core from before), or with one that
+ * lets the rectangle out, the same rectangle is rejected.
+ */
+static void test_2d_clip_inside_bo(int minor)
+{
+	const uint32_t magic = 0xc11b5eed, color = 0xff5a7e11;
+	static struct viv_stream s;
+	uint32_t q, x, y, addr, end;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	uint64_t o;
+	int fault;
+
+	viv_env_open(&e, minor);
+	igt_require(param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1);
+	q = queue_2d(e.fd);
+	hold_power(e.fd, true);
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	ugpu_bo_map(bo);
+	memset32_words(bo, magic);
+	addr = find_mmuv1_page(e.fd, magic);
+	end = addr + bo->size;
+	/* The last 4 rows of 256 bytes (CPU pages may be larger). */
+	o = bo->size - 1024;
+
+	/* 80 x 8 pixels from the last 4 rows: clipped to 64 x 4. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
+	viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, color);
+	viv_de_clip(&s, 0, 0, 64, 4);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 80, 8);
+	viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_PE2D);
+	igt_assert_eq(viv_run(&e, &s, &bo, 1, q), 0);
+	for (y = 0; y < 4; y++)
+		for (x = 0; x < 64; x++)
+			igt_assert_eq_u32(ugpu_bo_read32(bo, o + y * 256 + x * 4),
+					  color);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, o - 4), magic);
+	/* Past the BO: its guard page, all the unclipped rectangle reaches. */
+	for (x = 0; x < 4096; x += 4) {
+		igt_assert_f(sim_mem(e.fd, end + x, &fault) != color,
+			     "clear written %u bytes past its BO\n", x);
+		igt_assert_eq(fault, 0);
+	}
+
+	/* The core keeps that window, but this submit loads none. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 80, 8);
+	expect_reject(&e, &s, &bo, 1, q, "no clip window in the submit");
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
+	viv_ls(&s, VIV_DE_CLIP_TOP_LEFT, 0);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 80, 8);
+	expect_reject(&e, &s, &bo, 1, q, "clip top-left alone");
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
+	viv_ls(&s, VIV_DE_CLIP_BOTTOM_RIGHT, 64 | 4 << 16);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 80, 8);
+	expect_reject(&e, &s, &bo, 1, q, "clip bottom-right alone");
+	/* One row or one pixel too many. */
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
+	viv_de_clip(&s, 0, 0, 64, 5);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 80, 8);
+	expect_reject(&e, &s, &bo, 1, q, "clip window a row past the BO");
+	viv_reset_stream(&s);
+	viv_de_surfaces(&s, 1, o, 256, 0, 0, 0);
+	viv_de_clip(&s, 0, 0, 65, 4);
+	viv_de_rect(&s, VIV_DE_COMMAND_CLEAR, 0, 0, 80, 8);
+	expect_reject(&e, &s, &bo, 1, q, "clip window a pixel past the BO");
+
+	hold_power(e.fd, false);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/*
  * The GPU caches translations. Map A, resolve from it; unmap A, map B at
  * the same GPU address, resolve from it again: the second resolve reads
  * B, which needs the TLB flush the kernel emits after a table change.
@@ -2568,6 +2793,7 @@ static void big_exec(struct viv_env *e, struct ugpu_bo *cmd, struct ugpu_bo *dst
 		viv_ls(&tail, VIV_DE_DEST_CONFIG,
 		       VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&tail, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+		viv_de_clip(&tail, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 		viv_emit(&tail, VIV_CMD_DRAW_2D(1), 0);
 		viv_emit(&tail, 0, W | 4 << 16);
 	}
@@ -3602,6 +3828,7 @@ static void gpu_fill(struct viv_env *e, struct ugpu_bo *bo, uint32_t fill)
 		viv_ls(&s, VIV_DE_DEST_CONFIG, VIV_DE_FORMAT_A8R8G8B8 |
 		       VIV_DE_COMMAND_CLEAR << 12);
 		viv_ls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, fill);
+		viv_de_clip(&s, 0, 0, VIV_DE_CLIP_MAX, VIV_DE_CLIP_MAX);
 		viv_emit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		viv_emit(&s, 0, W | 4 << 16);
 	}
@@ -4414,6 +4641,17 @@ igt_main
 	igt_subtest("huge-2d-gc320")
 		test_huge(find_model(0x320), true);
 
+
+	igt_subtest("2d-clip-clear-gc320")
+		test_2d_clip(find_model(0x320), false);
+	igt_subtest("2d-clip-blit-gc320")
+		test_2d_clip(find_model(0x320), true);
+	igt_subtest("2d-clip-clear-gc2000")
+		test_2d_clip(find_model(0x2000), false);
+	igt_subtest("2d-clip-blit-gc2000")
+		test_2d_clip(find_model(0x2000), true);
+	igt_subtest("2d-clip-keeps-inside-bo")
+		test_2d_clip_inside_bo(find_model(0x320));
 
 	igt_subtest("mmuv1-unmap-scratch")
 		test_mmuv1_unmap(find_model(0x2000));

@@ -940,6 +940,14 @@ static void viv_de(struct iter *it, struct vstream *s)
 	vls(s, VIV_DE_DEST_CONFIG,
 	    VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 	vls(s, VIV_DE_CLEAR_PIXEL_VALUE32, (uint32_t)rnd64(&it->r));
+	/* Sometimes a clip window, which the validator then counts. */
+	if (rnd(&it->r, 2)) {
+		uint32_t x = rnd(&it->r, 64), y = rnd(&it->r, 64);
+
+		vls(s, VIV_DE_CLIP_TOP_LEFT, x | y << 16);
+		vls(s, VIV_DE_CLIP_BOTTOM_RIGHT, (x + rnd(&it->r, 64)) |
+		    (y + rnd(&it->r, 64)) << 16);
+	}
 	vemit(s, VIV_CMD_DRAW_2D(n), 0xdeaddeed);
 	for (i = 0; i < n; i++) {
 		uint32_t x = rnd(&it->r, 32), y = rnd(&it->r, 32);
@@ -3030,6 +3038,9 @@ static int check_vivante(int fd, struct dev *d, uint32_t ctx,
 		vls(&s, VIV_DE_DEST_CONFIG,
 		    VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
 		vls(&s, VIV_DE_CLEAR_PIXEL_VALUE32, value);
+		/* Empty after a reset and kept across submits: load it. */
+		vls(&s, VIV_DE_CLIP_TOP_LEFT, 0);
+		vls(&s, VIV_DE_CLIP_BOTTOM_RIGHT, 64 | 4 << 16);
 		vemit(&s, VIV_CMD_DRAW_2D(1), 0xdeaddeed);
 		vemit(&s, 0, 64 | 4 << 16);
 	}

@@ -362,6 +362,9 @@ static int demo_2d(int fd, uint32_t queue, uint32_t *out)
 	ls(&s, VIV_DE_DEST_STRIDE, LSTRIDE);
 	ls(&s, VIV_DE_DEST_CONFIG,
 	   VIV_DE_FORMAT_A8R8G8B8 | VIV_DE_COMMAND_CLEAR << 12);
+	/* The clip window is empty after a reset and persists: load one. */
+	ls(&s, VIV_DE_CLIP_TOP_LEFT, 0);
+	ls(&s, VIV_DE_CLIP_BOTTOM_RIGHT, WIDTH | HEIGHT << 16);
 	for (i = 0; i < 8; i++) {
 		uint32_t o = i * 16;
 

@@ -383,6 +383,16 @@ bool vsim_ts_check(struct sim_device *sdev)
  * (exclusive), x in the low half. Clears of 32-bit formats; copies
  * between surfaces of one 16 or 32-bit format, pixel for pixel. Format
  * conversion (16-bit clears take a 32-bit colour) is not simulated.
+ *
+ * The engine draws only the part of a rectangle inside the clip window
+ * (DE_CLIP_TOP_LEFT to DE_CLIP_BOTTOM_RIGHT, exclusive): no pixel
+ * outside it is written, and a blit reads the source only for the
+ * pixels it writes. Each destination pixel reads the source pixel it
+ * would read unclipped: at the source origin plus its offset in the
+ * rectangle, or (relative source) at its own position moved by the
+ * origin. The clip window, like every state, is 0 after a reset -- an
+ * empty window, so nothing is drawn until a stream loads one -- and
+ * persists across submits until the next load or reset.
  */
 bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 {
@@ -394,8 +404,15 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 	u32 dst = s[VIV_DE_DEST_ADDRESS >> 2], dstride = s[VIV_DE_DEST_STRIDE >> 2];
 	u32 src = s[VIV_DE_SRC_ADDRESS >> 2], sstride = s[VIV_DE_SRC_STRIDE >> 2];
 	u32 color = s[VIV_DE_CLEAR_PIXEL_VALUE32 >> 2];
+	u32 ox = VIV_DE_RECT_X(s[VIV_DE_SRC_ORIGIN >> 2]);
+	u32 oy = VIV_DE_RECT_Y(s[VIV_DE_SRC_ORIGIN >> 2]);
+	u32 cx0 = VIV_DE_CLIP_X(s[VIV_DE_CLIP_TOP_LEFT >> 2]);
+	u32 cy0 = VIV_DE_CLIP_Y(s[VIV_DE_CLIP_TOP_LEFT >> 2]);
+	u32 cx1 = VIV_DE_CLIP_X(s[VIV_DE_CLIP_BOTTOM_RIGHT >> 2]);
+	u32 cy1 = VIV_DE_CLIP_Y(s[VIV_DE_CLIP_BOTTOM_RIGHT >> 2]);
+	bool relative = scfg & VIV_DE_SRC_CONFIG_RELATIVE;
 	unsigned int i, cpp;
-	u32 x0, y0, x1, y1, y;
+	u32 x0, y0, x1, y1, dx0, dy0, dx1, dy1, sx, y;
 	__le32 rect[2];
 	u8 *row;
 	bool ok = false;
@@ -428,14 +445,21 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 	for (i = 0; i < count; i++) {
 		if (vsim_read(sdev, rects + 8 * i, rect, sizeof(rect)))
 			goto out;
-		x0 = le32_to_cpu(rect[0]) & 0xffff;
-		y0 = le32_to_cpu(rect[0]) >> 16;
-		x1 = le32_to_cpu(rect[1]) & 0xffff;
-		y1 = le32_to_cpu(rect[1]) >> 16;
-		if (x1 <= x0 || y1 <= y0)
+		x0 = VIV_DE_RECT_X(le32_to_cpu(rect[0]));
+		y0 = VIV_DE_RECT_Y(le32_to_cpu(rect[0]));
+		x1 = VIV_DE_RECT_X(le32_to_cpu(rect[1]));
+		y1 = VIV_DE_RECT_Y(le32_to_cpu(rect[1]));
+		/* The part inside the clip window; it may be empty. */
+		dx0 = max(x0, cx0);
+		dy0 = max(y0, cy0);
+		dx1 = min(x1, cx1);
+		dy1 = min(y1, cy1);
+		if (dx1 <= dx0 || dy1 <= dy0)
 			continue;
-		for (y = y0; y < y1; y++) {
-			u32 len = (x1 - x0) * cpp;
+		sx = relative ? ox + dx0 : ox + dx0 - x0;
+		for (y = dy0; y < dy1; y++) {
+			u32 len = (dx1 - dx0) * cpp;
+			u32 sy = relative ? oy + y : oy + y - y0;
 
 			/* Up to 255 rectangles of 64K x 64K: minutes of work. */
 			if (vsim_engine_stopped(v))
@@ -443,12 +467,12 @@ bool vsim_de_draw(struct sim_device *sdev, u32 rects, unsigned int count)
 
 			if (cmd == VIV_DE_COMMAND_CLEAR) {
 				memset32((u32 *)row, (__force u32)cpu_to_le32(color),
-					 x1 - x0);
-			} else if (vsim_pe_access(sdev, src + y * sstride + x0 * cpp,
+					 dx1 - dx0);
+			} else if (vsim_pe_access(sdev, src + sy * sstride + sx * cpp,
 						  row, len, false)) {
 				goto out;
 			}
-			if (vsim_pe_access(sdev, dst + y * dstride + x0 * cpp,
+			if (vsim_pe_access(sdev, dst + y * dstride + dx0 * cpp,
 					   row, len, true))
 				goto out;
 		}
