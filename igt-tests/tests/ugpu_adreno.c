@@ -2003,6 +2003,233 @@ static void test_gmem_store_ccu(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+/*
+ * GMEM between address spaces: GMEM keeps what a command left in it, and
+ * a command can read all of it, so the kernel clears it to zero
+ * (Documentation/adreno.rst, "GMEM") before a command of an address
+ * space other than the previous command's, and before the first command
+ * after a reset. Commands of the same address space in a row keep it.
+ */
+#define GMEM_ALL_W	256	/* one 8_8_8_8 bin over all of GMEM */
+#define GMEM_CHUNK	(IMG_W * IMG_H * 4)	/* one 2D read of GMEM */
+
+/* GMEM's height as a GMEM_ALL_W-wide 8_8_8_8 bin. */
+static unsigned int gmem_all_h(const struct gmem_info *g)
+{
+	unsigned int h = g->size / (GMEM_ALL_W * 4);
+
+	igt_require_f(g->size % (GMEM_ALL_W * 4) == 0 && h % 16 == 0 &&
+		      h <= 127 * 16 && g->size % GMEM_CHUNK == 0,
+		      "GMEM of %" PRIu64 " bytes is no %u-pixel bin\n",
+		      g->size, GMEM_ALL_W);
+	return h;
+}
+
+/* Run @cs on @e's context with @extra in the BO list too. */
+static int run_cs_extra(struct env *e, const struct adreno_cs *cs,
+			struct ugpu_bo *extra)
+{
+	uint32_t sync = ugpu_syncobj_create(e->fd, false);
+	struct drm_ugpu_cmd_buf buf;
+	struct ugpu_submit s;
+	int status;
+
+	ugpu_submit_init(&s, e->ctx);
+	ugpu_submit_adreno(&s, &buf, cs, DRM_UGPU_QUEUE_AUTO, 0);
+	ugpu_submit_bo(&s, e->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
+	ugpu_submit_bo(&s, e->data->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, extra->handle,
+		       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(e->fd, &s);
+	status = ugpu_syncobj_wait_status(e->fd, sync);
+	ugpu_syncobj_destroy(e->fd, sync);
+	return status;
+}
+
+/* Clear every byte of GMEM to the raw 8_8_8_8 pixel @px; store nothing. */
+static void emit_gmem_fill(struct adreno_cs *cs, const struct gmem_info *g,
+			   uint32_t px)
+{
+	unsigned int h = gmem_all_h(g);
+
+	emit_bin(cs, GMEM_ALL_W, h, 0, 0);
+	emit_blit_event(cs, BLIT_EVENT_CLEAR, FMT6_8_8_8_8_UNORM, WZYX, 0, 0,
+			0, px, 0, 0, GMEM_ALL_W - 1, h - 1);
+}
+
+/*
+ * Read all of GMEM into @out (2 x GMEM_SIZE, prefilled with 0x5a): the
+ * first half by a tile store (the BLIT event, one bin over all of GMEM,
+ * GMEM's own byte order), the second by the 2D engine through the UCHE's
+ * GMEM window in IMG_W x IMG_H pieces. Returns the fence status.
+ */
+static int gmem_read_all(struct env *e, const struct gmem_info *g,
+			 struct ugpu_bo *out)
+{
+	const uint32_t pitch = GMEM_ALL_W * 4, cpitch = IMG_W * 4;
+	unsigned int h = gmem_all_h(g);
+	struct adreno_cs cs;
+	uint64_t off;
+
+	memset(out->map, 0x5a, 2 * g->size);
+	adreno_cs_init(&cs, e->cmd, 0);
+	emit_bin(&cs, GMEM_ALL_W, h, 0, 0);
+	emit_blit_event(&cs, BLIT_EVENT_STORE, FMT6_8_8_8_8_UNORM, WZYX, 0,
+			out->va, pitch, 0, 0, 0, GMEM_ALL_W - 1, h - 1);
+	emit_resolve_clean(&cs, e->data->va + TARGETS, 0x600d);
+	adreno_event(&cs, CACHE_INVALIDATE);
+	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+	for (off = 0; off < g->size; off += GMEM_CHUNK)
+		emit_blit_op_tiled(&cs, false, NULL, out->va + g->size + off,
+				   FMT6_8_8_8_8_UNORM, WZYX, cpitch,
+				   g->base + off, FMT6_8_8_8_8_UNORM, WZYX,
+				   TILE6_2, cpitch, 0, 0, IMG_W - 1, IMG_H - 1);
+	adreno_event(&cs, PC_CCU_FLUSH_COLOR_TS);
+	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+	return run_cs_extra(e, &cs, out);
+}
+
+/*
+ * Every dword of both reads of GMEM in @out is @want; the first wrong
+ * one of each read is reported.
+ */
+static void check_gmem_read(const char *what, const struct gmem_info *g,
+			    struct ugpu_bo *out, uint32_t want)
+{
+	static const char *const how[2] = { "tile store", "2D read" };
+	unsigned int bad[2] = { 0, 0 }, k;
+	uint64_t i;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < g->size; i += 4) {
+			uint32_t got = ugpu_bo_read32(out, k * g->size + i);
+
+			if (got == want)
+				continue;
+			if (!bad[k]++)
+				igt_warn("%s: %s at GMEM offset %#" PRIx64 ": %#x, expected %#x\n",
+					 what, how[k], i, got, want);
+		}
+	}
+	igt_assert_f(!bad[0] && !bad[1],
+		     "%s: %u wrong dwords by tile store, %u by 2D read\n",
+		     what, bad[0], bad[1]);
+}
+
+#define GMEM_PATTERN_A	0xa55ac33cu
+#define GMEM_PATTERN_B	0x5ac3a53cu
+
+/*
+ * Client A clears all of GMEM to a non-zero pattern and ends its command
+ * without storing; client B, another file, reads all of GMEM by a tile
+ * store and by the 2D engine: zero everywhere, the kernel's clear value.
+ * Then A reads it: zero too, B came in between.
+ */
+static void test_gmem_no_leak_clients(struct ugpu_device_info *d)
+{
+	struct ugpu_bo *out_a, *out_b;
+	struct adreno_cs cs;
+	struct gmem_info g;
+	struct env a, b;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	gmem_info(&a, &g);
+	out_a = ugpu_bo_new(a.fd, 2 * g.size, 0);
+	out_b = ugpu_bo_new(b.fd, 2 * g.size, 0);
+	ugpu_bo_map(out_a);
+	ugpu_bo_map(out_b);
+
+	adreno_cs_init(&cs, a.cmd, 0);
+	emit_gmem_fill(&cs, &g, GMEM_PATTERN_A);
+	igt_assert_eq(run_cs(&a, &cs), 1);
+	igt_assert_eq(gmem_read_all(&b, &g, out_b), 1);
+	check_gmem_read("client B after client A", &g, out_b, 0);
+
+	/* B's pattern does not reach A either. */
+	adreno_cs_init(&cs, b.cmd, 0);
+	emit_gmem_fill(&cs, &g, GMEM_PATTERN_B);
+	igt_assert_eq(run_cs(&b, &cs), 1);
+	igt_assert_eq(gmem_read_all(&a, &g, out_a), 1);
+	check_gmem_read("client A after client B", &g, out_a, 0);
+
+	ugpu_bo_free(out_b);
+	ugpu_bo_free(out_a);
+	env_close(&b);
+	env_close(&a);
+}
+
+/*
+ * One context clears all of GMEM in one command and reads it in the
+ * next: the kernel does not clear GMEM between commands of the same
+ * address space, the pattern is all there.
+ */
+static void test_gmem_kept_in_context(struct ugpu_device_info *d)
+{
+	struct adreno_cs cs;
+	struct gmem_info g;
+	struct ugpu_bo *out;
+	struct env e;
+
+	env_open(&e, d);
+	gmem_info(&e, &g);
+	out = ugpu_bo_new(e.fd, 2 * g.size, 0);
+	ugpu_bo_map(out);
+	adreno_cs_init(&cs, e.cmd, 0);
+	emit_gmem_fill(&cs, &g, GMEM_PATTERN_A);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq(gmem_read_all(&e, &g, out), 1);
+	check_gmem_read("same context, next command", &g, out, GMEM_PATTERN_A);
+	ugpu_bo_free(out);
+	env_close(&e);
+}
+
+/*
+ * Client A leaves a pattern in GMEM; client B's command clears GMEM to
+ * its own pattern, then hangs the CP: hangcheck resets the GPU and B's
+ * command fails with -ETIMEDOUT. The reset need not clear GMEM, the
+ * kernel does before the next command: B's next command (the address
+ * space that ran last) reads zero everywhere, and so does A's.
+ */
+static void test_gmem_no_leak_reset(struct ugpu_device_info *d)
+{
+	struct ugpu_bo *out_a, *out_b;
+	struct adreno_cs cs;
+	struct gmem_info g;
+	struct env a, b;
+
+	env_open(&a, d);
+	env_open(&b, d);
+	gmem_info(&a, &g);
+	out_a = ugpu_bo_new(a.fd, 2 * g.size, 0);
+	out_b = ugpu_bo_new(b.fd, 2 * g.size, 0);
+	ugpu_bo_map(out_a);
+	ugpu_bo_map(out_b);
+
+	adreno_cs_init(&cs, a.cmd, 0);
+	emit_gmem_fill(&cs, &g, GMEM_PATTERN_A);
+	igt_assert_eq(run_cs(&a, &cs), 1);
+
+	/* The flag never becomes 2. */
+	adreno_cs_init(&cs, b.cmd, 0);
+	emit_gmem_fill(&cs, &g, GMEM_PATTERN_B);
+	adreno_cs_pkt7(&cs, CP_WAIT_FOR_IDLE, 0);
+	adreno_wait_mem_eq(&cs, b.data->va + FLAG, 2);
+	igt_assert_eq(run_cs(&b, &cs), -ETIMEDOUT);
+
+	igt_assert_eq(gmem_read_all(&b, &g, out_b), 1);
+	check_gmem_read("the hanging client after the reset", &g, out_b, 0);
+	igt_assert_eq(gmem_read_all(&a, &g, out_a), 1);
+	check_gmem_read("the other client after the reset", &g, out_a, 0);
+
+	ugpu_bo_free(out_b);
+	ugpu_bo_free(out_a);
+	env_close(&b);
+	env_close(&a);
+}
+
 /* GPU caches */
 
 /*
@@ -2951,6 +3178,21 @@ igt_main
 	igt_subtest_with_dynamic("gmem-store-needs-ccu-flush")
 		for_each_adreno(d)
 			test_gmem_store_ccu(d);
+
+	igt_describe("GMEM a client left is cleared before another client's command.");
+	igt_subtest_with_dynamic("gmem-no-leak-between-clients")
+		for_each_adreno(d)
+			test_gmem_no_leak_clients(d);
+
+	igt_describe("GMEM is kept between commands of one context.");
+	igt_subtest_with_dynamic("gmem-kept-within-context")
+		for_each_adreno(d)
+			test_gmem_kept_in_context(d);
+
+	igt_describe("GMEM is cleared after a GPU reset, before the next command.");
+	igt_subtest_with_dynamic("gmem-no-leak-after-reset")
+		for_each_adreno(d)
+			test_gmem_no_leak_reset(d);
 
 	igt_describe("A blit's result is in memory once its fence signalled.");
 	igt_subtest_with_dynamic("cache-fence-clean")

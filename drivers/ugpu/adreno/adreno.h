@@ -23,10 +23,21 @@
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
 #define ADRENO_MAX_IBS		32	/* indirect buffers per command */
 /*
- * Ring dwords one command takes at most: table switch, cache
+ * The GMEM clear on a change of address space: BLIT clear events of at
+ * most this many bins (the catalog's largest tile, 8_8_8_8 pixels) cover
+ * any GMEM the catalog lists; each takes ADRENO_GMEM_CLEAR_BLIT_DWORDS.
+ */
+#define ADRENO_GMEM_CLEAR_BLITS		4
+#define ADRENO_GMEM_CLEAR_CPP		4
+#define ADRENO_GMEM_CLEAR_BLIT_DWORDS	(8 + 6 + 2)
+#define ADRENO_GMEM_CLEAR_DWORDS	\
+	(2 + ADRENO_GMEM_CLEAR_BLITS * ADRENO_GMEM_CLEAR_BLIT_DWORDS)
+/*
+ * Ring dwords one command takes at most: table switch, GMEM clear, cache
  * invalidates, IBs, CCU cleans, fence.
  */
-#define ADRENO_CMD_DWORDS	(6 + 6 + 4 * ADRENO_MAX_IBS + 5 + 5 + 5)
+#define ADRENO_CMD_DWORDS	(6 + ADRENO_GMEM_CLEAR_DWORDS + 6 + \
+				 4 * ADRENO_MAX_IBS + 5 + 5 + 5)
 /*
  * GMEM's window (UCHE_GMEM_RANGE_MIN/MAX), the same in every address
  * space. It must not overlap anything mapped: a read there is GMEM, not
@@ -153,6 +164,9 @@ struct adreno_job {
  * @prio: queue (priority) of the last command written.
  * @last_vm: id of the VM whose tables the ring's last command selects.
  * @last_ttbr: TTBR0 (with ASID) of that VM.
+ * @gmem_vm: id of the VM whose commands alone GMEM has served since the
+ *	ring last cleared it; 0 (no VM's id) when GMEM may hold anything,
+ *	as at power-up and after a reset.
  * @jobs: jobs written to the ring and not completed, in ring order; each
  *	holds a job reference.
  */
@@ -165,6 +179,7 @@ struct adreno_ring {
 	unsigned int prio;
 	u64 last_vm;
 	u64 last_ttbr;
+	u64 gmem_vm;
 	struct list_head jobs;
 };
 
@@ -319,6 +334,7 @@ int adreno_job_prepare(struct ugpu_job *job);
 int adreno_job_run(struct ugpu_job *job);
 void adreno_job_cleanup(struct ugpu_job *job);
 enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job);
+bool adreno_gmem_clear_check(const struct adreno_info *info);
 void adreno_rings_reset(struct adreno_device *adev);
 void adreno_cp_hw_init(struct adreno_device *adev);
 void adreno_cp_stop(struct adreno_device *adev);

@@ -218,8 +218,12 @@ static int adreno_identify(struct adreno_device *adev)
 		     j++) {
 			if (info->chip_ids[j] != chip_id)
 				continue;
-			/* GMEM's window stays below everything mapped. */
-			if (WARN_ON(info->gmem_size > ADRENO_GMEM_MAX))
+			/*
+			 * GMEM's window stays below everything mapped,
+			 * and the ring can clear GMEM.
+			 */
+			if (WARN_ON(info->gmem_size > ADRENO_GMEM_MAX ||
+				    !adreno_gmem_clear_check(info)))
 				return -ENODEV;
 			adev->info = info;
 			adev->chip_id = chip_id;

@@ -132,6 +132,75 @@ static void ring_emit_event_ts(struct adreno_ring *ring, u32 event, u32 flags,
 	ring_emit(ring, value);
 }
 
+/*
+ * Clear all of GMEM to zero with BLIT clear events, as the ring's own
+ * commands. GMEM keeps what a command left in it across commands,
+ * clients and resets, and a command can read all of it (a tile store, or
+ * the 2D engine through the UCHE's GMEM window): no address space may
+ * see what another one left there. GMEM is cut into bins of the largest
+ * tile the chip takes, 8_8_8_8 pixels, one bin's rows after the other;
+ * a618 and a635 (512 KiB, 1024 x 1008 tiles) need one bin of 1024 x 128.
+ * The registers written here are ones every command stream programs
+ * itself before a BLIT event; no stream relies on them across commands.
+ */
+static void ring_emit_gmem_clear(struct adreno_device *adev)
+{
+	const struct adreno_info *info = adev->info;
+	struct adreno_ring *ring = &adev->ring;
+	u32 row = info->tile_max_w * ADRENO_GMEM_CLEAR_CPP;
+	u32 rows = info->gmem_size / row;
+	u32 y, n, h;
+
+	ring_emit(ring, a6xx_pkt7(CP_SET_MARKER, 1));
+	ring_emit(ring, RM6_GMEM);
+	for (y = 0; y < rows; y += n) {
+		n = min(rows - y, info->tile_max_h);
+		h = min(round_up(n, 16), info->tile_max_h);
+		/* The bin at (0, 0), from GMEM offset y rows in. */
+		ring_emit(ring, a6xx_pkt4(A6XX_RB_BLIT_SCISSOR_TL, 7));
+		ring_emit(ring, A6XX_XY(0, 0));
+		ring_emit(ring, A6XX_XY(info->tile_max_w - 1, n - 1));
+		ring_emit(ring, A6XX_BIN_CONTROL_BINW(info->tile_max_w) |
+				A6XX_BIN_CONTROL_BINH(h));
+		ring_emit(ring, A6XX_XY(0, 0));
+		ring_emit(ring, 0);	/* RB_BLIT_GMEM_MSAA_CNTL: 1 sample */
+		ring_emit(ring, y * row);
+		ring_emit(ring, A6XX_BLIT_DST_INFO_TILE_MODE(TILE6_LINEAR) |
+				A6XX_BLIT_DST_INFO_SWAP(WZYX) |
+				A6XX_BLIT_DST_INFO_FORMAT(FMT6_8_8_8_8_UNORM));
+		/* Clear value 0 in every component. */
+		ring_emit(ring, a6xx_pkt4(A6XX_RB_BLIT_CLEAR_COLOR_DW0, 5));
+		ring_emit(ring, 0);
+		ring_emit(ring, 0);
+		ring_emit(ring, 0);
+		ring_emit(ring, 0);
+		ring_emit(ring, BLIT_EVENT_CLEAR | A6XX_BLIT_INFO_CLEAR_MASK(0xf));
+		ring_emit_event(ring, BLIT);
+	}
+}
+
+/**
+ * adreno_gmem_clear_check() - whether ring_emit_gmem_clear() can clear
+ * @info's GMEM within the ring space a command reserves.
+ * @info: the catalog entry.
+ *
+ * Return: true if it can.
+ */
+bool adreno_gmem_clear_check(const struct adreno_info *info)
+{
+	u32 row = info->tile_max_w * ADRENO_GMEM_CLEAR_CPP;
+
+	/* Bins within the fields; every bin's GMEM offset 4 KiB aligned. */
+	if (!info->tile_max_w || info->tile_max_w % 32 ||
+	    info->tile_max_w > 63 * 32 || !info->tile_max_h ||
+	    info->tile_max_h % 16 || info->tile_max_h > 127 * 16)
+		return false;
+	if (info->gmem_size % row || (info->tile_max_h * row) % SZ_4K)
+		return false;
+	return DIV_ROUND_UP(info->gmem_size / row, info->tile_max_h) <=
+	       ADRENO_GMEM_CLEAR_BLITS;
+}
+
 /* Ring dwords free for new commands; the oldest unfinished one's on. */
 static u32 ring_space(struct adreno_ring *ring)
 {
@@ -166,6 +235,15 @@ static void ring_write_job(struct adreno_device *adev, struct adreno_job *aj)
 		ring_emit(ring, a6xx_pkt7(CP_WAIT_FOR_ME, 0));
 		ring->last_vm = avm->id;
 		ring->last_ttbr = ttbr;
+	}
+	/*
+	 * GMEM holds what another address space (or a command before a
+	 * reset) left: clear it before this one's commands may read it.
+	 * Commands of the same address space in a row keep it.
+	 */
+	if (ring->gmem_vm != avm->id) {
+		ring_emit_gmem_clear(adev);
+		ring->gmem_vm = avm->id;
 	}
 	/*
 	 * No line from before (the CPU may have written the BOs since, or
@@ -503,6 +581,8 @@ void adreno_rings_reset(struct adreno_device *adev)
 	ring->hw_wptr = 0;
 	ring->last_vm = 0;
 	ring->last_ttbr = adev->kernel_ttbr;
+	/* A reset need not clear GMEM: the next command's clears it. */
+	ring->gmem_vm = 0;
 	WRITE_ONCE(adev->memptrs->rptr, 0);
 	WRITE_ONCE(adev->memptrs->fence, ring->seqno);
 	adev->fault_error = 0;
