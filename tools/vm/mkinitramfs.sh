@@ -61,10 +61,13 @@ mkdir -p "$root"/lib/ugpu "$root"/lib/kdeps
 # A foreign architecture's programs are static: the host's loader cannot
 # tell what they need.
 copy_libs() {
-	local lib deps
+	local lib deps headers
 
+	# Whole outputs in variables: with pipefail, a reader that stops at
+	# its first match would fail the pipeline (SIGPIPE) at random.
 	if [[ $VM_CROSS == 1 ]]; then
-		if LC_ALL=C readelf -l "$1" | grep -q 'program interpreter'; then
+		headers=$(LC_ALL=C readelf -l "$1")
+		if [[ $headers == *"program interpreter"* ]]; then
 			die "$1 is not static"
 		fi
 		return 0
@@ -207,7 +210,8 @@ if [[ -n ${IGT_UPSTREAM:-} ]]; then
 			copy_libs "$IGT_UPSTREAM/tests/$t"
 			echo "$t" "$excluded"
 		done >"$root/igt/list"
-	gcc_s=$(ldconfig -p | awk '$1 == "libgcc_s.so.1" && /x86-64/ { print $NF; exit }')
+	gcc_s=$(ldconfig -p |
+		awk '$1 == "libgcc_s.so.1" && /x86-64/ && !f { print $NF; f = 1 }')
 	[[ -n $gcc_s ]] || die "libgcc_s.so.1 not found"
 	mkdir -p "$root$(dirname "$gcc_s")"
 	cp -L "$gcc_s" "$root$gcc_s"

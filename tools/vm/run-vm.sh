@@ -134,7 +134,7 @@ fi
 # and a TSC the clocksource watchdog cannot declare unstable when the
 # host is busy. /init holds the reference-counted ones (cgroups).
 case $VM_ARCH in
-x86) qemu=(qemu-system-x86_64 -cpu qemu64,+rdrand) ;;
+x86) qemu=(qemu-system-x86_64 -cpu "qemu64,+rdrand") ;;
 arm64) qemu=(qemu-system-aarch64 -M virt -cpu "max,pauth-impdef=on") ;;
 arm) qemu=(qemu-system-arm -M "virt,highmem=on" -cpu cortex-a15) ;;
 esac
@@ -300,7 +300,7 @@ grep '^FAIL ' "$results" || true
 for p in "${problems[@]}"; do
 	echo "run-vm: $p"
 done
-[[ -n $kbad ]] && echo "$kbad" | head -n 40
+[[ -n $kbad ]] && head -n 40 <<<"$kbad"
 [[ -s $kmemleak_log ]] && head -n 40 "$kmemleak_log"
 
 status=0
