@@ -2470,6 +2470,437 @@ static void test_timestamp_soft_suspended(struct ugpu_device_info *d)
  * resets and supply released and enabled as its board wants) and saw no
  * register access while unclocked, unpowered or in reset.
  */
+/*
+ * Frequency scaling. The boards' operating points, from the upstream
+ * devicetree: the RK3399's gpu_opp_table (rk3399.dtsi; target voltage of
+ * each opp-microvolt triplet) and the Amlogic G12's (meson-g12-common.dtsi).
+ */
+struct board_opp {
+	unsigned long hz;
+	unsigned long uV;
+};
+
+static const struct board_opp rk3399_opps[] = {
+	{ 200000000, 825000 },
+	{ 297000000, 825000 },
+	{ 400000000, 825000 },
+	{ 500000000, 875000 },
+	{ 600000000, 925000 },
+	{ 800000000, 1100000 },
+};
+
+static const struct board_opp g12_opps[] = {
+	{ 124999998, 800000 },
+	{ 249999996, 800000 },
+	{ 285714281, 800000 },
+	{ 399999994, 800000 },
+	{ 499999992, 800000 },
+	{ 666666656, 800000 },
+	{ 799999987, 800000 },
+};
+
+/* The simulated boards: the RK3399's T860 and the G12's G52. */
+static const struct {
+	const char *model;
+	const struct board_opp *opps;
+	unsigned int num_opps;
+	bool has_supply;
+} board_opps[] = {
+	{ "T86x", rk3399_opps, ARRAY_SIZE(rk3399_opps), true },
+	{ "G52", g12_opps, ARRAY_SIZE(g12_opps), false },
+};
+
+#define DEVFREQ_CLASS	"/sys/class/devfreq"
+
+struct devfreq_env {
+	struct env e;
+	char dir[PATH_MAX];
+	const struct board_opp *opps;
+	unsigned int num_opps;
+	bool has_supply;
+};
+
+/*
+ * The device's devfreq directory and its board's table. Skips without
+ * devfreq, except on the simulator's boards, which have operating points.
+ */
+static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
+{
+	const struct mali_model *model;
+	unsigned int i;
+	char rt[8];
+
+	memset(df, 0, sizeof(*df));
+	env_open(&df->e, d);
+	model = mali_model_of(ugpu_get_param(df->e.fd,
+					     DRM_UGPU_PARAM_MALI_GPU_ID, 0));
+	igt_assert(model);
+	for (i = 0; i < ARRAY_SIZE(board_opps); i++) {
+		if (strcmp(board_opps[i].model, model->name))
+			continue;
+		df->opps = board_opps[i].opps;
+		df->num_opps = board_opps[i].num_opps;
+		df->has_supply = board_opps[i].has_supply;
+	}
+	snprintf(df->dir, sizeof(df->dir), DEVFREQ_CLASS "/%s", d->name);
+	if (access(df->dir, F_OK)) {
+		igt_assert_f(!df->opps ||
+			     igt_sysfs_read(SIM_REALTIME, rt, sizeof(rt)) <= 0,
+			     "%s: the simulated %s board has no devfreq\n",
+			     d->name, model->name);
+		env_close(&df->e);
+		igt_skip("%s: no devfreq\n", d->name);
+	}
+	if (!df->opps) {
+		env_close(&df->e);
+		igt_skip("%s: %s, board table unknown\n", d->name, model->name);
+	}
+}
+
+static void devfreq_read(struct devfreq_env *df, const char *file, char *buf,
+			 size_t size)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", df->dir, file);
+	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static unsigned long devfreq_read_ul(struct devfreq_env *df, const char *file)
+{
+	char buf[64];
+
+	devfreq_read(df, file, buf, sizeof(buf));
+	return strtoul(buf, NULL, 10);
+}
+
+static unsigned int devfreq_transitions(struct devfreq_env *df)
+{
+	char path[PATH_MAX + 64], buf[4096];
+	const char *t;
+
+	/* The whole table: the count is its last line. */
+	snprintf(path, sizeof(path), "%s/trans_stat", df->dir);
+	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	t = strstr(buf, "Total transition : ");
+	igt_assert_f(t, "no transition count in trans_stat\n");
+	return strtoul(t + strlen("Total transition : "), NULL, 10);
+}
+
+/*
+ * The clock the device's driver holds, from the clock framework's
+ * summary (a clock's row carries its first consumer, further ones
+ * follow on rows of their own); false without debugfs clk.
+ */
+static bool device_clk_name(const char *dev, char *clk, size_t size)
+{
+	char line[512], cur[128] = "", tok[12][128];
+	bool found = false;
+	FILE *f;
+	int n;
+
+	f = fopen("/sys/kernel/debug/clk/clk_summary", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%127s %127s %127s %127s %127s %127s %127s %127s %127s %127s %127s %127s",
+			   tok[0], tok[1], tok[2], tok[3], tok[4], tok[5],
+			   tok[6], tok[7], tok[8], tok[9], tok[10], tok[11]);
+		if (n >= 9) {
+			strcpy(cur, tok[0]);
+			found = !strcmp(tok[n - 2], dev);
+		} else if (n == 2) {
+			found = !strcmp(tok[0], dev);
+		}
+	}
+	fclose(f);
+	if (found)
+		snprintf(clk, size, "%s", cur);
+	return found && cur[0];
+}
+
+/* The output of @dev's "mali" supply, or -1 where not readable. */
+static long supply_uV(const char *dev)
+{
+	char path[PATH_MAX], buf[32];
+	struct dirent *de;
+	long uV = -1;
+	DIR *dir;
+
+	dir = opendir("/sys/class/regulator");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		/* The regulator core links each consumer as <dev>-<supply>. */
+		snprintf(path, sizeof(path), "/sys/class/regulator/%s/%s-mali",
+			 de->d_name, dev);
+		if (access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/regulator/%s/microvolts",
+			 de->d_name);
+		if (igt_sysfs_read(path, buf, sizeof(buf)) > 0)
+			uV = strtol(buf, NULL, 10);
+		break;
+	}
+	closedir(dir);
+	return uV;
+}
+
+/* The kernel has devfreq cooling devices (CONFIG_DEVFREQ_THERMAL). */
+static bool kernel_has_devfreq_cooling(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " devfreq_cooling_em_register") != NULL;
+	fclose(f);
+	return found;
+}
+
+/*
+ * available_frequencies is the board's table, the governor is
+ * simple_ondemand, and a board node with #cooling-cells (both boards')
+ * has a devfreq cooling device with a state per OPP but the top one,
+ * where the kernel has devfreq cooling.
+ */
+static void test_devfreq_opps(struct ugpu_device_info *d)
+{
+	char buf[512], name[80], path[PATH_MAX];
+	struct devfreq_env df;
+	bool cooling = false;
+	unsigned int i;
+	struct dirent *de;
+	DIR *dir;
+	char *p;
+
+	devfreq_open(&df, d);
+	devfreq_read(&df, "available_frequencies", buf, sizeof(buf));
+	igt_info("%s: %s\n", d->name, buf);
+	p = buf;
+	for (i = 0; i < df.num_opps; i++) {
+		char *end;
+
+		igt_assert_eq_u64(strtoul(p, &end, 10), df.opps[i].hz);
+		igt_assert(end != p);
+		p = end;
+	}
+	igt_assert_f(!p[strspn(p, " ")], "more frequencies than the board's: %s\n", p);
+	devfreq_read(&df, "governor", buf, sizeof(buf));
+	igt_assert_f(!strcmp(buf, "simple_ondemand"), "governor %s\n", buf);
+	igt_assert_eq_u64(devfreq_read_ul(&df, "min_freq"), df.opps[0].hz);
+	igt_assert_eq_u64(devfreq_read_ul(&df, "max_freq"),
+			  df.opps[df.num_opps - 1].hz);
+
+	if (!kernel_has_devfreq_cooling()) {
+		igt_info("no devfreq cooling in this kernel\n");
+		env_close(&df.e);
+		return;
+	}
+	dir = opendir("/sys/class/thermal");
+	igt_assert(dir);
+	snprintf(name, sizeof(name), "devfreq-%s", d->name);
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "cooling_device", 14))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/thermal/%s/type",
+			 de->d_name);
+		if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, name))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/thermal/%s/max_state",
+			 de->d_name);
+		igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+		igt_assert_eq(atoi(buf), (int)df.num_opps - 1);
+		cooling = true;
+	}
+	closedir(dir);
+	igt_assert_f(cooling, "no cooling device %s\n", name);
+	env_close(&df.e);
+}
+
+/* What devfreq-scales changed, put back even when a subtest fails. */
+static bool devfreq_control_on[UGPU_MAX_DEVICES];
+static char devfreq_rt_old[8];
+static bool devfreq_handler;
+
+static void devfreq_restore(int sig)
+{
+	char path[PATH_MAX];
+	int i;
+
+	(void)sig;
+	for (i = 0; i < num_devs; i++) {
+		if (!devfreq_control_on[i])
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/platform/devices/%s/power/control",
+			 devs[i].name);
+		igt_sysfs_write(path, "auto");
+		devfreq_control_on[i] = false;
+	}
+	if (devfreq_rt_old[0])
+		igt_sysfs_write(SIM_REALTIME, devfreq_rt_old);
+	devfreq_rt_old[0] = '\0';
+}
+
+#define LOAD_BOS	4
+#define LOAD_FILL	2000
+
+struct devfreq_load {
+	struct ugpu_bo *bo[LOAD_BOS];
+	uint32_t sync[LOAD_BOS];
+	bool pending[LOAD_BOS];
+	unsigned int submitted;
+};
+
+/* Keep @LOAD_BOS chains of null jobs queued on the fragment slot. */
+static void devfreq_load_refill(struct devfreq_env *df, struct devfreq_load *l)
+{
+	struct env *e = &df->e;
+	struct ugpu_submit s;
+	struct mali_chain c;
+	unsigned int i, j;
+
+	for (i = 0; i < LOAD_BOS; i++) {
+		if (l->pending[i]) {
+			int st = ugpu_syncobj_status(e->fd, l->sync[i]);
+
+			if (!st)
+				continue;
+			igt_assert_eq(st, 1);
+			check_long_done(l->bo[i], 0, LOAD_FILL);
+		}
+		mali_chain_init(&c, l->bo[i], true);
+		for (j = 0; j < LOAD_FILL; j++) {
+			mali_null_job(l->bo[i], j * LONG_STRIDE, j + 1);
+			mali_chain_append(&c, j * LONG_STRIDE);
+		}
+		ugpu_submit_init(&s, e->ctx);
+		ugpu_submit_mali(&s, c.head, slot_reqs[0], DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_bo(&s, l->bo[i]->handle, DRM_UGPU_SUBMIT_BO_READ |
+			       DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_out_sync(&s, l->sync[i], 0);
+		ugpu_submit(e->fd, &s);
+		l->pending[i] = true;
+		l->submitted++;
+	}
+}
+
+/* Wait for cur_freq to be @hz, keeping the GPU busy with @l if not NULL. */
+static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
+			      unsigned long hz, unsigned int ms)
+{
+	int64_t deadline = igt_deadline_ns(ms);
+
+	do {
+		if (l)
+			devfreq_load_refill(df, l);
+		if (devfreq_read_ul(df, "cur_freq") == hz)
+			return true;
+		usleep(5000);
+	} while ((int64_t)igt_nsec_now() < deadline);
+	return false;
+}
+
+/* The clock's rate and the supply's output are those of OPP @i. */
+static void devfreq_check_opp(struct devfreq_env *df, unsigned int i)
+{
+	const char *dev = df->e.d->name;
+	char clk[128], path[PATH_MAX], buf[32];
+	long uV;
+
+	if (device_clk_name(dev, clk, sizeof(clk))) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/clk/%s/clk_rate",
+			 clk);
+		igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+		igt_info("%s: clock %s at %s", dev, clk, buf);
+		igt_assert_eq_u64(strtoul(buf, NULL, 10), df->opps[i].hz);
+	} else {
+		igt_info("%s: no debugfs clk\n", dev);
+	}
+	uV = supply_uV(dev);
+	if (df->has_supply)
+		igt_info("%s: supply at %ld uV\n", dev, uV);
+	if (df->has_supply && uV >= 0)
+		igt_assert_eq_u64(uV, df->opps[i].uV);
+}
+
+/*
+ * Sustained load takes the GPU to its top operating point, idle takes it
+ * back to the lowest, and the clock and supply follow. The GPU stays
+ * powered throughout (runtime PM "on"): a suspended GPU keeps its OPP.
+ * The simulator runs in real time so that jobs take time the driver can
+ * see as busy. Deadlines are generous; nothing is timed.
+ */
+static void test_devfreq_scales(struct ugpu_device_info *d)
+{
+	struct devfreq_load l = { };
+	struct devfreq_env df;
+	unsigned int t0, i;
+	unsigned long top;
+
+	devfreq_open(&df, d);
+	top = df.opps[df.num_opps - 1].hz;
+	/* Whatever an earlier failed subtest left. */
+	devfreq_restore(0);
+	igt_require_f(igt_sysfs_read(SIM_REALTIME, devfreq_rt_old,
+				     sizeof(devfreq_rt_old) - 1) > 0,
+		      "not the simulator\n");
+	devfreq_rt_old[strcspn(devfreq_rt_old, "\n")] = '\0';
+	if (!devfreq_handler) {
+		igt_install_exit_handler(devfreq_restore);
+		devfreq_handler = true;
+	}
+	igt_assert_eq(igt_sysfs_write(SIM_REALTIME, "1"), 0);
+	devfreq_control_on[d - devs] = true;
+	ugpu_power_write(df.e.fd, "control", "on");
+
+	/* Settle at the lowest point first. */
+	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0].hz, 20000),
+		     "idle GPU not at the lowest OPP: %lu Hz\n",
+		     devfreq_read_ul(&df, "cur_freq"));
+	devfreq_check_opp(&df, 0);
+	t0 = devfreq_transitions(&df);
+
+	for (i = 0; i < LOAD_BOS; i++) {
+		l.bo[i] = ugpu_bo_new(df.e.fd, LOAD_FILL * LONG_STRIDE, 0);
+		ugpu_bo_map(l.bo[i]);
+		l.sync[i] = ugpu_syncobj_create(df.e.fd, false);
+	}
+	igt_assert_f(devfreq_wait_freq(&df, &l, top, 30000),
+		     "busy GPU not at the top OPP: %lu Hz after %u chains\n",
+		     devfreq_read_ul(&df, "cur_freq"), l.submitted);
+	igt_info("%s: top OPP after %u chains\n", d->name, l.submitted);
+	devfreq_check_opp(&df, df.num_opps - 1);
+
+	for (i = 0; i < LOAD_BOS; i++) {
+		if (l.pending[i]) {
+			igt_assert_eq(ugpu_syncobj_wait_status(df.e.fd, l.sync[i]), 1);
+			check_long_done(l.bo[i], 0, LOAD_FILL);
+		}
+		ugpu_syncobj_destroy(df.e.fd, l.sync[i]);
+		ugpu_bo_free(l.bo[i]);
+	}
+	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0].hz, 30000),
+		     "idle GPU not back at the lowest OPP: %lu Hz\n",
+		     devfreq_read_ul(&df, "cur_freq"));
+	devfreq_check_opp(&df, 0);
+	/* Up and down again: at least two transitions. */
+	igt_assert_lte(t0 + 2, devfreq_transitions(&df));
+
+	devfreq_restore(0);
+	igt_assert_eq(ugpu_sim_bus_errors(df.e.fd), 0);
+	env_close(&df.e);
+}
+
 static void test_board_bound(void)
 {
 	char path[PATH_MAX];
@@ -2652,6 +3083,16 @@ igt_main
 	igt_subtest_with_dynamic("unbind")
 		for_each_mali(d)
 			test_unbind(d);
+
+	igt_describe("The device's devfreq offers the board's operating points under simple_ondemand, with a cooling device.");
+	igt_subtest_with_dynamic("devfreq-opps")
+		for_each_mali(d)
+			test_devfreq_opps(d);
+
+	igt_describe("Load takes the GPU to its top operating point and idle back to the lowest; clock and supply follow.");
+	igt_subtest_with_dynamic("devfreq-scales")
+		for_each_mali(d)
+			test_devfreq_scales(d);
 
 	igt_describe("Every Mali device probed, with no register access while unpowered.");
 	igt_subtest("board-bound")

@@ -175,6 +175,11 @@ done
 # vgem: the other driver the tests share buffers and fences with, and the
 # benchmarks' anchor.
 add_kmod vgem lib/kdeps
+# The Mali driver's devfreq governor, loaded by name when the device
+# registers: a module on some kernels, built in or absent on others.
+if "${modprobe[@]}" --show-depends governor_simpleondemand >/dev/null 2>&1; then
+	add_kmod governor_simpleondemand lib/kdeps
+fi
 if [[ -n ${SW_SYNC_KO:-} ]]; then
 	cp "$SW_SYNC_KO" "$root/lib/kdeps/"
 	basename "$SW_SYNC_KO" .ko >>"$root/lib/kdeps/order"

@@ -327,6 +327,8 @@ static int mali_runtime_suspend(struct device *dev)
 		mali_gpu_power_off(mdev);
 		mali_mmu_reset(mdev);
 	}
+	/* Its monitor stops first: the clock may change until it has. */
+	mali_devfreq_suspend(mdev);
 	mali_power_down(mdev);
 	return 0;
 }
@@ -337,9 +339,12 @@ static int mali_runtime_resume(struct device *dev)
 	int ret;
 
 	ret = mali_power_up(mdev);
+	if (ret)
+		return ret;
 	/* The domain or supply may have been off: the GPU kept nothing. */
-	if (!ret && mdev->hw_ready)
+	if (mdev->hw_ready)
 		ret = mali_hw_init(mdev);
+	mali_devfreq_resume(mdev);
 	return ret;
 }
 
@@ -465,6 +470,10 @@ static int mali_probe(struct platform_device *pdev)
 		strscpy(udev->queues[i].name, mali_queues[i].name);
 	}
 	mali_queue_depths(mdev);
+
+	ret = mali_devfreq_init(mdev);
+	if (ret)
+		goto err_irq_disable;
 
 	mali_debugfs_init(mdev);
 

@@ -196,6 +196,7 @@ int mali_job_run(struct ugpu_job *job)
 	i = slot->jobs[0] ? 1 : 0;
 	slot->jobs[i] = job;
 	slot->as[i] = as;
+	mali_devfreq_record(mdev);
 
 	spin_unlock(&mdev->js_lock);
 
@@ -402,6 +403,7 @@ static unsigned int mali_job_process(struct mali_device *mdev,
 		}
 		status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
 	}
+	mali_devfreq_record(mdev);
 	spin_unlock(&mdev->js_lock);
 
 	return n;
@@ -599,6 +601,7 @@ void mali_job_reset(struct mali_device *mdev)
 		slot->stopping = NULL;
 		slot->mmu_stop = NULL;
 	}
+	mali_devfreq_record(mdev);
 	spin_unlock(&mdev->js_lock);
 
 	for (i = 0; i < n; i++)
@@ -624,6 +627,7 @@ void mali_job_kill_all(struct mali_device *mdev, int error)
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		while (mdev->slots[js].jobs[0])
 			mali_slot_pop(&mdev->slots[js], error, NULL, done, &n);
+	mali_devfreq_record(mdev);
 	spin_unlock(&mdev->js_lock);
 
 	for (i = 0; i < n; i++)

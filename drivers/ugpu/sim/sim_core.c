@@ -31,6 +31,7 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/pm_domain.h>
+#include <linux/pm_opp.h>
 #include <linux/property.h>
 #include <linux/regmap.h>
 #include <linux/regulator/driver.h>
@@ -221,6 +222,8 @@ static void sim_irq_fini(struct sim_device *sdev)
  * @sdev: the device it feeds.
  * @index: its bit in &sim_device.clk_on.
  * @lookup: clkdev entry naming it for the device, or NULL.
+ * @rate: its rate; under the clock framework's prepare lock, which its
+ *	rate callbacks run under, read locklessly elsewhere.
  * @name: its global name.
  */
 struct sim_clk {
@@ -228,6 +231,7 @@ struct sim_clk {
 	struct sim_device *sdev;
 	unsigned int index;
 	struct clk_lookup *lookup;
+	unsigned long rate;
 	char name[32];
 };
 
@@ -263,8 +267,10 @@ static LIST_HEAD(sim_pds);
  * @pd: its power domain, or NULL.
  * @pd_link: entry in &sim_pd.devs, under &sim_pd.lock.
  * @genpd_added: the platform device is in @pd's genpd.
- * @supplies: its regulators, in &sim_board.supplies order.
+ * @supplies: its regulators, in &sim_board.supplies order; @sel is the
+ *	output selector of a settable one, under its regulator's lock.
  * @num_supplies: regulators registered.
+ * @num_opps: operating points added to the device.
  */
 struct sim_board_res {
 	struct sim_device *sdev;
@@ -280,10 +286,13 @@ struct sim_board_res {
 		struct regulator_init_data init;
 		struct regulator_consumer_supply consumer;
 		struct regulator_dev *rdev;
+		struct linear_range range;
+		unsigned int sel;
 		char name[32];
 		char dev_name[32];
 	} supplies[SIM_MAX_SUPPLIES];
 	unsigned int num_supplies;
+	unsigned int num_opps;
 };
 
 /* Bits 0..@n-1. */
@@ -360,9 +369,42 @@ static int sim_clk_is_enabled(struct clk_hw *hw)
 static unsigned long sim_clk_recalc_rate(struct clk_hw *hw,
 					 unsigned long parent_rate)
 {
-	struct sim_clk *clk = to_sim_clk(hw);
+	return READ_ONCE(to_sim_clk(hw)->rate);
+}
 
-	return clk->sdev->model->board->clks[clk->index].rate;
+/*
+ * A clock with operating points makes exactly their rates, as the
+ * board's clock tree does for the rates its OPP table lists: the highest
+ * not above the request, else the lowest.
+ */
+static int sim_clk_determine_rate(struct clk_hw *hw,
+				  struct clk_rate_request *req)
+{
+	const struct sim_board *board = to_sim_clk(hw)->sdev->model->board;
+	unsigned long rate = board->opps[0].hz;
+	unsigned int i;
+
+	for (i = 0; i < board->num_opps; i++)
+		if (board->opps[i].hz <= req->rate)
+			rate = board->opps[i].hz;
+	req->rate = clamp(rate, req->min_rate, req->max_rate);
+	return 0;
+}
+
+static int sim_clk_set_rate(struct clk_hw *hw, unsigned long rate,
+			    unsigned long parent_rate)
+{
+	struct sim_clk *clk = to_sim_clk(hw);
+	const struct sim_board *board = clk->sdev->model->board;
+	unsigned int i;
+
+	for (i = 0; i < board->num_opps; i++) {
+		if (board->opps[i].hz == rate) {
+			WRITE_ONCE(clk->rate, rate);
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 static const struct clk_ops sim_clk_ops = {
@@ -370,6 +412,15 @@ static const struct clk_ops sim_clk_ops = {
 	.disable = sim_clk_disable,
 	.is_enabled = sim_clk_is_enabled,
 	.recalc_rate = sim_clk_recalc_rate,
+};
+
+static const struct clk_ops sim_clk_opp_ops = {
+	.enable = sim_clk_enable,
+	.disable = sim_clk_disable,
+	.is_enabled = sim_clk_is_enabled,
+	.recalc_rate = sim_clk_recalc_rate,
+	.determine_rate = sim_clk_determine_rate,
+	.set_rate = sim_clk_set_rate,
 };
 
 /* Every device in the domain gains or loses power. */
@@ -576,10 +627,37 @@ static int sim_supply_is_enabled(struct regulator_dev *rdev)
 	return test_bit(supply->index, &supply->sdev->supply_on);
 }
 
+static int sim_supply_get_voltage_sel(struct regulator_dev *rdev)
+{
+	struct sim_supply *supply = rdev_get_drvdata(rdev);
+
+	return supply->sel;
+}
+
+static int sim_supply_set_voltage_sel(struct regulator_dev *rdev,
+				      unsigned int sel)
+{
+	struct sim_supply *supply = rdev_get_drvdata(rdev);
+
+	WRITE_ONCE(supply->sel, sel);
+	return 0;
+}
+
 static const struct regulator_ops sim_supply_ops = {
 	.enable = sim_supply_enable,
 	.disable = sim_supply_disable,
 	.is_enabled = sim_supply_is_enabled,
+};
+
+/* A buck whose output steps linearly, as the SYR828 of a ROCKPro64. */
+static const struct regulator_ops sim_supply_vsel_ops = {
+	.enable = sim_supply_enable,
+	.disable = sim_supply_disable,
+	.is_enabled = sim_supply_is_enabled,
+	.list_voltage = regulator_list_voltage_linear_range,
+	.map_voltage = regulator_map_voltage_linear_range,
+	.get_voltage_sel = sim_supply_get_voltage_sel,
+	.set_voltage_sel = sim_supply_set_voltage_sel,
 };
 
 static int sim_supply_register(struct sim_device *sdev,
@@ -604,6 +682,28 @@ static int sim_supply_register(struct sim_device *sdev,
 	supply->desc.name = supply->name;
 	supply->desc.type = REGULATOR_VOLTAGE;
 	supply->desc.ops = &sim_supply_ops;
+	if (bs->min_microvolt) {
+		int lo = bs->min_microvolt, step = bs->step_microvolt;
+		unsigned int n = bs->n_voltages;
+
+		if (WARN_ON(step <= 0 || !n || bs->microvolt < lo ||
+			    (bs->microvolt - lo) / step >= n))
+			return -EINVAL;
+		supply->desc.ops = &sim_supply_vsel_ops;
+		supply->desc.n_voltages = n;
+		supply->desc.linear_ranges = &supply->range;
+		supply->desc.n_linear_ranges = 1;
+		supply->range = (struct linear_range) {
+			.min = lo, .min_sel = 0, .max_sel = n - 1, .step = step,
+		};
+		supply->sel = (bs->microvolt - lo) / step;
+		supply->init.constraints = (struct regulation_constraints) {
+			.min_uV = lo,
+			.max_uV = lo + (n - 1) * step,
+			.valid_ops_mask = REGULATOR_CHANGE_STATUS |
+					  REGULATOR_CHANGE_VOLTAGE,
+		};
+	}
 	config.dev = sim_provider;
 	config.init_data = &supply->init;
 	config.driver_data = supply;
@@ -703,7 +803,8 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 		struct sim_clk *clk = &res->clks[i];
 		struct clk_init_data init = {
 			.name = clk->name,
-			.ops = &sim_clk_ops,
+			.ops = i == 0 && board->num_opps ? &sim_clk_opp_ops :
+							   &sim_clk_ops,
 		};
 
 		/* A node without clock-names has one unnamed clock. */
@@ -711,6 +812,7 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 			 sdev->index, board->clks[i].con_id ?: "clk");
 		clk->sdev = sdev;
 		clk->index = i;
+		clk->rate = board->clks[i].rate;
 		clk->hw.init = &init;
 		ret = clk_hw_register(NULL, &clk->hw);
 		if (ret)
@@ -751,6 +853,61 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 	return 0;
 }
 
+/*
+ * The node's operating points, for a driver that finds no devicetree
+ * table, added as the device is added, before its driver can probe: a
+ * devicetree's table exists by then. Not earlier: the OPP core takes the
+ * device's clock, whose consumer keeps the device's name, which
+ * platform_device_add() sets.
+ */
+static int sim_board_add_opps(struct sim_device *sdev)
+{
+	const struct sim_board *board = sdev->model->board;
+	struct platform_device *pdev = sdev->pdev;
+	unsigned int i;
+	int ret;
+
+	if (!board || !board->num_opps)
+		return 0;
+	if (!IS_ENABLED(CONFIG_PM_OPP))
+		return 0;
+	for (i = 0; i < board->num_opps; i++) {
+		struct dev_pm_opp_data data = {
+			.freq = board->opps[i].hz,
+			.u_volt = board->opps[i].microvolt,
+		};
+
+		ret = dev_pm_opp_add_dynamic(&pdev->dev, &data);
+		if (ret)
+			return ret;
+		sdev->res->num_opps++;
+	}
+	return 0;
+}
+
+/*
+ * The device being added, and what adding its operating points gave.
+ * Devices are added one at a time at module load.
+ */
+static struct sim_device *sim_adding;
+static int sim_adding_err;
+
+/* The bus has the device, its driver has not probed yet. */
+static int sim_bus_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct sim_device *sdev = READ_ONCE(sim_adding);
+
+	if (action == BUS_NOTIFY_ADD_DEVICE && sdev &&
+	    data == &sdev->pdev->dev)
+		sim_adding_err = sim_board_add_opps(sdev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sim_bus_nb = {
+	.notifier_call = sim_bus_notify,
+};
+
 /* The device is gone from the bus: its driver released everything. */
 static void sim_board_fini(struct sim_device *sdev)
 {
@@ -759,6 +916,8 @@ static void sim_board_fini(struct sim_device *sdev)
 
 	if (!res)
 		return;
+	if (res->num_opps)
+		dev_pm_opp_remove_all_dynamic(&sdev->pdev->dev);
 	if (res->genpd_added)
 		pm_genpd_remove_device(&sdev->pdev->dev);
 	if (res->pd) {
@@ -778,6 +937,17 @@ static void sim_board_fini(struct sim_device *sdev)
 		WRITE_ONCE(sim_rst_owner[sdev->index], NULL);
 	kfree(res);
 	sdev->res = NULL;
+}
+
+/* Output of supply @i; a settable one's selector is read locklessly. */
+static int sim_supply_uV(struct sim_device *sdev, unsigned int i)
+{
+	const struct sim_board_supply *bs = &sdev->model->board->supplies[i];
+
+	if (!bs->min_microvolt)
+		return bs->microvolt;
+	return bs->min_microvolt +
+	       READ_ONCE(sdev->res->supplies[i].sel) * bs->step_microvolt;
 }
 
 static int sim_board_show(struct seq_file *m, void *data)
@@ -801,7 +971,7 @@ static int sim_board_show(struct seq_file *m, void *data)
 	for (i = 0; i < board->num_clks; i++)
 		seq_printf(m, "clock %s: %lu Hz, %s\n",
 			   board->clks[i].con_id ?: "(unnamed)",
-			   board->clks[i].rate,
+			   READ_ONCE(sdev->res->clks[i].rate),
 			   test_bit(i, &clk_on) ? "on" : "off");
 	for (i = 0; i < board->num_resets; i++)
 		seq_printf(m, "reset %s: %s\n", board->resets[i],
@@ -809,7 +979,7 @@ static int sim_board_show(struct seq_file *m, void *data)
 	for (i = 0; i < board->num_supplies; i++)
 		seq_printf(m, "supply %s: %d uV, %s\n",
 			   board->supplies[i].supply,
-			   board->supplies[i].microvolt,
+			   sim_supply_uV(sdev, i),
 			   test_bit(i, &supply_on) ? "on" : "off");
 	return 0;
 }
@@ -951,7 +1121,8 @@ unsigned long sim_clk_rate(struct sim_device *sdev, const char *con_id)
 
 	for (i = 0; board && i < board->num_clks; i++)
 		if (board->clks[i].con_id && !strcmp(board->clks[i].con_id, con_id))
-			return board->clks[i].rate;
+			return sdev->res ? READ_ONCE(sdev->res->clks[i].rate) :
+					   board->clks[i].rate;
 	return 0;
 }
 
@@ -1236,7 +1407,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		.disable_locking = true,
 		.cache_type = REGCACHE_NONE,
 	};
-	struct property_entry props[SIM_MAX_PROPS + 3] = { };
+	struct property_entry props[SIM_MAX_PROPS + 4] = { };
 	struct resource res[SIM_MAX_IRQS] = { };
 	struct ugpu_platform_data pdata = { };
 	struct platform_device *pdev;
@@ -1253,6 +1424,9 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	 * Without devicetree the driver learns the names of the lookups
 	 * from the binding's reset-names property.
 	 */
+	if (model->board && model->board->cooling_cells)
+		props[n++] = PROPERTY_ENTRY_U32("#cooling-cells",
+						model->board->cooling_cells);
 	if (model->board && model->board->num_resets)
 		props[n++] = PROPERTY_ENTRY_STRING_ARRAY_LEN("reset-names",
 							     model->board->resets,
@@ -1341,9 +1515,16 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	 * regulator core also links to it), and the domain goes off only in
 	 * the noirq phase, after them. Losing power clears the model.
 	 */
+	sim_adding_err = 0;
+	WRITE_ONCE(sim_adding, sdev);
 	ret = platform_device_add(pdev);
+	WRITE_ONCE(sim_adding, NULL);
 	if (ret)
 		goto err_destroy;
+	if (sim_adding_err) {
+		sim_device_destroy(sdev, true);
+		return ERR_PTR(sim_adding_err);
+	}
 
 	sdev->dir = debugfs_create_dir(dev_name(&pdev->dev), sim_debugfs_root);
 	debugfs_create_atomic_t("bus_errors", 0444, sdev->dir,
@@ -1433,6 +1614,9 @@ static int __init ugpu_sim_init(void)
 	if (ret)
 		goto err_provider;
 
+	ret = bus_register_notifier(&platform_bus_type, &sim_bus_nb);
+	if (ret)
+		goto err_rcdev;
 	sim_debugfs_root = debugfs_create_dir("ugpu_sim", NULL);
 
 	for (i = 0; i < count; i++) {
@@ -1450,6 +1634,8 @@ static int __init ugpu_sim_init(void)
 err_destroy:
 	sim_destroy_all();
 	debugfs_remove_recursive(sim_debugfs_root);
+	bus_unregister_notifier(&platform_bus_type, &sim_bus_nb);
+err_rcdev:
 	reset_controller_unregister(&sim_rcdev);
 err_provider:
 	root_device_unregister(sim_provider);
@@ -1461,6 +1647,7 @@ static void __exit ugpu_sim_exit(void)
 {
 	sim_destroy_all();
 	debugfs_remove_recursive(sim_debugfs_root);
+	bus_unregister_notifier(&platform_bus_type, &sim_bus_nb);
 	reset_controller_unregister(&sim_rcdev);
 	root_device_unregister(sim_provider);
 }

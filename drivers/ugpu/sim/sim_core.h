@@ -71,12 +71,30 @@ struct sim_board_clk {
 /**
  * struct sim_board_supply - a regulator of the board feeding the block.
  * @supply: the binding's supply name (the "mali" of mali-supply).
- * @microvolt: its output, for the record (the GPU needs no voltage
- *	control to run).
+ * @microvolt: its output at power-up (the GPU needs no voltage control
+ *	to run).
+ * @min_microvolt: lowest output of a settable regulator, 0: fixed at
+ *	@microvolt.
+ * @step_microvolt: step between its outputs.
+ * @n_voltages: outputs it can make, @min_microvolt and up by
+ *	@step_microvolt.
  */
 struct sim_board_supply {
 	const char *supply;
 	int microvolt;
+	int min_microvolt;
+	int step_microvolt;
+	unsigned int n_voltages;
+};
+
+/**
+ * struct sim_board_opp - an operating point of the node's OPP table.
+ * @hz: its opp-hz.
+ * @microvolt: the target voltage of its opp-microvolt.
+ */
+struct sim_board_opp {
+	unsigned long hz;
+	unsigned long microvolt;
 };
 
 /**
@@ -93,12 +111,19 @@ struct sim_board_supply {
  * @num_resets: entries in @resets (at most %SIM_MAX_RESETS).
  * @supplies: the node's supplies.
  * @num_supplies: entries in @supplies (at most %SIM_MAX_SUPPLIES).
+ * @opps: the node's operating-points-v2 table, lowest first, or NULL.
+ *	They apply to clock 0, which then takes exactly these rates, and
+ *	to supply 0 if the board has one.
+ * @num_opps: entries in @opps.
+ * @cooling_cells: the node's #cooling-cells, 0 if it has none.
  *
  * The simulator registers each resource with a real kernel provider: a
  * gate clock (clkdev lookup by device and @con_id), a generic PM domain
  * the device is added to, a line of the simulator's reset controller
- * (reset lookup by device and name) and a fixed regulator (consumer
- * mapping by device and supply name). The block answers on its bus only
+ * (reset lookup by device and name) and a regulator (consumer mapping by
+ * device and supply name), voltage-settable if the board says so. The
+ * operating points are added to the device before it is, as the OPP
+ * table of a devicetree node exists before its driver probes. The block answers on its bus only
  * while every clock runs, its domain and every supply are on and no reset
  * line is asserted; losing power or leaving reset resets it.
  */
@@ -111,6 +136,9 @@ struct sim_board {
 	unsigned int num_resets;
 	struct sim_board_supply supplies[SIM_MAX_SUPPLIES];
 	unsigned int num_supplies;
+	const struct sim_board_opp *opps;
+	unsigned int num_opps;
+	u32 cooling_cells;
 };
 
 /**

@@ -78,21 +78,37 @@ static const char * const mali_irq_names[MALI_NUM_IRQS] = {
 /*
  * The boards, from the upstream devicetree. Mali-T860: the RK3399's gpu
  * node (rk3399-base.dtsi: one unnamed clock, ACLK_GPU, the GPU power
- * domain) with the mali-supply of boards such as the ROCKPro64 (vdd_gpu,
- * at the 800 mV of the lowest operating point of rk3399-op1.dtsi). Mali-G52: the
- * Amlogic G12A/G12B gpu node (meson-g12-common.dtsi: one unnamed clock,
- * CLKID_MALI, two resets and no power domain or supply of its own). The
- * node names neither reset: the names of the lookups here are those of
- * the reset controller's lines (RESET_DVALIN_CAPB3, RESET_DVALIN). The
- * rates are those of the boards' operating points.
+ * domain, #cooling-cells = <2>) with its operating points (rk3399.dtsi
+ * gpu_opp_table: target voltages of the opp-microvolt triplets) and the
+ * mali-supply of boards such as the ROCKPro64 (vdd_gpu, a SYR828 buck:
+ * 712.5 mV to 1.5 V in 12.5 mV steps, at the lowest operating point's
+ * voltage). Mali-G52: the Amlogic G12A/G12B gpu node
+ * (meson-g12-common.dtsi: one unnamed clock, CLKID_MALI, two resets, no
+ * power domain or supply of its own, #cooling-cells = <2>, the
+ * gpu_opp_table of the same file, all at 800 mV). The node names neither
+ * reset: the names of the lookups here are those of the reset
+ * controller's lines (RESET_DVALIN_CAPB3, RESET_DVALIN). The clocks start
+ * at the lowest operating point.
  */
+static const struct sim_board_opp mali_opps_rk3399[] = {
+	{ 200000000, 825000 },
+	{ 297000000, 825000 },
+	{ 400000000, 825000 },
+	{ 500000000, 875000 },
+	{ 600000000, 925000 },
+	{ 800000000, 1100000 },
+};
+
 static const struct sim_board mali_board_t860 = {
-	.source = "rk3399-base.dtsi gpu@ff9a0000, rk3399-rockpro64.dtsi mali-supply",
+	.source = "rk3399-base.dtsi gpu@ff9a0000, rk3399.dtsi opps, rk3399-rockpro64.dtsi vdd_gpu",
 	.clks = { { NULL, 200000000 } },
 	.num_clks = 1,
 	.power_domain = "rk3399-pd-gpu",
-	.supplies = { { "mali", 800000 } },
+	.supplies = { { "mali", 825000, 712500, 12500, 64 } },
 	.num_supplies = 1,
+	.opps = mali_opps_rk3399,
+	.num_opps = ARRAY_SIZE(mali_opps_rk3399),
+	.cooling_cells = 2,
 };
 
 /*
@@ -109,12 +125,25 @@ static const struct sim_board mali_board_t604 = {
 	.num_supplies = 1,
 };
 
+static const struct sim_board_opp mali_opps_g12[] = {
+	{ 124999998, 800000 },
+	{ 249999996, 800000 },
+	{ 285714281, 800000 },
+	{ 399999994, 800000 },
+	{ 499999992, 800000 },
+	{ 666666656, 800000 },
+	{ 799999987, 800000 },
+};
+
 static const struct sim_board mali_board_g52 = {
-	.source = "meson-g12-common.dtsi gpu@ffe40000",
+	.source = "meson-g12-common.dtsi gpu@ffe40000 and gpu_opp_table",
 	.clks = { { NULL, 124999998 } },
 	.num_clks = 1,
 	.resets = { "dvalin-capb3", "dvalin" },
 	.num_resets = 2,
+	.opps = mali_opps_g12,
+	.num_opps = ARRAY_SIZE(mali_opps_g12),
+	.cooling_cells = 2,
 };
 
 enum mali_pwr_domain {
