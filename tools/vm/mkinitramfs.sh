@@ -26,7 +26,8 @@
 #                 the in-kernel modules) or empty
 #   IGT_UPSTREAM  build tree of upstream IGT (tools/vm/build-igt.sh) or
 #                 empty; its tests named in IGT_UPSTREAM_TESTS go to
-#                 /igt/tests, its libraries to /igt/lib
+#                 /igt/tests, its runner (which runs the tests of
+#                 IGT_BUILD) to /igt/runner, its libraries to /igt/lib
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -200,6 +201,11 @@ if [[ -d $IGT_BUILD ]]; then
 		copy_libs "$t"
 	done
 fi
+# igt_runner wants the list of a test directory's binaries, in the form
+# IGT's build writes it.
+(cd "$root/tests" && printf 'TESTLIST\n%s\nEND TESTLIST\n' \
+	"$(find . -maxdepth 1 -type f -perm -u+x -printf '%P\n' |
+		LC_ALL=C sort | paste -sd' ')") >"$root/tests/test-list.txt"
 
 # Upstream IGT: the tests of the list (a name per line, perhaps with the
 # subtests left out, # comments),
@@ -215,6 +221,14 @@ if [[ -n ${IGT_UPSTREAM:-} ]]; then
 			copy_libs "$IGT_UPSTREAM/tests/$t"
 			echo "$t" "$excluded"
 		done >"$root/igt/list"
+	# igt_runner runs ugpu's own tests; igt_results writes the results
+	# of a run the runner could not finish.
+	mkdir -p "$root/igt/runner"
+	for r in igt_runner igt_results; do
+		[[ -x $IGT_UPSTREAM/runner/$r ]] || die "IGT's $r was not built"
+		cp "$IGT_UPSTREAM/runner/$r" "$root/igt/runner/"
+		copy_libs "$IGT_UPSTREAM/runner/$r"
+	done
 	gcc_s=$(ldconfig -p |
 		awk '$1 == "libgcc_s.so.1" && /x86-64/ && !f { print $NF; f = 1 }')
 	[[ -n $gcc_s ]] || die "libgcc_s.so.1 not found"
@@ -235,6 +249,6 @@ install -m 0755 "$top/tools/vm/init" "$root/init"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --quiet) >"$BUILD/initramfs.cpio"
 nkdeps=$(wc -l <"$root/lib/kdeps/order")
-ntests=$(find "$root/tests" -type f | wc -l)
+ntests=$(find "$root/tests" -type f -perm -u+x | wc -l)
 echo "mkinitramfs: $BUILD/initramfs.cpio ($nkdeps in-kernel modules," \
 	"$ntests test binaries)"
