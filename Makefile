@@ -24,6 +24,9 @@
 #   make checkpatch       checkpatch --strict over our C sources
 #   make check-includes   fail if a test includes a simulator or driver
 #                         header (make check runs it first)
+#   make check-docs       fail if a subtest lacks its IGT documentation
+#                         (igt_describe, testplan comment) or one names a
+#                         subtest that does not exist (make check runs it)
 #
 # W=1 and C=2 are handed to kbuild. KERNEL=debug builds the modules for,
 # and boots, the debug kernel (KASAN, lockdep, kmemleak, ...) instead of
@@ -251,7 +254,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  SW_SYNC_KO="$$(cat '$(SW_SYNC_OUT)/module' 2>/dev/null)"
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
-	check-includes \
+	check-includes check-docs \
 	debug-kernel arm-kernel install uninstall dkms-add dkms-remove testbed igt-upstream \
 	sw-sync
 
@@ -312,8 +315,14 @@ deps:
 check-includes:
 	tools/check-test-includes.sh $(CURDIR)
 
+# The tests' documentation matches the subtests their binaries (built
+# for this machine, whatever ARCH is) list.
+check-docs:
+	$(LOCK) $(MAKE) -C $(IGT_DIR) B='$(IGT_DIR)/build' O='$(IGT_DIR)/.obj'
+	IGT_SRC='$(IGT_SRC)' tools/check-test-docs.sh $(CURDIR) $(IGT_DIR)/build
+
 # The VM targets install what is missing before they build anything.
-check: deps check-includes
+check: deps check-includes check-docs
 	$(MAKE) all testbed
 	$(VM_ENV) tools/vm/run-vm.sh check
 

@@ -24,6 +24,299 @@
 /* Only for the simulated SMMU registers of protected_regs[]. */
 #include <ugpu/sim/adreno_smmu.h>
 
+/**
+ * TEST: ugpu adreno
+ * Description: Adreno a6xx GPUs behind the ugpu uapi: chip identity and
+ *	GMEM parameters, PM4 streams run from the rings, indirect buffers two
+ *	levels deep, ring priorities, implicit and explicit synchronisation
+ *	between clients, per-client page tables and SMMU faults, kernel
+ *	buffers and registers out of the clients' reach, hangcheck and
+ *	recovery, context banning, GMEM tile loads, clears and stores, cache
+ *	maintenance, the 2D engine's fills and copies in each format and
+ *	swap, and SQE microcode. Each subtest runs on every Adreno device, as
+ *	a dynamic subtest named after it.
+ * Category: Hardware building block
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: PM4 command streams
+ * Feature: ugpu
+ *
+ * SUBTEST: identity
+ * Description: The chip model is a known one with its chip id, speed bin,
+ *	GMEM base and size, CCU, SP, register file, cache and tiling
+ *	parameters, magic values and feature flags; three PM4 rings; the
+ *	deprecated GPU id reads 0 and another family's or an unknown
+ *	parameter is -EINVAL.
+ * Sub-category: DRM core
+ * Functionality: device identity
+ *
+ * SUBTEST: timestamp-in-ib
+ * Description: A soft WRITE_TIMESTAMP, an IB copying CP_ALWAYS_ON_COUNTER
+ *	around a timestamp event, and a WRITE_TIMESTAMP after it read one
+ *	clock: the values increase, strictly across the kernel's hand-overs.
+ * Functionality: timestamps
+ *
+ * SUBTEST: mem-write
+ * Description: One indirect buffer of PM4 packets (memory writes, NOPs,
+ *	waits, markers and modes, memory to register and back, a type-4
+ *	register write, timestamp and cache events, a satisfied memory wait)
+ *	leaves every expected value in memory.
+ *
+ * SUBTEST: ib2-chain
+ * Description: An IB1 calling three IB2s with writes of its own in
+ *	between, and a second IB1 in the same command, run in order: every
+ *	value lands and the last write wins.
+ *
+ * SUBTEST: bad-commands
+ * Description: Relocations, a buffer past its BO, a misaligned offset, an
+ *	unknown handle, a queue out of range (-EINVAL) and a ring above the
+ *	context's priority (-EPERM) are refused at submit; the fixed command
+ *	runs.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: priority
+ * Description: While a blocker holds the CP on the medium ring, a low
+ *	and then a high priority command are queued; once it ends the high
+ *	one runs first and the low one writes last.
+ * Functionality: ring priorities
+ *
+ * SUBTEST: implicit-sync
+ * Description: Client B reading a dma-buf shared with client A, whose
+ *	write to it is held back by a user signal, waits for A and reads A's
+ *	value.
+ * Sub-category: Synchronization
+ * Functionality: implicit sync
+ *
+ * SUBTEST: no-implicit
+ * Description: With NO_IMPLICIT, client B reading a dma-buf that client
+ *	A's held-back command writes runs at once and reads the old value.
+ * Sub-category: Synchronization
+ * Functionality: implicit sync
+ *
+ * SUBTEST: isolation-fault
+ * Description: Client B's page tables map only its own BOs: writing or
+ *	reading at the address of A's data faults, fails only B's command with
+ *	the address in the kernel log, and leaves A's data alone; both clients
+ *	go on working.
+ * Sub-category: Memory management
+ * Functionality: GPU page faults
+ *
+ * SUBTEST: fault-log-ratelimited
+ * Description: A client faulting as fast as it can leaves between 1 and
+ *	20 SMMU fault messages in the kernel log, and a CP error one message;
+ *	each names the client's command and process id, and the device works
+ *	afterwards.
+ * Functionality: GPU page faults
+ *
+ * SUBTEST: asid-reuse
+ * Description: Client A stays open while 65534 other files come and go,
+ *	then client B opens with its buffers at A's addresses: after A ran a
+ *	command, B's command runs from B's buffer and writes B's memory, so
+ *	the two never share an ASID.
+ * Sub-category: Memory management
+ * Functionality: address spaces
+ *
+ * SUBTEST: readonly-bo
+ * Description: An indirect buffer reads a GPU-read-only BO and then
+ *	writes it: the command faults with -EIO, and the next command works.
+ * Sub-category: Memory management
+ * Functionality: GPU page permissions
+ *
+ * SUBTEST: kernel-memory-protected
+ * Description: Client B's write over the kernel's fence words faults and
+ *	fails B's command; client A's command, on its ring before B's ran,
+ *	completes only once it really ran; both clients go on working.
+ * Sub-category: Memory management
+ * Functionality: kernel memory protection
+ *
+ * SUBTEST: kernel-memory-read
+ * Description: Copying a word of the kernel's rings or fence page, or
+ *	running the rings as an IB2, faults, each attempt on a fresh context.
+ * Sub-category: Memory management
+ * Functionality: kernel memory protection
+ *
+ * SUBTEST: slow-progress
+ * Description: A command taking several job timeouts while the CP keeps
+ *	moving is slow, not hung: its timeout is extended and it completes.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: suspend-drain-timeout
+ * Description: A system sleep while a command waits on memory the CPU
+ *	releases step by step fails with -EBUSY when draining times out; the
+ *	command then completes with its write, the next one runs, and nothing
+ *	touched the GPU unpowered.
+ * Sub-category: Power management
+ * Functionality: system suspend
+ *
+ * SUBTEST: hang-behind
+ * Description: A medium priority command times out waiting behind a low
+ *	priority one that hangs the CP: the hanging command is the guilty one
+ *	(-ETIMEDOUT, named by the dump) and the waiting one still runs after
+ *	the reset.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: progress-cap
+ * Description: A command that keeps the CP moving but does not end
+ *	within ten job timeouts fails as a hang with -ETIMEDOUT; the GPU works
+ *	afterwards.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: hang-wait
+ * Description: Client B's endless CP_WAIT_REG_MEM is found by hangcheck
+ *	and fails with -ETIMEDOUT, with a dump of the hang; after the reset
+ *	client A's command queued behind it completes and B's next one runs.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: hang-parity
+ * Description: Client B's packet with a bad parity bit stops the CP with
+ *	an error and fails with -EIO, with a dump; after the reset client A's
+ *	command queued behind it completes and B's next one runs.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: hang-ib3
+ * Description: Client B's IB2 calling a third level stops the CP with an
+ *	error and fails with -EIO, with a dump; after the reset client A's
+ *	command queued behind it completes and B's next one runs.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: ban
+ * Description: After ban_threshold hanging commands, a submit on the
+ *	context fails with -EIO or -ECANCELED, while the file's other context
+ *	still runs commands.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: blit-fill
+ * Description: 2D fills of a rectangle in all four formats and all four
+ *	swaps: every pixel inside has the packed colour, every one outside is
+ *	untouched.
+ * Sub-category: 2D engine
+ * Functionality: blits
+ *
+ * SUBTEST: blit-copy
+ * Description: 2D copies of random pixels in all four formats and swaps,
+ *	to RGBA8 and to their own format, checked pixel by pixel.
+ * Sub-category: 2D engine
+ * Functionality: blits
+ *
+ * SUBTEST: blit-huge
+ * Description: Eight fills of the largest rectangle complete or are ended
+ *	by hangcheck with -ETIMEDOUT within a bound, the machine stays
+ *	responsive, and the 2D engine is then free: commands queued behind
+ *	and after it complete within 2 s.
+ * Sub-category: 2D engine
+ * Functionality: blits
+ *
+ * SUBTEST: gmem-clear-store
+ * Description: The four bins of a framebuffer, each cleared in GMEM to
+ *	its own colour by BLIT events and stored with a scissor, in 8_8_8_8
+ *	and 5_6_5: every pixel checked, the border untouched.
+ * Sub-category: GMEM
+ * Functionality: tile loads and stores
+ *
+ * SUBTEST: gmem-load-store
+ * Description: Random pixels loaded into a bin of GMEM are stored into a
+ *	second image with another pitch, base and swap; every pixel checked,
+ *	those outside the bin untouched.
+ * Sub-category: GMEM
+ * Functionality: tile loads and stores
+ *
+ * SUBTEST: gmem-full-size
+ * Description: A bin as tall as GMEM_SIZE clears and stores up to its
+ *	last byte; the same bin moved 4 KiB up runs past GMEM and fails with
+ *	-EIO, and the device works afterwards.
+ * Sub-category: GMEM
+ * Functionality: GMEM size
+ *
+ * SUBTEST: gmem-2d-source
+ * Description: The 2D engine reads a bin from GMEM through the UCHE
+ *	window at GMEM_BASE and writes it to a BO converted to 5_6_5, every
+ *	pixel checked, also after a GPU reset.
+ * Sub-category: GMEM
+ * Functionality: tile loads and stores
+ *
+ * SUBTEST: gmem-store-needs-ccu-flush
+ * Description: Right after a tile store the CP, reading past the caches,
+ *	still sees the old pixel, and the stored one once PC_CCU_RESOLVE_TS
+ *	cleaned the CCU.
+ * Sub-category: GMEM
+ * Functionality: GPU caches
+ *
+ * SUBTEST: gmem-no-leak-between-clients
+ * Description: GMEM one client filled is read as zeroes by another
+ *	client's tile store and 2D read, and by the first client after that.
+ * Sub-category: GMEM
+ * Functionality: kernel memory protection
+ *
+ * SUBTEST: gmem-kept-within-context
+ * Description: A pattern one command of a context left in GMEM is all
+ *	there for its next command.
+ * Sub-category: GMEM
+ * Functionality: tile loads and stores
+ *
+ * SUBTEST: gmem-no-leak-after-reset
+ * Description: GMEM filled by a command that then hangs (-ETIMEDOUT) is
+ *	cleared before the next command: both clients read zeroes after the
+ *	reset.
+ * Sub-category: GMEM
+ * Functionality: kernel memory protection
+ *
+ * SUBTEST: cache-fence-clean
+ * Description: Small 2D fills with no flush event in their stream are
+ *	in memory, every pixel, once their fence signalled, the pixels around
+ *	untouched.
+ * Functionality: GPU caches
+ *
+ * SUBTEST: cache-flush-events
+ * Description: Inside one command, PC_CCU_FLUSH_COLOR_TS makes a fill
+ *	visible to the CP, and CACHE_INVALIDATE makes a copy read a source the
+ *	CP overwrote after an earlier copy read it.
+ * Functionality: GPU caches
+ *
+ * SUBTEST: cache-cpu-write
+ * Description: What the CPU writes between two commands of one context
+ *	is what the second reads, though the first read the same lines.
+ * Functionality: GPU caches
+ *
+ * SUBTEST: unbind
+ * Description: Unbind while the CP waits in a CP_WAIT_REG_MEM with a
+ *	command queued behind: both fences fail (-ENODEV, or -ETIMEDOUT if
+ *	hangcheck came first), the old file fails with -ENODEV, and the
+ *	device works once bound again.
+ * Sub-category: DRM core
+ * Functionality: device unbind
+ *
+ * SUBTEST: fault-replay
+ * Description: A command whose first indirect buffer faults stops there,
+ *	its second never runs; after the reset, the commands waiting behind it
+ *	(same queue and low priority) run with their effect and the faulting
+ *	client goes on working.
+ * Sub-category: Memory management
+ * Functionality: GPU page faults
+ *
+ * SUBTEST: cp-protect
+ * Description: Writing a register the kernel owns (ring, SQE, protection,
+ *	SMMU TTBR0) by type-4 packet or CP_MEM_TO_REG, or reading an
+ *	unreadable one, stops the CP with a protection error: the command
+ *	fails with -EIO and does nothing more, the log names the register,
+ *	the device works afterwards, and unprotected or readable registers
+ *	still serve commands.
+ * Functionality: register protection
+ *
+ * SUBTEST: sqe-missing
+ * Description: Without its SQE microcode file the device does not bind,
+ *	with a message naming the device and the file, and binds again once
+ *	it is back.
+ * Sub-category: DRM core
+ * Functionality: microcode
+ *
+ * SUBTEST: sqe-bad
+ * Description: With a corrupted or the other chip's SQE microcode the
+ *	device binds but a command hangs, fails with -ETIMEDOUT and its write
+ *	never lands; with the good microcode back the device works.
+ * Sub-category: DRM core
+ * Functionality: microcode
+ */
+
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
 

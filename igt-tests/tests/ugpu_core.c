@@ -22,6 +22,251 @@
 #include "ugpu_adreno.h"
 #include "ugpu_vivante.h"
 
+/**
+ * TEST: ugpu core
+ * Description: The family-independent part of the ugpu uapi on every ugpu
+ *	device: parameters, BOs, contexts, submit validation, soft commands,
+ *	user signals, syncobjs, implicit sync, PRIME, file isolation, fdinfo,
+ *	hostile clients and system sleep. Each subtest runs once per device,
+ *	as a dynamic subtest named after it.
+ * Category: Hardware building block
+ * Mega feature: General Core features
+ * Sub-category: DRM core
+ * Functionality: common uapi
+ * Feature: ugpu
+ *
+ * SUBTEST: get-param
+ * Description: Every common parameter reads and is sane (family, feature
+ *	words, queues and their caps, VA range, contiguous pool, 64 commands
+ *	per submit, a ticking timestamp counter); scalar parameters with an
+ *	index, unknown parameters, another family's parameters and a bad
+ *	argument pointer fail with the documented errno.
+ * Functionality: device parameters
+ *
+ * SUBTEST: bo-create
+ * Description: BOs of odd and large sizes round up to CPU pages and get
+ *	distinct, non-overlapping VAs within the VA range; every valid flag
+ *	combination works and is reported back; size 0 and unknown flags are
+ *	-EINVAL, sizes that overflow or exceed 2 GiB or the VA range -E2BIG,
+ *	a contiguous BO larger than the pool -ENOMEM, a bad pointer -EFAULT.
+ * Sub-category: Memory management
+ * Functionality: buffer objects
+ *
+ * SUBTEST: bo-info
+ * Description: BO_INFO reports the size, VA, mmap offset and flags the
+ *	BO was created with; nonzero padding is -EINVAL, handle 0, unknown and
+ *	closed handles -ENOENT, a bad pointer -EFAULT.
+ * Sub-category: Memory management
+ * Functionality: buffer objects
+ *
+ * SUBTEST: bo-mmap
+ * Description: A new BO reads as zeroes; what the CPU writes through one
+ *	mapping is seen through a second one and through a mapping made after
+ *	the first went away; an offset no BO owns cannot be mapped.
+ * Sub-category: Memory management
+ * Functionality: buffer objects
+ *
+ * SUBTEST: bo-contiguous
+ * Description: Contiguous BOs fill the pool until -ENOMEM while the free
+ *	count drops by their size; ordinary BOs do not use the pool; freeing
+ *	returns all of it, it fills again, and closing the file frees it too.
+ * Sub-category: Memory management
+ * Functionality: contiguous memory
+ *
+ * SUBTEST: bo-wait
+ * Description: BO_WAIT returns at once on an idle BO; on a BO written or
+ *	read by a submit held back by a user signal it times out (polls, past
+ *	and short deadlines), a writers-only wait ignores readers, and both
+ *	waits return once the signal is set; bad flags are -EINVAL, bad
+ *	handles -ENOENT.
+ * Sub-category: Memory management
+ * Functionality: buffer object waits
+ *
+ * SUBTEST: ctx
+ * Description: Contexts of every priority get distinct handles and each
+ *	runs work; a bad priority, flags or padding is -EINVAL, HIGH without
+ *	CAP_SYS_NICE -EPERM; a destroyed context is -ENOENT for destroy and
+ *	submit.
+ * Functionality: contexts
+ *
+ * SUBTEST: submit-bad-input
+ * Description: Every SUBMIT field wrong in turn (context, flags, command
+ *	count, pointers, command type, queue, dependencies, BO list, syncs,
+ *	soft command operands, array limits, a timeline point without fence)
+ *	fails with its documented errno; nothing of a refused submit runs and
+ *	the device still works.
+ * Sub-category: Command submission
+ * Functionality: submit validation
+ *
+ * SUBTEST: soft-commands
+ * Description: WRITE32, WRITE64 and WRITE_TIMESTAMP write exactly their
+ *	bytes, dependencies order writes, SIGNAL_SET and SIGNAL_RESET change a
+ *	user signal, SIGNAL_WAIT holds back its dependents until the CPU sets
+ *	the signal and fails with -ECANCELED when the signal is destroyed, and
+ *	BO_RELEASE closes its handle after the commands it depends on ran.
+ * Sub-category: Command submission
+ * Functionality: soft commands
+ *
+ * SUBTEST: timestamp-rate
+ * Description: Two WRITE_TIMESTAMP commands a quarter of a second apart
+ *	differ, at the frequency GET_PARAM reports, by the time the CPU saw
+ *	pass between them (1% and 5 ms tolerance).
+ * Sub-category: Command submission
+ * Functionality: timestamps
+ *
+ * SUBTEST: user-signals
+ * Description: Automatic and manual reset user signals: timed waits last
+ *	at least their timeout, one setting releases one waiter of an
+ *	automatic reset signal and all of a manual one, waiters in other
+ *	processes wake up; bad values and flags are -EINVAL, destroyed
+ *	handles -ENOENT everywhere.
+ * Sub-category: Synchronization
+ * Functionality: user signals
+ *
+ * SUBTEST: signal-export
+ * Description: A user signal exported as a sync_file or into a syncobj
+ *	signals when the signal is set, tracks one setting only, fails with
+ *	-ECANCELED if the signal is destroyed first, and works in a forked
+ *	child and in an unrelated process that got it over SCM_RIGHTS; bad
+ *	arguments are -EINVAL or -ENOENT.
+ * Sub-category: Synchronization
+ * Functionality: user signals
+ *
+ * SUBTEST: syncobj
+ * Description: A submit waits for its in-syncs before it writes, signals
+ *	every out-sync, is not held back by a signalled in-sync, and waits on
+ *	and signals timeline points.
+ * Sub-category: Synchronization
+ * Functionality: syncobjs
+ *
+ * SUBTEST: implicit-sync
+ * Description: A reader of a BO on another context waits for its earlier
+ *	writer and a writer for earlier readers, while a NO_IMPLICIT submit
+ *	waits for neither.
+ * Sub-category: Synchronization
+ * Functionality: implicit sync
+ *
+ * SUBTEST: prime
+ * Description: A BO exported as a dma-buf and imported into another file
+ *	shares its pages with the exporter (CPU and GPU writes both ways),
+ *	imports twice to one handle, outlives the exporter's handle and the
+ *	dma-buf fd; bad descriptors and handles fail.
+ * Sub-category: Memory management
+ * Functionality: buffer sharing
+ *
+ * SUBTEST: prime-vgem
+ * Description: A vgem BO imported here is written by a submit only once
+ *	the write fence vgem attached to it signalled, and a BO of ours
+ *	imported into vgem shows what our work wrote.
+ * Sub-category: Memory management
+ * Functionality: buffer sharing
+ *
+ * SUBTEST: isolation
+ * Description: Handles of one file mean nothing in another (BOs,
+ *	contexts, signals: -ENOENT or -EINVAL), each file has its own address
+ *	space, on Mali a GPU write at another file's address faults with -EIO
+ *	and leaves that file's BO untouched, and the first file keeps working
+ *	after the other closed.
+ * Functionality: file isolation
+ *
+ * SUBTEST: fdinfo
+ * Description: fdinfo names the ugpu driver, a distinct client id per
+ *	file, engine time and memory keys counting a 1 MiB BO; on Mali the
+ *	engine time grows with jobs run.
+ * Functionality: fdinfo
+ *
+ * SUBTEST: close-with-work
+ * Description: A process closes its file with work stuck behind a user
+ *	signal nobody sets, another exits with work queued; both finish in
+ *	bounded time and a new file's work runs.
+ * Sub-category: Command submission
+ * Functionality: client teardown
+ *
+ * SUBTEST: create-close-race
+ * Description: A second process sharing the file closes every guessed BO
+ *	and context handle while the first creates them for a second; every
+ *	create returns a valid handle, VA and mmap offset, and the file and
+ *	device still work.
+ * Functionality: hostile clients
+ *
+ * SUBTEST: signal-export-efault
+ * Description: SIGNAL_EXPORT with its argument in read-only memory fails
+ *	with -EFAULT without leaving a descriptor open, also into a syncobj;
+ *	the export still works afterwards.
+ * Sub-category: Synchronization
+ * Functionality: hostile clients
+ *
+ * SUBTEST: unbind-signals
+ * Description: Unbind the device while processes create, export and
+ *	destroy user signals: a pending exported fence fails with -ENODEV (or
+ *	-ETIME after the job timeout), nothing crashes, and after rebinding
+ *	the device runs work and creates signals.
+ * Sub-category: Synchronization
+ * Functionality: device unbind
+ *
+ * SUBTEST: bo-create-nomem
+ * Description: With strict overcommit leaving too little memory, a BO
+ *	creation fails with -ENOMEM (not shmem's -ENOSPC); with the memory
+ *	back the same size succeeds.
+ * Sub-category: Memory management
+ * Functionality: out of memory
+ *
+ * SUBTEST: ctx-queue-limit
+ * Description: A context holds at most 1024 jobs: the next SUBMIT fails
+ *	whole with -EBUSY while another context is unaffected; once the jobs
+ *	ran, the context takes submits again and the refused one never ran.
+ * Sub-category: Command submission
+ * Functionality: resource limits
+ *
+ * SUBTEST: signal-wait-timeout
+ * Description: A SIGNAL_WAIT whose signal nobody sets fails with -ETIME
+ *	after the job timeout, as does an exported fence of the signal; its
+ *	dependent write is cancelled, the BO becomes idle unwritten, and a
+ *	later setting reaches the next wait.
+ * Sub-category: Synchronization
+ * Functionality: user signals
+ *
+ * SUBTEST: bo-release-reused-handle
+ * Description: A BO_RELEASE whose handle the client closed and got
+ *	reused for a new BO leaves the new BO open; an ordinary BO_RELEASE
+ *	still closes its handle.
+ * Sub-category: Command submission
+ * Functionality: soft commands
+ *
+ * SUBTEST: soft-write-large-bo
+ * Description: Soft writes queued to a 64 MiB BO do not map the whole BO
+ *	in the kernel (vmallocinfo), and the values land at the right offsets.
+ * Sub-category: Command submission
+ * Functionality: soft commands
+ *
+ * SUBTEST: memcg
+ * Description: A client in a 64 MiB memory cgroup is charged for the
+ *	contexts, signals, BOs and queued jobs it creates; a BO larger than
+ *	what is left fails with -ENOMEM without an OOM kill, and the device
+ *	works for everyone afterwards.
+ * Sub-category: Memory management
+ * Functionality: memory accounting
+ *
+ * SUBTEST: suspend-busy
+ * Description: System sleep with GPU jobs running and queued: every job
+ *	completes without error with all its values written, new work runs
+ *	after the resume, and nothing touched the GPU unpowered.
+ * Sub-category: Power management
+ * Functionality: system suspend
+ *
+ * SUBTEST: suspend-idle
+ * Description: System sleep while the GPU is idle and runtime-suspended;
+ *	a job runs correctly after the resume.
+ * Sub-category: Power management
+ * Functionality: system suspend
+ *
+ * SUBTEST: bo-contiguous-mmap
+ * Description: The CPU mappings of two contiguous BOs show each BO's own
+ *	pages, including the values soft writes put there.
+ * Sub-category: Memory management
+ * Functionality: contiguous memory
+ */
+
 #define BAD_HANDLE	0xdead0001u
 /* A user address nothing is mapped at: the kernel must return -EFAULT. */
 #define BAD_PTR		((uint64_t)8)
@@ -2983,10 +3228,12 @@ igt_main
 		for_each_device(d)
 			test_bo_create(d);
 
+	igt_describe("BO_INFO reports what BO_CREATE returned; bad handles and padding fail.");
 	igt_subtest_with_dynamic("bo-info")
 		for_each_device(d)
 			test_bo_info(d);
 
+	igt_describe("CPU mappings of a BO: zeroed, coherent between mappings.");
 	igt_subtest_with_dynamic("bo-mmap")
 		for_each_device(d)
 			test_bo_mmap(d);
@@ -2996,10 +3243,12 @@ igt_main
 		for_each_device(d)
 			test_bo_contiguous(d);
 
+	igt_describe("BO_WAIT on idle BOs and on BOs busy for writers or readers.");
 	igt_subtest_with_dynamic("bo-wait")
 		for_each_device(d)
 			test_bo_wait(d);
 
+	igt_describe("Contexts of every priority run work; bad arguments fail.");
 	igt_subtest_with_dynamic("ctx")
 		for_each_device(d)
 			test_ctx(d);
@@ -3009,30 +3258,37 @@ igt_main
 		for_each_device(d)
 			test_submit_bad_input(d);
 
+	igt_describe("Every soft command does what it says, in dependency order.");
 	igt_subtest_with_dynamic("soft-commands")
 		for_each_device(d)
 			test_soft_commands(d);
 
+	igt_describe("The timestamp counter runs at the reported frequency.");
 	igt_subtest_with_dynamic("timestamp-rate")
 		for_each_device(d)
 			test_timestamp_rate(d);
 
+	igt_describe("Automatic and manual reset user signals, their waits and errors.");
 	igt_subtest_with_dynamic("user-signals")
 		for_each_device(d)
 			test_user_signals(d);
 
+	igt_describe("User signals exported as sync_files and into syncobjs.");
 	igt_subtest_with_dynamic("signal-export")
 		for_each_device(d)
 			test_signal_export(d);
 
+	igt_describe("In-syncs, out-syncs and timeline points of a submit.");
 	igt_subtest_with_dynamic("syncobj")
 		for_each_device(d)
 			test_syncobj(d);
 
+	igt_describe("Readers wait for writers across contexts, unless NO_IMPLICIT.");
 	igt_subtest_with_dynamic("implicit-sync")
 		for_each_device(d)
 			test_implicit_sync(d);
 
+	igt_describe("BOs shared between two files through dma-buf.");
 	igt_subtest_with_dynamic("prime")
 		for_each_device(d)
 			test_prime(d);
@@ -3042,14 +3298,17 @@ igt_main
 		for_each_device(d)
 			test_prime_vgem(d);
 
+	igt_describe("One file's handles and addresses mean nothing to another.");
 	igt_subtest_with_dynamic("isolation")
 		for_each_device(d)
 			test_isolation(d);
 
+	igt_describe("fdinfo's driver, client id, engine and memory keys.");
 	igt_subtest_with_dynamic("fdinfo")
 		for_each_device(d)
 			test_fdinfo(d);
 
+	igt_describe("Close or exit with work queued; the device works after.");
 	igt_subtest_with_dynamic("close-with-work")
 		for_each_device(d)
 			test_close_with_work(d);

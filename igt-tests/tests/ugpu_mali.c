@@ -20,6 +20,240 @@
 /* The simulated GPU's framebuffer descriptor: see mali_fbd(). */
 #include <ugpu/sim/mali_fbd.h>
 
+/**
+ * TEST: ugpu mali
+ * Description: Mali job-manager GPUs behind the ugpu uapi: identity, job
+ *	chains of every job type, chaining and dependencies, job slots,
+ *	results through the GPU's write-back L2, timestamps, faults and their
+ *	confinement, address-space sharing, hangs, recovery and banning,
+ *	runtime PM, frequency scaling and device unbind. Each subtest but
+ *	board-bound runs on every Mali device, as a dynamic subtest named
+ *	after it.
+ * Category: Hardware building block
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: Mali job chains
+ * Feature: ugpu
+ *
+ * SUBTEST: identity
+ * Description: The device is a Mali of a known product whose GPU_ID
+ *	gives the chip model, revision and id; three job slots with the job
+ *	types each must take, three queues with matching capabilities,
+ *	nonzero AS, shader, L2, tiler and MMU masks; every feature register
+ *	reads, and indices past them fail with -EINVAL.
+ * Sub-category: DRM core
+ * Functionality: device identity
+ *
+ * SUBTEST: identity-model
+ * Description: The model GPU_ID names decides how the hardware is
+ *	driven: after a job ran, its address space uses the page-table format
+ *	of the model's architecture (legacy for Midgard, AArch64 otherwise)
+ *	and its JS_CONFIG carries START_MMU exactly on models with erratum
+ *	10649.
+ * Sub-category: DRM core
+ * Functionality: device identity
+ *
+ * SUBTEST: job-null
+ * Description: One null job, then a chain of eight, on each job slot:
+ *	the fence signals and every job header says DONE.
+ *
+ * SUBTEST: job-set-value
+ * Description: Set-value jobs of every kind (zero, 8 to 64-bit
+ *	immediates, timestamp, cycle counter) on each slot write exactly
+ *	their bytes, the timestamp between the counter read before and after.
+ *
+ * SUBTEST: job-duration
+ * Description: On the simulator, in skipped and in real time, sixteen
+ *	timestamp jobs of a chain increase and span at least the 2 us per job
+ *	the GPU's clock models, between the counter read before and after.
+ *
+ * SUBTEST: job-cache-flush
+ * Description: A cache-flush job between two set-value jobs completes
+ *	and both writes land.
+ *
+ * SUBTEST: cache-clean
+ * Description: What a chain wrote through the write-back L2 (set-value
+ *	targets sharing lines with CPU data, job headers, a framebuffer) is in
+ *	memory when its fence signals, on every slot; the rest of each line
+ *	keeps what the CPU wrote.
+ * Functionality: GPU caches
+ *
+ * SUBTEST: cache-coherent
+ * Description: A fragment job reads the clear colour an earlier
+ *	set-value job of its chain wrote into its framebuffer descriptor
+ *	(through the L2, before any clean) and clears with it.
+ * Functionality: GPU caches
+ *
+ * SUBTEST: job-fragment
+ * Description: Fragment jobs clear exactly their tile range of the
+ *	framebuffer (inner, all, last, partial edge tiles, one pixel) and
+ *	nothing else; two fragment jobs of one chain clear their own tiles.
+ *
+ * SUBTEST: frame
+ * Description: A vertex and tiler chain and a fragment chain depending
+ *	on it, in one submit, draw the frame; also with explicit queue
+ *	numbers, while a queue that does not match the job requirements is
+ *	-EINVAL.
+ *
+ * SUBTEST: job-vertex-tiler-valid
+ * Description: Well-formed vertex jobs (with and without attributes),
+ *	tiler jobs in every draw mode and compute jobs on slots 1 and 2
+ *	complete with DONE.
+ *
+ * SUBTEST: job-config-fault
+ * Description: Each descriptor malformation (job type, job type for the
+ *	slot, draw mode, shader, attributes, framebuffer descriptor, tile
+ *	range and order, dependency) fails its fence with -EIO and its job
+ *	with the expected exception, a command depending on it does not run,
+ *	nothing is drawn, and the device works afterwards.
+ * Functionality: job faults
+ *
+ * SUBTEST: chain-64bit
+ * Description: A chain of 48 set-value jobs linked in shuffled address
+ *	order by 64-bit next pointers runs every job.
+ *
+ * SUBTEST: chain-32bit
+ * Description: A chain of 48 set-value jobs linked in shuffled address
+ *	order by 32-bit next pointers, with garbage in the unused upper word,
+ *	runs every job.
+ *
+ * SUBTEST: deps-within-chain
+ * Description: Jobs depending on earlier jobs of their chain by job index
+ *	run and write their values; a dependency on a later job is a job
+ *	config fault and its write does not happen.
+ *
+ * SUBTEST: two-jobs-per-slot
+ * Description: Eight chains submitted back to back on each slot without
+ *	waiting all complete with their data, in submission order.
+ *
+ * SUBTEST: timestamp-across-chain
+ * Description: A soft WRITE_TIMESTAMP, a 1002-job chain timestamping
+ *	its start and end, and a WRITE_TIMESTAMP after it read one clock: the
+ *	values increase, span at least the modelled job time and at most the
+ *	CPU time of the submit plus that.
+ * Functionality: timestamps
+ *
+ * SUBTEST: slots-parallel
+ * Description: Three long chains, one per job slot in one submit, run at
+ *	the same time: the intervals between their start and end timestamps
+ *	have a common point.
+ *
+ * SUBTEST: mmu-fault
+ * Description: A chain writing an unmapped address fails with -EIO
+ *	after its first job's write landed, its later jobs not run, while
+ *	another client's chain running at the same time completes; the
+ *	faulting client's address space still works afterwards.
+ * Sub-category: Memory management
+ * Functionality: GPU page faults
+ *
+ * SUBTEST: mmu-fault-resume
+ * Description: On every slot, a faulting job fails with -EIO (not by a
+ *	timeout) while the same client's next job and another client's job
+ *	queued behind it on the slot complete with their data.
+ * Sub-category: Memory management
+ * Functionality: GPU page faults
+ *
+ * SUBTEST: fault-log-ratelimited
+ * Description: Sixty faulting jobs leave between 1 and 20 MMU and job
+ *	fault messages each in the kernel log, every one naming the client's
+ *	command and process id; the device works afterwards.
+ * Functionality: job faults
+ *
+ * SUBTEST: readonly-bo
+ * Description: A GPU write into a GPU-read-only BO faults with -EIO and
+ *	leaves it unchanged, while a fragment job reading its framebuffer
+ *	descriptor from that BO works.
+ * Sub-category: Memory management
+ * Functionality: GPU page permissions
+ *
+ * SUBTEST: many-clients
+ * Description: Two more clients than address spaces submit chains on
+ *	rotating slots for three rounds; every chain completes with its data.
+ * Sub-category: Memory management
+ * Functionality: address spaces
+ *
+ * SUBTEST: as-oversubscribed
+ * Description: With the GPU rebound to four address spaces, eight
+ *	clients' chains on every slot all complete in order with their data,
+ *	and with hung chains holding address spaces a fifth client's job runs
+ *	at once; the first hang times out, the second completes after the
+ *	reset or times out too, the jobs behind them complete and every slot
+ *	works afterwards.
+ * Sub-category: Memory management
+ * Functionality: address spaces
+ *
+ * SUBTEST: hang-recovery
+ * Description: A chain hung until a reset (in both of the simulator's hang
+ *	modes) fails with -ETIMEDOUT and leaves a devcoredump naming the
+ *	process, slot, chain and BOs; another client's jobs on the same and
+ *	another slot complete, and the hung context's next jobs run.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: ban
+ * Description: After ban_threshold hangs, each dump counting them and the
+ *	last one marking the context banned, the context's hardware and soft
+ *	submits fail with -EIO, other and new contexts of the file work, and
+ *	the banned context can be destroyed.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: fault-injection
+ * Description: An injected bus fault fails the next chain with -EIO and
+ *	a JOB_BUS_FAULT status without its write; only that chain faults.
+ * Functionality: job faults
+ *
+ * SUBTEST: close-with-hang
+ * Description: A process closes its file with a job hung until a reset
+ *	and another queued behind it; it exits within the hang wait, and a new
+ *	file runs work on every slot.
+ * Functionality: hang recovery
+ *
+ * SUBTEST: runtime-suspend
+ * Description: Idle past the autosuspend delay, the GPU suspends and
+ *	stays suspended; the next job on each slot powers it up and runs with
+ *	its data, reading the timestamp powers it briefly, jobs back to back
+ *	work, and no register access reached the unpowered GPU.
+ * Sub-category: Power management
+ * Functionality: runtime PM
+ *
+ * SUBTEST: timestamp-soft-suspended
+ * Description: A soft WRITE_TIMESTAMP waiting on a user signal keeps the
+ *	GPU powered from its submit past the autosuspend delay, writes a value
+ *	between two counter reads around it, and the GPU suspends afterwards.
+ * Sub-category: Power management
+ * Functionality: runtime PM
+ *
+ * SUBTEST: unbind
+ * Description: Unbind with a hung job and one queued behind it: ioctls
+ *	on the old file fail with -ENODEV, both fences fail with -ENODEV, the
+ *	mappings and file close cleanly, and after rebinding the device runs
+ *	jobs.
+ * Sub-category: DRM core
+ * Functionality: device unbind
+ *
+ * SUBTEST: devfreq-opps
+ * Description: The device's devfreq offers exactly its board's
+ *	operating points under simple_ondemand, minimum and maximum at the
+ *	table's ends, with a cooling device having a state per point but the
+ *	top one where the kernel has devfreq cooling.
+ * Sub-category: Power management
+ * Functionality: frequency scaling
+ *
+ * SUBTEST: devfreq-scales
+ * Description: Sustained load takes the GPU to its top operating point
+ *	and idle back to the lowest, with the clock rate and supply voltage
+ *	following, in at least two transitions and without register access
+ *	to an unpowered GPU.
+ * Sub-category: Power management
+ * Functionality: frequency scaling
+ *
+ * SUBTEST: board-bound
+ * Description: Every Mali platform device of the simulated boards has a
+ *	driver bound, is a ugpu DRM device, and saw no register access while
+ *	unclocked, unpowered or in reset.
+ * Sub-category: DRM core
+ * Functionality: device probe
+ */
+
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
 
@@ -2950,6 +3184,7 @@ igt_main
 		for_each_mali(d)
 			test_identity_model(d);
 
+	igt_describe("Null jobs, alone and in a chain, on every job slot.");
 	igt_subtest_with_dynamic("job-null")
 		for_each_mali(d)
 			test_job_null(d);
@@ -2964,6 +3199,7 @@ igt_main
 		for_each_mali(d)
 			test_job_duration(d);
 
+	igt_describe("A cache-flush job between two set-value jobs of a chain.");
 	igt_subtest_with_dynamic("job-cache-flush")
 		for_each_mali(d)
 			test_job_cache_flush(d);
@@ -2990,6 +3226,7 @@ igt_main
 		for_each_mali(d)
 			test_frame(d);
 
+	igt_describe("Well-formed vertex, tiler (every draw mode) and compute jobs complete.");
 	igt_subtest_with_dynamic("job-vertex-tiler-valid")
 		for_each_mali(d)
 			test_vertex_tiler_valid(d);
@@ -2999,26 +3236,32 @@ igt_main
 		for_each_mali(d)
 			test_config_fault(d);
 
+	igt_describe("A 48-job chain linked by 64-bit pointers in shuffled order.");
 	igt_subtest_with_dynamic("chain-64bit")
 		for_each_mali(d)
 			test_chain(d, true);
 
+	igt_describe("A 48-job chain linked by 32-bit pointers, garbage in the upper word.");
 	igt_subtest_with_dynamic("chain-32bit")
 		for_each_mali(d)
 			test_chain(d, false);
 
+	igt_describe("Job dependencies within a chain; one on a later job is a fault.");
 	igt_subtest_with_dynamic("deps-within-chain")
 		for_each_mali(d)
 			test_deps_within_chain(d);
 
+	igt_describe("Eight chains back to back on each slot run in submission order.");
 	igt_subtest_with_dynamic("two-jobs-per-slot")
 		for_each_mali(d)
 			test_two_jobs_per_slot(d);
 
+	igt_describe("WRITE_TIMESTAMP and the GPU's TIMESTAMP jobs are one clock.");
 	igt_subtest_with_dynamic("timestamp-across-chain")
 		for_each_mali(d)
 			test_timestamp_across_chain(d);
 
+	igt_describe("Chains on the three job slots run at the same time.");
 	igt_subtest_with_dynamic("slots-parallel")
 		for_each_mali(d)
 			test_slots_parallel(d);
@@ -3038,6 +3281,7 @@ igt_main
 		for_each_mali(d)
 			test_fault_log(d);
 
+	igt_describe("GPU writes to a read-only BO fault; GPU reads from it work.");
 	igt_subtest_with_dynamic("readonly-bo")
 		for_each_mali(d)
 			test_readonly_bo(d);
@@ -3052,14 +3296,17 @@ igt_main
 		for_each_mali(d)
 			test_as_oversubscribed(d);
 
+	igt_describe("A hung chain times out with a dump; other work and its context go on.");
 	igt_subtest_with_dynamic("hang-recovery")
 		for_each_mali(d)
 			test_hang_recovery(d);
 
+	igt_describe("A context hanging ban_threshold times is banned; others are not.");
 	igt_subtest_with_dynamic("ban")
 		for_each_mali(d)
 			test_ban(d);
 
+	igt_describe("An injected bus fault fails the next chain only.");
 	igt_subtest_with_dynamic("fault-injection")
 		for_each_mali(d)
 			test_fault_injection(d);

@@ -16,6 +16,41 @@
 #include "ugpu_adreno.h"
 #include "ugpu_vivante.h"
 
+/**
+ * TEST: ugpu submit
+ * Description: The submit front end every family shares: the BO list,
+ *	command buffers and relocations are copied once, their handles
+ *	resolved once and every offset checked against its BO before a family
+ *	sees the command. Each subtest runs once per device, as a dynamic
+ *	subtest named after it.
+ * Category: Hardware building block
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: command stream validation
+ * Feature: ugpu
+ *
+ * SUBTEST: duplicate-bo
+ * Description: A BO listed twice in one submit (alike, or write then
+ *	read) is refused with -EINVAL while another context's fence on it is
+ *	pending; the refused submits queued nothing and a correct submit then
+ *	writes the BO.
+ *
+ * SUBTEST: cmdbuf-bad-input
+ * Description: Every command buffer and relocation field wrong in turn
+ *	(counts, pointers, handles outside the BO list, flags, padding, sizes
+ *	and offsets out of or wrapping past the BO, relocation indices and
+ *	offsets, per-buffer and per-submit relocation limits; buffers on Mali,
+ *	relocations on Adreno) fails with its documented errno; the last word
+ *	of a BO is in bounds and the good command still runs.
+ *
+ * SUBTEST: cmdbuf-handle-race
+ * Description: Another process closes a command buffer's handle and
+ *	reuses the number for smaller and larger BOs while submits name it:
+ *	each submit is refused (-ENOENT, -EINVAL) or queued (-EIO once the
+ *	context was banned for running zeroes), the kernel reading the buffer
+ *	only from the BO it checked, and the device still runs commands.
+ */
+
 #define BAD_HANDLE	0xdead0001u
 /* A user address nothing is mapped at: the kernel must return -EFAULT. */
 #define BAD_PTR		((uint64_t)8)

@@ -20,6 +20,590 @@
 #include "igt.h"
 #include "ugpu_vivante.h"
 
+/**
+ * TEST: ugpu vivante
+ * Description: Vivante GCxxx cores behind the ugpu uapi, on the three
+ *   simulated boards' cores (GC2000, GC320, GC7000): identity and limits,
+ *   the FE command stream and the kernel ring, command stream validation,
+ *   relocations (MMUv1) and per-file page tables (MMUv2), the resolve, BLT
+ *   and 2D engines checked against a reference (de)tiler, tile status and
+ *   its cache, context switching, hangs and recovery, user signals and
+ *   soft commands, timestamps, runtime power management and unbinding.
+ * Category: Hardware building block
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: Vivante command streams and engines
+ * Feature: ugpu
+ *
+ * SUBTEST: identity
+ * Description: Each of the three cores reports the Vivante family, its chip
+ *   id and revision, MMU version, queue capabilities, seven feature words
+ *   and its known limits (instructions, queues, pixel pipes, vertex
+ *   streams, shader cores).
+ * Functionality: device identification
+ *
+ * SUBTEST: identity-model
+ * Description: What a core's identity decides, from public facts: the MMU
+ *   version and the 3D and 2D queues follow the feature words, and the
+ *   GC2000 r5108 and GC7000 r6214 report the corrected stream, thread,
+ *   instruction, uniform and varying limits their chip specs misreport.
+ * Functionality: device identification
+ *
+ * SUBTEST: fe-opcodes-gc2000
+ * Description: On the GC2000 the FE runs NOP, WAIT, CHIP_SELECT, a
+ *   fixed-point LOAD_STATE, a semaphore and stall, a LINK over an unknown
+ *   opcode, draws, and a CALL to a subroutine that RETURNs; without the
+ *   LINK the unknown opcode is rejected with EINVAL.
+ *
+ * SUBTEST: fe-opcodes-gc320
+ * Description: The same FE commands on the 2D-only GC320, without the
+ *   draws: all run, and an unknown opcode that is not jumped over is
+ *   rejected with EINVAL.
+ *
+ * SUBTEST: fe-opcodes-gc7000
+ * Description: The same FE commands on the GC7000, draws included: all run,
+ *   and an unknown opcode that is not jumped over is rejected with EINVAL.
+ *
+ * SUBTEST: validator-gc2000
+ * Description: The GC2000's stream validator rejects with EINVAL an
+ *   unknown opcode, END, a LOAD_STATE past its state block, a LINK out of
+ *   the buffer, kernel-owned states (interrupts, MMU, FE, events, pipe
+ *   select), raw addresses or ones past a BO, a resolve leaving its BO and
+ *   a draw for the other pipe.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-gc7000
+ * Description: The same rejections on the GC7000 (MMUv2, BLT engine): each
+ *   malformed or forbidden stream fails with EINVAL.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: reloc-mmuv1
+ * Description: On the MMUv1 GC2000, resolve fills reach a normal and a
+ *   contiguous BO through relocations: each window holds its fill value
+ *   and the word after the first window is untouched.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: clear-mmuv2
+ * Description: The same fills on the MMUv2 GC7000, through its BLT engine
+ *   and the file's own page tables.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: mmuv2-isolation
+ * Description: MMUv2 gives every file its own page tables: two files get
+ *   BOs at the same GPU address, a fill by one leaves the other's memory
+ *   alone, and an address only the other file maps is rejected.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: wait-link-concurrent
+ * Description: Six processes each run 25 fills on the GC2000 at the same
+ *   time, every result checked: jobs of concurrent clients are appended to
+ *   the kernel's WAIT/LINK ring without being lost or mixed up.
+ *
+ * SUBTEST: resolve-tiled-to-linear
+ * Description: A resolve of a 64x64 A8R8G8B8 image from 4x4 tiles to
+ *   linear on the GC2000 puts every pixel where the reference detiler says.
+ *
+ * SUBTEST: resolve-linear-to-tiled
+ * Description: A resolve of a 64x64 A8R8G8B8 image from linear to 4x4
+ *   tiles on the GC2000 puts every pixel where the reference tiler says.
+ *
+ * SUBTEST: resolve-supertiled-to-linear
+ * Description: A copy of a 64x64 image from 64x64 supertiles to linear on
+ *   the GC7000 (its BLT engine) puts every pixel where the reference
+ *   detiler says.
+ *
+ * SUBTEST: resolve-linear-to-supertiled
+ * Description: A copy of a 64x64 image from linear to 64x64 supertiles on
+ *   the GC7000 (its BLT engine) puts every pixel where the reference tiler
+ *   says.
+ *
+ * SUBTEST: resolve-16bpp-gc2000
+ * Description: The resolve engine on R5G6B5 pixels: copies between linear
+ *   and tiled move every pixel bit for bit and write nothing past the
+ *   window, and a 48x8 fill writes the low half of the fill value into its
+ *   window only.
+ *
+ * SUBTEST: blt-16bpp-gc7000
+ * Description: The BLT engine on each 16-bit format (R5G6B5, A4R4G4B4,
+ *   A1R5G5B5): copies between linear, tiled and supertiled move every pixel
+ *   unchanged and nothing else, and a 48x8 clear writes its window only.
+ *
+ * SUBTEST: fast-clear
+ * Description: A resolve of a supertiled surface under fast clear on the
+ *   GC2000: tiles whose tile status says cleared read as the clear value,
+ *   the others keep their pixels.
+ * Functionality: tile status
+ *
+ * SUBTEST: msaa-downsample
+ * Description: A 2x2 downsampling copy on the GC7000 of an image whose
+ *   columns alternate two values gives their average in every pixel of the
+ *   half-size result.
+ *
+ * SUBTEST: contig-pool
+ * Description: Contiguous BOs are allocated until the pool fails with
+ *   ENOMEM and reports less than 64 KiB free; freeing one makes room for
+ *   another, and freeing all restores the pool's free size.
+ * Functionality: memory management
+ *
+ * SUBTEST: events
+ * Description: Soft commands after a GPU command (a 32-bit write and a
+ *   signal set) run once the GPU got there: the wait returns, the GPU's
+ *   fill and the write are both in the BO, and the auto-reset signal was
+ *   consumed by the wait.
+ * Functionality: soft commands and user signals
+ *
+ * SUBTEST: context-switch-gc2000
+ * Description: Two contexts of two files with different resolve and MSAA
+ *   state, interleaved on the GC2000: each fill uses its own context's
+ *   value although the other changed it since, every kick switches
+ *   context, and a third context starts from the reset state.
+ * Functionality: context switching
+ *
+ * SUBTEST: context-switch-gc7000
+ * Description: The same interleaving of two files' contexts on the GC7000,
+ *   with the BLT engine's clear colour and bits as the context's state.
+ * Functionality: context switching
+ *
+ * SUBTEST: context-switch-same-file-gc2000
+ * Description: The interleaving on the GC2000 with two contexts of one
+ *   file: state is kept per context, not per file or address space.
+ * Functionality: context switching
+ *
+ * SUBTEST: context-switch-same-file-gc7000
+ * Description: The interleaving on the GC7000 with two contexts of one
+ *   file: state is kept per context, not per file or address space.
+ * Functionality: context switching
+ *
+ * SUBTEST: hang-recovery
+ * Description: A STALL nobody armed hangs the GC2000: the job fails with
+ *   ETIMEDOUT, its devcoredump names the process and context, holds the
+ *   registers and the stream as submitted and passes ugpu-coredump, and
+ *   another file's fill then runs.
+ * Functionality: hang detection and recovery
+ *
+ * SUBTEST: hang-ban
+ * Description: Repeated hangs of one context on the GC7000: each fails with
+ *   ETIMEDOUT and a devcoredump, the one at the ban threshold is flagged
+ *   banned, the next submit fails, and another file's fill still runs.
+ * Functionality: hang detection and recovery
+ *
+ * SUBTEST: fixed-point
+ * Description: LOAD_STATE's fixed-point flag converts 16.16 values to
+ *   single precision (1.5 and -2.0 as the core holds them); without the
+ *   flag the value is stored as loaded.
+ *
+ * SUBTEST: context-masked-state
+ * Description: Masked state across a context switch on the GC7000: a
+ *   masked write of context A changes only the unmasked field of A's own
+ *   value although B of another file loaded its own in between, and B
+ *   finds its value again.
+ * Functionality: context switching
+ *
+ * SUBTEST: context-masked-state-same-file
+ * Description: The same masked write on the GC2000 with A and B two
+ *   contexts of one file.
+ * Functionality: context switching
+ *
+ * SUBTEST: hang-cases
+ * Description: The known ways to hang the core (more VS inputs than vertex
+ *   elements, a malformed scissor at 1920 wide, garbage tile status under fast
+ *   clear, a tiled resolve not 16x4 aligned) each end with ETIMEDOUT, and
+ *   the GC2000 then runs a fill.
+ * Functionality: hang detection and recovery
+ *
+ * SUBTEST: mmu-fault-gc7000
+ * Description: On MMUv2 a write to a GPU-read-only BO faults and that job
+ *   fails with EFAULT; the same fill of another file into a writable BO
+ *   lands.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: signals
+ * Description: User signals with the vendor's semantics: WAIT takes
+ *   milliseconds, a manual-reset signal stays set until reset, an
+ *   auto-reset one is consumed by a wait, and a signal exported as a
+ *   sync_file wakes a poll in another process when set.
+ * Functionality: soft commands and user signals
+ *
+ * SUBTEST: events-across-reset
+ * Description: Soft commands (writes, a BO release, a signal set) behind an
+ *   innocent job caught in another file's hang still run, in order, after
+ *   the reset: the hung job fails with ETIMEDOUT, the fill and the last
+ *   write land and the released BO is gone.
+ * Functionality: hang detection and recovery
+ *
+ * SUBTEST: validator-big-stream
+ * Description: A full-size stream of state loads then a fill is accepted,
+ *   each byte validated once, and runs to its end; the same loads after a
+ *   fill with a last LOAD_STATE claiming more than the buffer holds are
+ *   rejected with EINVAL and nothing runs.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-rs-extent
+ * Description: Resolve extents: fills and copies whose width (linear or
+ *   tiled) takes them past their BO and an empty window are rejected; a
+ *   fill and a tiled copy ending at the BO's last byte run and write
+ *   exactly their window.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-rs-carryover
+ * Description: A resolve kick is checked against the geometry its own
+ *   submit loads: kicks relying on an earlier submit's window, or on one
+ *   of a rejected submit that never ran, are rejected, and nothing is
+ *   written.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-exec-order
+ * Description: The validator follows LINK and CALL as the FE does:
+ *   geometry loaded behind a LINK counts, and loops, a second CALL of a
+ *   subroutine, a LINK into LOAD_STATE arguments and relocated non-address
+ *   words are rejected.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-unlisted-states-gc2000
+ * Description: On MMUv1, address states the validator does not check and
+ *   states not known to be harmless are rejected even with a relocation
+ *   into a BO of the submit, shader fetch addresses and instruction cache
+ *   controls included.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-unlisted-states-gc7000
+ * Description: On MMUv2, the same unchecked or unknown states are
+ *   rejected, while shader fetch addresses and instruction cache controls
+ *   are accepted.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-readonly-mmuv1
+ * Description: On MMUv1 a GPU-read-only BO is never a write target:
+ *   resolve destination, tile status, render target, depth surface and
+ *   query result in it are rejected, textures and vertices are accepted,
+ *   and reading it works.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-2d-extent-gc320
+ * Description: Each 2D clear, blit and pattern must stay in its BO (one
+ *   ending at the BO's last byte runs and lands); rotation, stretch,
+ *   planar formats, reversed rectangles, a missing destination and a
+ *   read-only destination are rejected.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-many-bos
+ * Description: A submit with the most BOs (1024) and a long stream of
+ *   address states, each looked up among them: the fill at its end lands,
+ *   and one address outside every BO is rejected with EINVAL.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-render-target-gc2000
+ * Description: On MMUv1 a draw whose colour, depth or tile status target
+ *   (stride, rows, columns, 16-bit, supertiled, MSAA, scissor, a pipe's
+ *   address left out) reaches past its BO is rejected and not run; one that
+ *   exactly fills it runs.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-render-target-gc7000
+ * Description: The same render target cases on MMUv2: draws are accepted
+ *   as long as their addresses lie in BOs of the submit, and run or fault.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-texture-gc2000
+ * Description: On MMUv1 a draw whose texture (size, a level past its BO,
+ *   cube map, format, configuration or a sampler's size left out) reaches
+ *   past its BO is rejected and not run; textures that fit run.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-texture-gc7000
+ * Description: The same texture cases on MMUv2: accepted, and run or
+ *   fault.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-vertex-gc2000
+ * Description: On MMUv1 a draw whose vertex fetch (first vertex, count,
+ *   triangles, stride, a stride or base left out) reaches past its BO is
+ *   rejected and not run; draws that fit exactly run.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-vertex-gc7000
+ * Description: The same vertex fetch cases on MMUv2: accepted, and run or
+ *   fault.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-indexed-gc2000
+ * Description: On MMUv1 an indexed draw reaches its offset plus the largest
+ *   index of its width (8 or 16 bits) and its indices lie in the index BO:
+ *   draws just within run, one step beyond is rejected, and so are
+ *   primitive restart and 32-bit indices.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-indexed-gc7000
+ * Description: The same indexed draw cases on MMUv2: accepted, and run or
+ *   fault.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-carryover-gc2000
+ * Description: On MMUv1, draw state (scissor, MSAA, sampler size, vertex
+ *   stride, addresses) loaded only by an earlier submit of the context
+ *   counts at its worst: the draw is rejected.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-settings-gc2000
+ * Description: On MMUv1, settings that bound draws take only values with a
+ *   known bound: colour compression, unknown colour, MSAA or texture
+ *   formats, the new supertiling, 3D or linear textures, vertex strides
+ *   over 255 and an unknown index type are rejected; masked-off fields are
+ *   not.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-settings-gc7000
+ * Description: On MMUv2 the same draw settings are all accepted.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-query-gc2000
+ * Description: The occlusion query's 64-bit result must lie in its BO: at
+ *   the BO's last 8 bytes it runs, 4 bytes later it is rejected (GC2000).
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-query-gc7000
+ * Description: The occlusion query's 64-bit result must lie in its BO: at
+ *   the BO's last 8 bytes it runs, 4 bytes later it is rejected (GC7000).
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-scratch-gc2000
+ * Description: A draw that loads no target address renders through the
+ *   4 KiB scratch page: a 64x64 target that would reach past it is
+ *   rejected, a 32x32 16-bit one that fits runs.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-3d-many-draws-gc2000
+ * Description: A stream full of draws, each after a scissor and sampler
+ *   change, is accepted, each byte validated once, and every draw runs;
+ *   with one sampler too large for its BO before the middle draw it is
+ *   rejected and none runs.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: 2d-fill-gc320
+ * Description: Solid fills with START_DE on the GC320's 2D pipe write the
+ *   fill value into their rectangle and nothing beside it.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: 2d-blit-16bpp-gc320
+ * Description: A 2D bit blit of R5G6B5 pixels copies a 32x4 rectangle
+ *   pixel for pixel and leaves the rest of each destination row alone.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: 2d-pipe-switch-gc2000
+ * Description: On the GC2000, with a 3D and a 2D queue, 2D fills
+ *   alternate with 3D resolve fills: every pipe switch leaves the next
+ *   job's result right.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: huge-resolve-gc7000
+ * Description: Four fills of 65535x65532 pixels with stride 0, accepted
+ *   by the validator, either complete or end with ETIMEDOUT; meanwhile
+ *   another device works, and jobs queued behind and after run within 2 s
+ *   of its fence.
+ * Functionality: bounded work
+ *
+ * SUBTEST: huge-2d-gc320
+ * Description: 255 START_DE clears of 65535x65535 pixels with stride 0
+ *   either complete or end with ETIMEDOUT; meanwhile another device works,
+ *   and jobs queued behind and after run within 2 s of its fence.
+ * Functionality: bounded work
+ *
+ * SUBTEST: 2d-clip-clear-gc320
+ * Description: 2D clears are clipped by the clip window: only pixels of
+ *   each rectangle inside it are written, and a later submit that loads no
+ *   window is still clipped by the one the core keeps.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: 2d-clip-blit-gc320
+ * Description: 2D blits are clipped by the clip window, each kept pixel
+ *   reading what it would unclipped (absolute and relative source), and the
+ *   window persists into a submit that loads none.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: 2d-clip-clear-gc2000
+ * Description: The clipped 2D clears on the GC2000's 2D pipe: only pixels
+ *   inside the window are written, in this submit and the next.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: 2d-clip-blit-gc2000
+ * Description: The clipped 2D blits on the GC2000's 2D pipe: only pixels
+ *   inside the window are written, from the right source pixels.
+ * Functionality: 2D engine
+ *
+ * SUBTEST: 2d-clip-keeps-inside-bo
+ * Description: On MMUv1 a clear running past its BO but clipped to it is
+ *   accepted and writes nothing into the guard page after it; without a
+ *   window in the submit, or with one that lets it out, it is rejected.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: mmuv1-unmap-scratch
+ * Description: On MMUv1, GPU addresses never mapped or unmapped (a BO
+ *   freed, the TLB flushed) read the scratch page: none shows the old data
+ *   and no access reaches physical page 0.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: tlb-flush-gc2000
+ * Description: BO A is read by a resolve, freed, and BO B takes its GPU
+ *   address on the GC2000 (MMUv1): the next resolve reads B, which takes
+ *   the TLB flush after the page-table change.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: tlb-flush-gc7000
+ * Description: The same TLB check on the GC7000 (MMUv2): after B takes A's
+ *   GPU address, the next copy reads B.
+ * Functionality: GPU address translation
+ *
+ * SUBTEST: ring-space-gc2000
+ * Description: Large jobs of several contexts on every queue fill the
+ *   kernel ring's arena; jobs waiting for room hold up neither scheduling
+ *   nor recovery: all complete with the right data, and only a hung job
+ *   fails, with ETIMEDOUT.
+ *
+ * SUBTEST: ring-space-gc7000
+ * Description: The same large jobs and hang on the GC7000's ring: all
+ *   complete with the right data, only the hung job fails, and its context
+ *   works afterwards.
+ *
+ * SUBTEST: core-clock-rate
+ * Description: The timestamp frequency of each core is its board's core
+ *   clock: 528 MHz (GC2000), 480 MHz (GC320) and 800 MHz (GC7000).
+ * Functionality: timestamps
+ *
+ * SUBTEST: timestamp-wrap
+ * Description: The GC7000's 32-bit cycle counter wraps every 5.37 s: after
+ *   6 s unread, the timestamps still increase at 800 MHz across the wrap.
+ * Functionality: timestamps
+ *
+ * SUBTEST: timestamp-reset
+ * Description: A reset after a hang clears the core's cycle counter; the
+ *   timestamp of the GC7000, kept powered, neither goes back nor jumps
+ *   ahead and keeps its rate across it.
+ * Functionality: timestamps
+ *
+ * SUBTEST: runtime-suspend-gc2000
+ * Description: Idle for the autosuspend delay the GC2000 suspends (clocks
+ *   and power off), stays so while idle, and the next submit resumes it and
+ *   works; no register access reached it while off.
+ * Functionality: runtime power management
+ *
+ * SUBTEST: runtime-suspend-gc320
+ * Description: The same suspend and resume cycles on the GC320, its 2D fills
+ *   right after each resume and no register access while off.
+ * Functionality: runtime power management
+ *
+ * SUBTEST: runtime-suspend-gc7000
+ * Description: The same suspend and resume cycles on the GC7000, its fills
+ *   right after each resume and no register access while off.
+ * Functionality: runtime power management
+ *
+ * SUBTEST: runtime-suspend-shared-domain
+ * Description: The GC2000 and GC320 share a power domain: the GC2000
+ *   suspends with the domain kept on by the GC320 and works after resuming;
+ *   with both idle the domain goes off and both work again.
+ * Functionality: runtime power management
+ *
+ * SUBTEST: idle-wait-gc2000
+ * Description: An idle, powered GC2000 loops on its ring's WAIT, backing off
+ *   (at most 150 commands in 80 ms) yet seeing the next submit; suspended
+ *   it fetches nothing, and the next submit resumes it.
+ * Functionality: runtime power management
+ *
+ * SUBTEST: idle-wait-gc7000
+ * Description: The same idle WAIT loop and suspended silence on the GC7000,
+ *   with submits before and after both seen.
+ * Functionality: runtime power management
+ *
+ * SUBTEST: ts-cache-kernel-flush-gc2000
+ * Description: The kernel flushes the TS cache at the end of a job: after a
+ *   resolve through an all-cleared tile status and the CPU marking every
+ *   tile normal, the next job's resolve reads the pattern.
+ * Functionality: tile status
+ *
+ * SUBTEST: ts-cache-kernel-flush-gc7000
+ * Description: The same end-of-job TS flush on the GC7000, its BLT copy
+ *   reading the source's tile status.
+ * Functionality: tile status
+ *
+ * SUBTEST: ts-cache-user-flush-gc2000
+ * Description: In one stream, a resolve, a fill of the tile status, a
+ *   flush, stall and TS_FLUSH_CACHE, then the resolve again: the second
+ *   resolve sees the new status.
+ * Functionality: tile status
+ *
+ * SUBTEST: ts-cache-user-no-flush-gc2000
+ * Description: The same stream without the TS flush: the second resolve
+ *   still reads the cached status and gives the clear colour.
+ * Functionality: tile status
+ *
+ * SUBTEST: ts-cache-user-flush-gc7000
+ * Description: On the GC7000 a BLT flush between a tile status fill and
+ *   the next copy makes the copy see the new status.
+ * Functionality: tile status
+ *
+ * SUBTEST: ts-cache-user-no-flush-gc7000
+ * Description: On the GC7000 without the BLT flush the next copy still
+ *   reads the cached status and gives the clear colour.
+ * Functionality: tile status
+ *
+ * SUBTEST: ts-flush-order-gc7000
+ * Description: A TS flush right after a copy, alone or after only a
+ *   colour/depth flush, locks the core up (ETIMEDOUT); after the flush and
+ *   an RA to PE stall it works.
+ * Functionality: tile status
+ *
+ * SUBTEST: blt-copy-linear-gc7000
+ * Description: BLT copies out of and into a linear image: the whole image
+ *   out, a 16x8 window back in, every pixel where the layout puts it and
+ *   the rest untouched.
+ * Functionality: BLT engine
+ *
+ * SUBTEST: blt-copy-tiled-gc7000
+ * Description: BLT copies out of and into a 4x4 tiled image: every pixel
+ *   where the reference tiler puts it and the rest untouched.
+ * Functionality: BLT engine
+ *
+ * SUBTEST: blt-copy-supertiled-gc7000
+ * Description: BLT copies out of and into a 64x64 supertiled image: every
+ *   pixel where the reference tiler puts it and the rest untouched.
+ * Functionality: BLT engine
+ *
+ * SUBTEST: blt-clear-gc7000
+ * Description: A BLT clear of a window of a tiled image: the channels the
+ *   clear bits select take the clear colour, alpha keeps its value, nothing
+ *   outside the window changes.
+ * Functionality: BLT engine
+ *
+ * SUBTEST: validator-blt-extent-gc7000
+ * Description: BLT destinations and sources are checked up to the last byte
+ *   of their window (linear, tiled, moved, downsampled): accepted at the end
+ *   of the BO, rejected one row or pixel past; carried geometry and unknown
+ *   bits or commands are rejected.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-rs-on-blt-core-gc7000
+ * Description: On the GC7000, which has the BLT engine and no resolve
+ *   engine, RS operations, states and addresses are rejected and nothing is
+ *   written; its own engine works.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-blt-on-rs-core-gc2000
+ * Description: On the GC2000, which has the resolve engine and no BLT, BLT
+ *   operations, states and addresses are rejected and nothing is written;
+ *   its own engine works.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: unbind-contexts-gc7000
+ * Description: Unbinding the GC7000 with two contexts of a file alive, a
+ *   hung job and one behind it: both jobs end with an error, the contexts
+ *   are released once, and after rebinding new contexts start from reset.
+ * Functionality: device unbind
+ *
+ * SUBTEST: no-bus-errors
+ * Description: Run last: over the whole run no Vivante core saw a register
+ *   access with its clocks or power off.
+ * Functionality: runtime power management
+ */
+
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
 static int num_devs;
 
@@ -4498,6 +5082,7 @@ igt_main
 		igt_require_f(num_devs > 0, "no Vivante device\n");
 	}
 
+	igt_describe("Each core's family, chip id, MMU version, queues and known limits.");
 	igt_subtest("identity")
 		test_identity();
 
@@ -4505,195 +5090,281 @@ igt_main
 	igt_subtest("identity-model")
 		test_identity_model();
 
+	igt_describe("FE commands run, LINK, CALL and RETURN included; unknown opcodes refused.");
 	igt_subtest("fe-opcodes-gc2000")
 		test_opcodes(find_model(0x2000));
+	igt_describe("FE commands run on the 2D-only core; unknown opcodes refused.");
 	igt_subtest("fe-opcodes-gc320")
 		test_opcodes(find_model(0x320));
+	igt_describe("FE commands run, LINK, CALL and RETURN included; unknown opcodes refused.");
 	igt_subtest("fe-opcodes-gc7000")
 		test_opcodes(find_model(0x7000));
 
+	igt_describe("Malformed streams and kernel-owned states are rejected with EINVAL.");
 	igt_subtest("validator-gc2000")
 		test_validator(find_model(0x2000));
+	igt_describe("Malformed streams and kernel-owned states are rejected with EINVAL.");
 	igt_subtest("validator-gc7000")
 		test_validator(find_model(0x7000));
 
+	igt_describe("Fills through relocations land in a normal and a contiguous BO.");
 	igt_subtest("reloc-mmuv1")
 		test_reloc_clear(find_model(0x2000));
+	igt_describe("Fills through per-file page tables land in a normal and a contiguous BO.");
 	igt_subtest("clear-mmuv2")
 		test_reloc_clear(find_model(0x7000));
+	igt_describe("Two files' BOs at one GPU address stay apart.");
 	igt_subtest("mmuv2-isolation")
 		test_isolation(find_model(0x7000));
 
+	igt_describe("Six processes' fills through the kernel ring all land.");
 	igt_subtest("wait-link-concurrent")
 		test_concurrent(find_model(0x2000));
 
+	igt_describe("Resolve from 4x4 tiles to linear, checked against the reference.");
 	igt_subtest("resolve-tiled-to-linear")
 		test_resolve(find_model(0x2000), VIV_TILED, VIV_LINEAR);
+	igt_describe("Resolve from linear to 4x4 tiles, checked against the reference.");
 	igt_subtest("resolve-linear-to-tiled")
 		test_resolve(find_model(0x2000), VIV_LINEAR, VIV_TILED);
+	igt_describe("Copy from 64x64 supertiles to linear, checked against the reference.");
 	igt_subtest("resolve-supertiled-to-linear")
 		test_resolve(find_model(0x7000), VIV_SUPERTILED, VIV_LINEAR);
+	igt_describe("Copy from linear to 64x64 supertiles, checked against the reference.");
 	igt_subtest("resolve-linear-to-supertiled")
 		test_resolve(find_model(0x7000), VIV_LINEAR, VIV_SUPERTILED);
+	igt_describe("Resolve copies between layouts and a fill, 16-bit pixels.");
 	igt_subtest("resolve-16bpp-gc2000")
 		test_resolve_16bpp(find_model(0x2000), false);
 	igt_describe("BLT copies between layouts and a clear, 16-bit formats.");
 	igt_subtest("blt-16bpp-gc7000")
 		test_resolve_16bpp(find_model(0x7000), true);
+	igt_describe("Fast-cleared tiles read as the clear value, the others keep their pixels.");
 	igt_subtest("fast-clear")
 		test_fast_clear(find_model(0x2000));
+	igt_describe("A 2x2 downsampling copy averages the samples.");
 	igt_subtest("msaa-downsample")
 		test_msaa(find_model(0x7000));
 
+	igt_describe("The contiguous pool runs out with ENOMEM and recovers all it lent.");
 	igt_subtest("contig-pool")
 		test_contig_pool(find_model(0x2000));
+	igt_describe("Soft commands behind a GPU command run when the GPU gets there.");
 	igt_subtest("events")
 		test_events(find_model(0x2000));
 
+	igt_describe("Two files' contexts keep their own state when interleaved.");
 	igt_subtest("context-switch-gc2000")
 		test_context_switch(find_model(0x2000), false);
+	igt_describe("Two files' contexts keep their own state when interleaved.");
 	igt_subtest("context-switch-gc7000")
 		test_context_switch(find_model(0x7000), false);
+	igt_describe("Two contexts of one file keep their own state when interleaved.");
 	igt_subtest("context-switch-same-file-gc2000")
 		test_context_switch(find_model(0x2000), true);
+	igt_describe("Two contexts of one file keep their own state when interleaved.");
 	igt_subtest("context-switch-same-file-gc7000")
 		test_context_switch(find_model(0x7000), true);
 
+	igt_describe("A hang fails only its job, with ETIMEDOUT and a devcoredump.");
 	igt_subtest("hang-recovery")
 		test_hang(find_model(0x2000), false);
+	igt_describe("A context that hangs up to the ban threshold is banned; others work.");
 	igt_subtest("hang-ban")
 		test_hang(find_model(0x7000), true);
 
+	igt_describe("LOAD_STATE's fixed-point flag converts 16.16 to single precision.");
 	igt_subtest("fixed-point")
 		test_fixp(find_model(0x2000));
+	igt_describe("A masked write changes only its field of its own context's value.");
 	igt_subtest("context-masked-state")
 		test_masked_switch(find_model(0x7000), false);
+	igt_describe("A masked write changes its own context's value, one file.");
 	igt_subtest("context-masked-state-same-file")
 		test_masked_switch(find_model(0x2000), true);
+	igt_describe("Each known way to hang the core ends with ETIMEDOUT and recovers.");
 	igt_subtest("hang-cases")
 		test_hang_cases(find_model(0x2000));
+	igt_describe("A write to a GPU-read-only BO faults with EFAULT; others work.");
 	igt_subtest("mmu-fault-gc7000")
 		test_mmu_fault(find_model(0x7000));
+	igt_describe("User signals: millisecond waits, manual and auto reset, sync_file export.");
 	igt_subtest("signals")
 		test_signals(find_model(0x2000));
+	igt_describe("Soft commands behind an innocent job run, in order, after a reset.");
 	igt_subtest("events-across-reset")
 		test_events_reset(find_model(0x2000));
+	igt_describe("A full-size stream is validated once and runs; a cut one is rejected.");
 	igt_subtest("validator-big-stream")
 		test_validator_big_stream(find_model(0x2000));
 
+	igt_describe("Resolve windows must stay in their BOs, up to the last byte.");
 	igt_subtest("validator-rs-extent")
 		test_rs_extent(find_model(0x2000));
+	igt_describe("A resolve kick counts only geometry its own submit loads.");
 	igt_subtest("validator-rs-carryover")
 		test_rs_carryover(find_model(0x2000));
+	igt_describe("The validator walks LINK and CALL as the FE runs them.");
 	igt_subtest("validator-exec-order")
 		test_exec_order(find_model(0x2000));
+	igt_describe("Unchecked or unknown states are rejected (MMUv1).");
 	igt_subtest("validator-unlisted-states-gc2000")
 		test_unlisted_states(find_model(0x2000));
+	igt_describe("Unchecked or unknown states are rejected (MMUv2).");
 	igt_subtest("validator-unlisted-states-gc7000")
 		test_unlisted_states(find_model(0x7000));
+	igt_describe("A GPU-read-only BO is never a write target (MMUv1).");
 	igt_subtest("validator-readonly-mmuv1")
 		test_readonly(find_model(0x2000));
+	igt_describe("2D clears, blits and patterns must stay in their BOs.");
 	igt_subtest("validator-2d-extent-gc320")
 		test_2d_extent(find_model(0x320));
+	igt_describe("Address states looked up among 1024 BOs; a stray one is rejected.");
 	igt_subtest("validator-many-bos")
 		test_many_bos(find_model(0x7000));
 
+	igt_describe("Draws whose render targets leave their BOs are rejected (MMUv1).");
 	igt_subtest("validator-3d-render-target-gc2000")
 		test_3d_rt(find_model(0x2000));
+	igt_describe("Draws with any render target extent are accepted (MMUv2).");
 	igt_subtest("validator-3d-render-target-gc7000")
 		test_3d_rt(find_model(0x7000));
+	igt_describe("Draws whose textures leave their BOs are rejected (MMUv1).");
 	igt_subtest("validator-3d-texture-gc2000")
 		test_3d_texture(find_model(0x2000));
+	igt_describe("Draws with any texture extent are accepted (MMUv2).");
 	igt_subtest("validator-3d-texture-gc7000")
 		test_3d_texture(find_model(0x7000));
+	igt_describe("A draw whose vertex fetch leaves its BO is rejected (MMUv1).");
 	igt_subtest("validator-3d-vertex-gc2000")
 		test_3d_vertex(find_model(0x2000));
+	igt_describe("Draws with any vertex fetch extent are accepted (MMUv2).");
 	igt_subtest("validator-3d-vertex-gc7000")
 		test_3d_vertex(find_model(0x7000));
+	igt_describe("Indexed draws are bounded by index width and offset (MMUv1).");
 	igt_subtest("validator-3d-indexed-gc2000")
 		test_3d_indexed(find_model(0x2000));
+	igt_describe("Indexed draws of any extent are accepted (MMUv2).");
 	igt_subtest("validator-3d-indexed-gc7000")
 		test_3d_indexed(find_model(0x7000));
+	igt_describe("Draw state of an earlier submit counts at its worst (MMUv1).");
 	igt_subtest("validator-3d-carryover-gc2000")
 		test_3d_carryover(find_model(0x2000));
+	igt_describe("Draw settings without a known bound are rejected (MMUv1).");
 	igt_subtest("validator-3d-settings-gc2000")
 		test_3d_settings(find_model(0x2000));
+	igt_describe("Draw settings are all accepted (MMUv2).");
 	igt_subtest("validator-3d-settings-gc7000")
 		test_3d_settings(find_model(0x7000));
+	igt_describe("The occlusion query result must lie in its BO.");
 	igt_subtest("validator-3d-query-gc2000")
 		test_3d_query(find_model(0x2000));
+	igt_describe("The occlusion query result must lie in its BO.");
 	igt_subtest("validator-3d-query-gc7000")
 		test_3d_query(find_model(0x7000));
+	igt_describe("A draw through the scratch page must fit in it.");
 	igt_subtest("validator-3d-scratch-gc2000")
 		test_3d_scratch(find_model(0x2000));
+	igt_describe("A stream full of draws is validated once and all run.");
 	igt_subtest("validator-3d-many-draws-gc2000")
 		test_3d_many_draws(find_model(0x2000));
 
+	igt_describe("2D solid fills write their rectangle only.");
 	igt_subtest("2d-fill-gc320")
 		test_2d(find_model(0x320));
+	igt_describe("A 2D blit of R5G6B5 pixels copies its rectangle only.");
 	igt_subtest("2d-blit-16bpp-gc320")
 		test_2d_blit_16bpp(find_model(0x320));
+	igt_describe("2D fills alternating with 3D fills on one core.");
 	igt_subtest("2d-pipe-switch-gc2000")
 		test_2d(find_model(0x2000));
 
+	igt_describe("Over 17 Gpixels of fills finish or time out; the engine is free after.");
 	igt_subtest("huge-resolve-gc7000")
 		test_huge(find_model(0x7000), false);
+	igt_describe("Over 17 Gpixels of 2D clears finish or time out; the engine is free after.");
 	igt_subtest("huge-2d-gc320")
 		test_huge(find_model(0x320), true);
 
 
+	igt_describe("2D clears write only inside the clip window, which persists.");
 	igt_subtest("2d-clip-clear-gc320")
 		test_2d_clip(find_model(0x320), false);
+	igt_describe("2D blits write only inside the clip window, which persists.");
 	igt_subtest("2d-clip-blit-gc320")
 		test_2d_clip(find_model(0x320), true);
+	igt_describe("2D clears write only inside the clip window, which persists.");
 	igt_subtest("2d-clip-clear-gc2000")
 		test_2d_clip(find_model(0x2000), false);
+	igt_describe("2D blits write only inside the clip window, which persists.");
 	igt_subtest("2d-clip-blit-gc2000")
 		test_2d_clip(find_model(0x2000), true);
+	igt_describe("A clear clipped to its BO is accepted and stays inside it (MMUv1).");
 	igt_subtest("2d-clip-keeps-inside-bo")
 		test_2d_clip_inside_bo(find_model(0x320));
 
+	igt_describe("Unmapped MMUv1 addresses read the scratch page, never page 0.");
 	igt_subtest("mmuv1-unmap-scratch")
 		test_mmuv1_unmap(find_model(0x2000));
+	igt_describe("After a BO takes a freed BO's GPU address, the GPU reads the new one.");
 	igt_subtest("tlb-flush-gc2000")
 		test_tlb_flush(find_model(0x2000));
+	igt_describe("After a BO takes a freed BO's GPU address, the GPU reads the new one.");
 	igt_subtest("tlb-flush-gc7000")
 		test_tlb_flush(find_model(0x7000));
+	igt_describe("Large jobs filling the ring's arena all complete; a hang recovers.");
 	igt_subtest("ring-space-gc2000")
 		test_ring_space(find_model(0x2000));
+	igt_describe("Large jobs filling the ring's arena all complete; a hang recovers.");
 	igt_subtest("ring-space-gc7000")
 		test_ring_space(find_model(0x7000));
+	igt_describe("Each core's timestamp frequency is its board's core clock.");
 	igt_subtest("core-clock-rate")
 		test_core_clock();
 
+	igt_describe("Timestamps keep their rate across the cycle counter's wrap.");
 	igt_subtest("timestamp-wrap")
 		test_timestamp_wrap();
+	igt_describe("Timestamps keep their rate across a reset.");
 	igt_subtest("timestamp-reset")
 		test_timestamp_reset();
+	igt_describe("The idle core suspends and works again on the next submit.");
 	igt_subtest("runtime-suspend-gc2000")
 		test_runtime_suspend(find_model(0x2000));
+	igt_describe("The idle core suspends and works again on the next submit.");
 	igt_subtest("runtime-suspend-gc320")
 		test_runtime_suspend(find_model(0x320));
+	igt_describe("The idle core suspends and works again on the next submit.");
 	igt_subtest("runtime-suspend-gc7000")
 		test_runtime_suspend(find_model(0x7000));
+	igt_describe("Two cores of one power domain suspend and resume, both working.");
 	igt_subtest("runtime-suspend-shared-domain")
 		test_shared_domain();
+	igt_describe("The idle FE's WAIT loop backs off; suspended, it fetches nothing.");
 	igt_subtest("idle-wait-gc2000")
 		test_idle_wait(find_model(0x2000));
+	igt_describe("The idle FE's WAIT loop backs off; suspended, it fetches nothing.");
 	igt_subtest("idle-wait-gc7000")
 		test_idle_wait(find_model(0x7000));
+	igt_describe("The kernel's end-of-job TS flush: the next job sees new tile status.");
 	igt_subtest("ts-cache-kernel-flush-gc2000")
 		test_ts_cache_kernel(find_model(0x2000));
+	igt_describe("The kernel's end-of-job TS flush: the next job sees new tile status.");
 	igt_subtest("ts-cache-kernel-flush-gc7000")
 		test_ts_cache_kernel(find_model(0x7000));
+	igt_describe("A TS flush in the stream makes the next resolve see new tile status.");
 	igt_subtest("ts-cache-user-flush-gc2000")
 		test_ts_cache_user(find_model(0x2000), true);
+	igt_describe("Without a TS flush the next resolve reads the cached tile status.");
 	igt_subtest("ts-cache-user-no-flush-gc2000")
 		test_ts_cache_user(find_model(0x2000), false);
+	igt_describe("A BLT flush in the stream makes the next copy see new tile status.");
 	igt_subtest("ts-cache-user-flush-gc7000")
 		test_ts_cache_user(find_model(0x7000), true);
+	igt_describe("Without a BLT flush the next copy reads the cached tile status.");
 	igt_subtest("ts-cache-user-no-flush-gc7000")
 		test_ts_cache_user(find_model(0x7000), false);
+	igt_describe("A TS flush needs the cache flush and RA to PE stall before it.");
 	igt_subtest("ts-flush-order-gc7000")
 		test_ts_flush_order(find_model(0x7000));
 
@@ -4712,17 +5383,19 @@ igt_main
 	igt_describe("BLT images checked with their full extent.");
 	igt_subtest("validator-blt-extent-gc7000")
 		test_blt_extent(find_model(0x7000));
-	igt_describe("RS states on a core with the BLT engine.");
+	igt_describe("RS states on a core with the BLT engine are rejected.");
 	igt_subtest("validator-rs-on-blt-core-gc7000")
 		test_other_engine(find_model(0x7000), true);
-	igt_describe("BLT states on a core with the RS.");
+	igt_describe("BLT states on a core with the RS are rejected.");
 	igt_subtest("validator-blt-on-rs-core-gc2000")
 		test_other_engine(find_model(0x2000), false);
 
 	/* Last: the device comes back under another minor. */
+	igt_describe("Unbind with live contexts and jobs; the device works after rebind.");
 	igt_subtest("unbind-contexts-gc7000")
 		test_unbind(find_model(0x7000));
 	/* After everything: the whole run caused no bus error. */
+	igt_describe("No core saw a register access with its clocks or power off.");
 	igt_subtest("no-bus-errors")
 		test_no_bus_errors();
 }
