@@ -283,9 +283,12 @@ debug-kernel:
 arm-kernel:
 	tools/vm/build-arm-kernel.sh $(if $(KFLAVOUR),--$(KFLAVOUR)) >/dev/null
 
-tests:
+# The tests are built against upstream IGT (its headers and libigt.so),
+# which igt-upstream builds first.
+tests: igt-upstream
 	$(LOCK) $(MAKE) -C $(IGT_DIR) $(USER_FLAGS) B='$(IGT_OUT)' \
-		O='$(IGT_OBJ)'
+		O='$(IGT_OBJ)' IGT_SRC='$(IGT_UPSTREAM_OUT)/src' \
+		IGT_BUILD='$(IGT_UPSTREAM_OUT)/build'
 
 tools:
 	$(LOCK) $(MAKE) -C tools $(USER_FLAGS) O='$(TOOLS_OUT)' \
