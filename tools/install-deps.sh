@@ -13,10 +13,11 @@
 # --arch x86|arm64|arm is the architecture the VM runs (default x86). With
 # --sysroot it is not the host's: the cross compiler and QEMU come from
 # the host's packages; the target's kernel (image, modules, headers),
-# static busybox and libdrm are Debian's packages of that architecture,
-# downloaded with a private apt state (the host's dpkg is not told about
-# the architecture) and unpacked into DIR, a cache outside the checkout
-# that then works as the sysroot. --no-kernel leaves the target's kernel
+# static busybox and the libraries the tests and upstream IGT build and
+# run with (with all they depend on, libc6-dev included) are Debian's
+# packages of that architecture, downloaded with a private apt state (the
+# host's dpkg is not told about the architecture) and unpacked into DIR,
+# a cache outside the checkout that then works as the sysroot. --no-kernel leaves the target's kernel
 # packages out: the kernel is built from linux-source instead
 # (tools/vm/build-arm-kernel.sh), which takes the host's bc, bison and flex.
 set -euo pipefail
