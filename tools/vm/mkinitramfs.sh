@@ -137,10 +137,11 @@ copy_libs() {
 		<<<"$dyn" | tr ':' ' '); do
 		dirs+=("${rp//\$ORIGIN/$(dirname "$f")}")
 	done
-	for lib in $(sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' <<<"$dyn"); do
+	while read -r lib; do
+		[[ -n $lib ]] || continue
 		install_needed "$lib" "${dirs[@]}" "${libdirs[@]}" ||
 			die "$f: shared library $lib not found"
-	done
+	done < <(sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' <<<"$dyn")
 }
 
 # busybox provides the shell and every command /init uses. A foreign one
