@@ -227,7 +227,6 @@ IGT_UPSTREAM_LIST := $(IGT_DIR)/igt-upstream.list
 # A cross build builds only the library, the runner and these tests.
 IGT_UPSTREAM_TARGETS := $(if $(IGT_CROSS),$(addprefix tests/,$(shell \
 	sed -e 's/\#.*//' -e 's/[[:space:]].*//' '$(IGT_UPSTREAM_LIST)')))
-IGT_VARS := IGT_SRC='$(IGT_UPSTREAM_OUT)/src' IGT_BUILD='$(IGT_UPSTREAM)'
 # The kernel's sw_sync as a module where the kernel lacks it (Debian's);
 # built from linux-source, as IGT's syncobj tests need its timelines.
 KSRC ?= /usr/src/linux-source-6.12
@@ -302,9 +301,12 @@ debug-kernel:
 arm-kernel:
 	tools/vm/build-arm-kernel.sh $(if $(KFLAVOUR),--$(KFLAVOUR)) >/dev/null
 
-tests:
+# igt-tests/ gets upstream IGT's copied source and build tree, built
+# first.
+tests: igt-upstream
 	$(LOCK) $(MAKE) -C $(IGT_DIR) $(TEST_FLAGS) B='$(IGT_OUT)' \
-		O='$(IGT_OBJ)' $(IGT_VARS)
+		O='$(IGT_OBJ)' IGT_SRC='$(IGT_UPSTREAM_OUT)/src' \
+		IGT_BUILD='$(IGT_UPSTREAM_OUT)/build'
 
 tools:
 	$(LOCK) $(MAKE) -C tools $(USER_FLAGS) O='$(TOOLS_OUT)' \
@@ -429,6 +431,7 @@ ifeq ($(MOD_TREE),$(CURDIR))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) clean
 endif
 	$(MAKE) -C $(IGT_DIR) B='$(IGT_OUT)' O='$(IGT_OBJ)' clean
+	$(if $(IGT_CROSS),rm -rf '$(IGT_UPSTREAM_OUT)')
 	$(MAKE) -C tools O='$(TOOLS_OUT)' clean
 	$(MAKE) -C tools TOOLS='$(FW_TOOLS)' clean
 	rm -rf $(BUILD) $(OUT)
