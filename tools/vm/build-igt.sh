@@ -16,7 +16,8 @@
 # meson cross file written to OUT/cross.ini. Only the library and the
 # runner are built then, and the TARGETs (ninja's names, e.g.
 # tests/core_getversion): the tests are many and cost minutes each under
-# a cross compiler on a small machine. Natively every target is built.
+# a cross compiler on a small machine. Natively every target is built,
+# ugpu's tests (igt-tests/) among them.
 set -euo pipefail
 
 usage="usage: $0 [--cross ARCH TRIPLET SYSROOT] SNAPSHOT OUT [TARGET...]"
@@ -97,6 +98,13 @@ if [[ $(cat "$out/stamp" 2>/dev/null) != "$stamp" ]]; then
 		-Dxe_driver=disabled -Dversion_hash=snapshot >"$out/setup.log" 2>&1 ||
 		die "meson setup failed, see $out/setup.log"
 	echo "$stamp" >"$out/stamp"
+fi
+# Natively, ugpu's tests go into the copied tree the way
+# igt-tests/README.md tells a user to put them into theirs, and build with
+# IGT's own tests (build/tests/ugpu/): the check that they still do.
+if [[ -z $arch ]]; then
+	"$(dirname "$0")/../../igt-tests/copy-into-igt.sh" "$out/src" ||
+		die "cannot copy ugpu's tests into $out/src"
 fi
 ninja -C "$out/build" "${targets[@]}" >"$out/ninja.log" 2>&1 ||
 	die "ninja failed, see $out/ninja.log"
