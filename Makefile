@@ -122,13 +122,21 @@ VM_MODROOT := $(SYSROOT)
 KERNEL_DEP :=
 endif
 KBUILD_ARCH := ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)
-# The test binaries and tools are linked statically against the
-# target's libdrm: the initramfs then needs no foreign shared libraries.
+# The tools are linked statically against the target's libdrm. The test
+# binaries are linked against the target's shared libraries in the
+# sysroot, which is the compiler's root (its libc6-dev): upstream IGT's
+# library and what it needs (cairo, udev, kmod) ship no static archives.
+# The initramfs takes the libraries they need from the sysroot.
 CROSS_PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
-	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TRIPLET)/pkgconfig \
-	pkg-config --static
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(TRIPLET)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
+	pkg-config
 USER_FLAGS := CC=$(CROSS_COMPILE)gcc AR=$(CROSS_COMPILE)ar \
-	PKG_CONFIG='$(CROSS_PKG_CONFIG)' LDFLAGS=-static
+	PKG_CONFIG='$(CROSS_PKG_CONFIG) --static' LDFLAGS=-static
+TEST_FLAGS := CC='$(CROSS_COMPILE)gcc --sysroot=$(SYSROOT)' \
+	AR=$(CROSS_COMPILE)ar PKG_CONFIG='$(CROSS_PKG_CONFIG)'
+# Upstream IGT's library, runner and listed tests, cross-built.
+IGT_UPSTREAM_OUT := $(CURDIR)/build-$(ARCH)/igt-upstream
+IGT_CROSS := --cross $(ARCH) $(TRIPLET) '$(SYSROOT)'
 # The user-space programs do not depend on the flavour.
 IGT_OUT := $(CURDIR)/build-$(ARCH)/igt-tests
 IGT_OBJ := $(CURDIR)/build-$(ARCH)/igt-obj
@@ -172,6 +180,8 @@ $(error KERNEL must be stock or debug, not "$(KERNEL)")
 endif
 IGT_DIR := $(CURDIR)/igt-tests
 USER_FLAGS ?=
+TEST_FLAGS ?= $(USER_FLAGS)
+IGT_CROSS ?=
 IGT_OUT ?= $(IGT_DIR)/build
 IGT_OBJ ?= $(IGT_DIR)/.obj
 TOOLS_OUT ?= $(CURDIR)/tools
@@ -204,12 +214,22 @@ IGT_BUILD = $(IGT_OUT)
 
 # Upstream IGT, built from its snapshot beside the checkout for make
 # check to run its DRM core tests (igt-tests/igt-upstream.list) on every
-# device. Only for the host's architecture; without the snapshot make
-# check runs ugpu's own tests alone and says so.
-IGT_SRC ?= $(abspath $(CURDIR)/../shared/peers/igt-gpu-tools)
-IGT_UPSTREAM_OUT := $(CURDIR)/build/igt-upstream
-IGT_UPSTREAM := $(if $(filter 0,$(VM_CROSS)),$(if $(wildcard \
-	$(IGT_SRC)/meson.build),$(IGT_UPSTREAM_OUT)/build))
+# device, for the host or, cross-built, for ARCH (build-<arch>/). Without
+# the snapshot make check runs ugpu's own tests alone and says so.
+# igt-tests/ gets the copy of the source and the build tree (IGT_SRC and
+# IGT_BUILD on its command line).
+# A worktree looks beside its main checkout too.
+IGT_SRC_FOUND := $(firstword $(wildcard $(abspath $(CURDIR)/../shared/peers/igt-gpu-tools \
+	$(shell git -C $(CURDIR) rev-parse --path-format=absolute \
+	--git-common-dir 2>/dev/null)/../../shared/peers/igt-gpu-tools)) \
+	$(abspath $(CURDIR)/../shared/peers/igt-gpu-tools))
+IGT_SRC ?= $(IGT_SRC_FOUND)
+IGT_UPSTREAM_OUT ?= $(CURDIR)/build/igt-upstream
+IGT_UPSTREAM := $(if $(wildcard $(IGT_SRC)/meson.build),$(IGT_UPSTREAM_OUT)/build)
+IGT_UPSTREAM_LIST := $(IGT_DIR)/igt-upstream.list
+# A cross build builds only the library, the runner and these tests.
+IGT_UPSTREAM_TARGETS := $(if $(IGT_CROSS),$(addprefix tests/,$(shell \
+	sed -e 's/\#.*//' -e 's/[[:space:]].*//' '$(IGT_UPSTREAM_LIST)')))
 # The kernel's sw_sync as a module where the kernel lacks it (Debian's);
 # built from linux-source, as IGT's syncobj tests need its timelines.
 KSRC ?= /usr/src/linux-source-6.12
@@ -250,7 +270,8 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)' BENCH='$(BENCH)' \
 	  IGT_UPSTREAM='$(IGT_UPSTREAM)' \
-	  IGT_UPSTREAM_TESTS='$(IGT_DIR)/igt-upstream.list' \
+	  IGT_UPSTREAM_TESTS='$(IGT_UPSTREAM_LIST)' \
+	  VM_SYSROOT='$(SYSROOT)' VM_TRIPLET='$(TRIPLET)' \
 	  SW_SYNC_KO="$$(cat '$(SW_SYNC_OUT)/module' 2>/dev/null)"
 
 .PHONY: all modules tests tools check run bench fuzz shell deps checkpatch clean \
@@ -283,9 +304,12 @@ debug-kernel:
 arm-kernel:
 	tools/vm/build-arm-kernel.sh $(if $(KFLAVOUR),--$(KFLAVOUR)) >/dev/null
 
-tests:
-	$(LOCK) $(MAKE) -C $(IGT_DIR) $(USER_FLAGS) B='$(IGT_OUT)' \
-		O='$(IGT_OBJ)'
+# igt-tests/ gets upstream IGT's copied source and build tree, built
+# first.
+tests: igt-upstream
+	$(LOCK) $(MAKE) -C $(IGT_DIR) $(TEST_FLAGS) B='$(IGT_OUT)' \
+		O='$(IGT_OBJ)' IGT_SRC='$(IGT_UPSTREAM_OUT)/src' \
+		IGT_BUILD='$(IGT_UPSTREAM_OUT)/build'
 
 tools:
 	$(LOCK) $(MAKE) -C tools $(USER_FLAGS) O='$(TOOLS_OUT)' \
@@ -297,8 +321,9 @@ testbed: igt-upstream sw-sync
 
 igt-upstream:
 ifneq ($(IGT_UPSTREAM),)
-	$(LOCK) tools/vm/build-igt.sh '$(IGT_SRC)' '$(IGT_UPSTREAM_OUT)' >/dev/null
-else ifeq ($(VM_CROSS),0)
+	$(LOCK) tools/vm/build-igt.sh $(IGT_CROSS) '$(IGT_SRC)' \
+		'$(IGT_UPSTREAM_OUT)' $(IGT_UPSTREAM_TARGETS) >/dev/null
+else
 	@echo "make: $(IGT_SRC) is missing: upstream IGT's tests will not run" >&2
 endif
 
@@ -315,11 +340,18 @@ deps:
 check-includes:
 	tools/check-test-includes.sh $(CURDIR)
 
-# The tests' documentation matches the subtests their binaries (built
-# for this machine, whatever ARCH is) list.
+# The tests' documentation matches the subtests their binaries list:
+# those the host's IGT build made of them (tools/vm/build-igt.sh). A cross
+# build, whose binaries do not run here, leaves it to the native one: the
+# sources are the same.
+ifeq ($(IGT_CROSS),)
+check-docs: igt-upstream
+	IGT_SRC='$(IGT_SRC)' tools/check-test-docs.sh $(CURDIR) \
+		'$(IGT_UPSTREAM)/tests/ugpu'
+else
 check-docs:
-	$(LOCK) $(MAKE) -C $(IGT_DIR) B='$(IGT_DIR)/build' O='$(IGT_DIR)/.obj'
-	IGT_SRC='$(IGT_SRC)' tools/check-test-docs.sh $(CURDIR) $(IGT_DIR)/build
+	@echo "make: check-docs runs in native builds only" >&2
+endif
 
 # The VM targets install what is missing before they build anything.
 check: deps check-includes check-docs
@@ -415,6 +447,7 @@ ifeq ($(MOD_TREE),$(CURDIR))
 	$(MAKE) -C $(KDIR) M=$(CURDIR) UGPU_SRC=$(CURDIR) clean
 endif
 	$(MAKE) -C $(IGT_DIR) B='$(IGT_OUT)' O='$(IGT_OBJ)' clean
+	$(if $(IGT_CROSS),rm -rf '$(IGT_UPSTREAM_OUT)')
 	$(MAKE) -C tools O='$(TOOLS_OUT)' clean
 	$(MAKE) -C tools TOOLS='$(FW_TOOLS)' clean
 	rm -rf $(BUILD) $(OUT)

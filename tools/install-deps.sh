@@ -13,10 +13,11 @@
 # --arch x86|arm64|arm is the architecture the VM runs (default x86). With
 # --sysroot it is not the host's: the cross compiler and QEMU come from
 # the host's packages; the target's kernel (image, modules, headers),
-# static busybox and libdrm are Debian's packages of that architecture,
-# downloaded with a private apt state (the host's dpkg is not told about
-# the architecture) and unpacked into DIR, a cache outside the checkout
-# that then works as the sysroot. --no-kernel leaves the target's kernel
+# static busybox and the libraries the tests and upstream IGT build and
+# run with (with all they depend on, libc6-dev included) are Debian's
+# packages of that architecture, downloaded with a private apt state (the
+# host's dpkg is not told about the architecture) and unpacked into DIR,
+# a cache outside the checkout that then works as the sysroot. --no-kernel leaves the target's kernel
 # packages out: the kernel is built from linux-source instead
 # (tools/vm/build-arm-kernel.sh), which takes the host's bc, bison and flex.
 set -euo pipefail
@@ -138,40 +139,100 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 		"${missing[@]}"
 fi
 
-# The target architecture's packages, unpacked into the sysroot. A stamp
-# per package records the version unpacked; a newer one is unpacked over
-# it.
-fetch_foreign() {
-	local apt_dir=$sysroot/.apt st=$sysroot/.stamps dl p ver opts need=()
+# The target architecture's packages, unpacked into the sysroot, with
+# every package they depend on (apt resolves them against an empty status
+# file: nothing of the target is installed). A stamp per package records
+# the version unpacked; a newer one is unpacked over it.
+apt_dir=$sysroot/.apt
+apt_opts=(-o "APT::Architecture=${deb_arch:-}"
+	-o "APT::Architectures::=${deb_arch:-}"
+	-o "Dir::State::Lists=$apt_dir/lists"
+	-o "Dir::State::status=$apt_dir/status"
+	-o "Dir::Cache=$apt_dir" -o Dir::Cache::pkgcache=
+	-o Dir::Cache::srcpkgcache= -o Debug::NoLocking=1
+	-o APT::Sandbox::User=root)
 
-	opts=(-o "APT::Architecture=$deb_arch" -o "APT::Architectures::=$deb_arch"
-		-o "Dir::State::Lists=$apt_dir/lists"
-		-o "Dir::State::status=$apt_dir/status"
-		-o "Dir::Cache=$apt_dir" -o Dir::Cache::pkgcache=
-		-o Dir::Cache::srcpkgcache= -o Debug::NoLocking=1
-		-o APT::Sandbox::User=root)
+# "name version" of every package the named ones take to install.
+closure() {
+	apt-get -q "${apt_opts[@]}" install -s --no-install-recommends "$@" \
+		2>/dev/null | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1 \2/p'
+}
+
+# "name version" of the named packages alone.
+exact() {
+	local p ver
+
+	for p in "$@"; do
+		ver=$(apt-cache "${apt_opts[@]}" show --no-all-versions "$p" \
+			2>/dev/null | sed -n 's/^Version: //p' | head -n 1) || true
+		[[ -n $ver ]] || return 1
+		echo "$p $ver"
+	done
+}
+
+# fetch_foreign [--exact] PACKAGE...: with --exact, without what they
+# depend on (the kernel's packages: its image needs nothing to boot).
+fetch_foreign() {
+	local st=$sysroot/.stamps dl p ver all need=() resolve=closure
+
+	if [[ $1 == --exact ]]; then
+		resolve=exact
+		shift
+	fi
+
 	mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$st"
 	touch "$apt_dir/status"
 	# The lists are refreshed when a package is missing from them or
 	# its version is not the one unpacked.
-	for p in "$@"; do
-		ver=$(apt-cache "${opts[@]}" show --no-all-versions "$p" \
-			2>/dev/null | sed -n 's/^Version: //p' | head -n 1 || true)
-		if [[ -z $ver || ! -e $st/$p || $(cat "$st/$p") != "$ver" ]]; then
+	all=$("$resolve" "$@") || all=
+	while read -r p ver; do
+		[[ -n $p ]] || continue
+		if [[ ! -e $st/$p || $(cat "$st/$p") != "$ver" ]]; then
 			need+=("$p")
 		fi
-	done
-	[[ ${#need[@]} -eq 0 ]] && return 0
-	echo "install-deps: fetching $deb_arch packages ${need[*]}"
-	apt-get -q "${opts[@]}" update >/dev/null ||
+	done <<<"$all"
+	[[ -n $all && ${#need[@]} -eq 0 ]] && return 0
+	apt-get -q "${apt_opts[@]}" update >/dev/null ||
 		echo "install-deps: some $deb_arch package lists did not update" >&2
+	all=$("$resolve" "$@") || {
+		echo "install-deps: cannot resolve $deb_arch packages $*" >&2
+		apt-get -q "${apt_opts[@]}" install -s --no-install-recommends \
+			"$@" >&2 || true
+		exit 1
+	}
+	need=()
+	while read -r p ver; do
+		if [[ ! -e $st/$p || $(cat "$st/$p") != "$ver" ]]; then
+			need+=("$p")
+		fi
+	done <<<"$all"
+	[[ ${#need[@]} -eq 0 ]] && return 0
+	echo "install-deps: fetching ${#need[@]} $deb_arch packages: ${need[*]}"
 	dl=$(mktemp -d "$sysroot/.dl.XXXXXX")
-	(cd "$dl" && apt-get -q "${opts[@]}" download "${need[@]}")
+	(cd "$dl" && apt-get -q "${apt_opts[@]}" download "${need[@]}" >/dev/null)
 	for p in "${need[@]}"; do
 		dpkg-deb -x "$dl/${p}"_*.deb "$sysroot"
 		dpkg-deb -f "$dl/${p}"_*.deb Version >"$st/$p"
 	done
 	rm -rf "$dl"
+	fix_links
+}
+
+# A library's development link may be absolute (libz.so ->
+# /lib/<triplet>/libz.so.1): the linker would follow it to the host's
+# root. Those that point into the sysroot are made relative.
+fix_links() {
+	local d l t
+
+	for d in "$sysroot/lib/$triplet" "$sysroot/usr/lib/$triplet"; do
+		[[ -d $d ]] || continue
+		while IFS= read -r -d '' l; do
+			t=$(readlink "$l")
+			[[ -e $sysroot$t ]] || continue
+			ln -sfn "$(realpath -s --relative-to="$(dirname "$l")" \
+				"$sysroot$t")" "$l"
+		done < <(find "$d" -type l -lname '/*' -print0)
+	done
 }
 
 if [[ -z $sysroot ]]; then
@@ -182,8 +243,13 @@ if [[ -z $sysroot ]]; then
 	}
 else
 	mkdir -p "$sysroot"
-	fetch_foreign busybox-static libdrm-dev libdrm2 libpng-dev libpng16-16 \
-		zlib1g-dev zlib1g
+	# busybox and the libraries of the tests and tools; upstream IGT's
+	# library and runner (tools/vm/build-igt.sh) take the rest, libc6-dev
+	# included, since it is built with the sysroot as the compiler's.
+	fetch_foreign busybox-static libdrm-dev libpng-dev zlib1g-dev \
+		libpciaccess-dev libkmod-dev libproc2-dev libdw-dev \
+		libpixman-1-dev libcairo2-dev libudev-dev libglib2.0-dev \
+		libjson-c-dev
 	[[ -x $sysroot/bin/busybox ]] || {
 		echo "install-deps: $sysroot/bin/busybox is missing" >&2
 		exit 1
@@ -193,7 +259,7 @@ if [[ -n $sysroot && $no_kernel -eq 0 ]]; then
 	# armhf has no signed images, hence no -unsigned package.
 	image=linux-image-$kver-unsigned
 	[[ $arch == arm ]] && image=linux-image-$kver
-	fetch_foreign "$image" "linux-headers-$kver"
+	fetch_foreign --exact "$image" "linux-headers-$kver"
 	# The headers' scripts/ and tools/ point at the target's kbuild
 	# package; the host's one (same version) runs here instead.
 	mkdir -p "$sysroot/usr/lib"

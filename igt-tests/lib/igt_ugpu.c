@@ -16,11 +16,15 @@
 #include <sys/wait.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <linux/capability.h>
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "igt.h"
+#include "igt_device_scan.h"
 #include "igt_ugpu.h"
 #include <ugpu/sim/mali_fbd.h>
 
@@ -74,6 +78,72 @@ bool ugpu_driver_sysfs_name(int fd, char *buf, size_t size)
 	return render_link_name(fd, "device/driver", buf, size);
 }
 
+int ugpu_open_render_node(int minor)
+{
+	drmVersionPtr v;
+	char path[64];
+	bool ugpu;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/dri/renderD%d", minor);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	v = drmGetVersion(fd);
+	ugpu = v && v->name && strcmp(v->name, "ugpu") == 0;
+	drmFreeVersion(v);
+	if (!ugpu) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The device behind DRM node @node (e.g. "renderD128"), resolved. */
+static bool node_device(const char *node, char *buf)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/sys/class/drm/%s/device", node);
+	return realpath(path, buf) != NULL;
+}
+
+static bool card_is_device(const char *node, const char *dev)
+{
+	char path[PATH_MAX];
+	const char *base = strrchr(node, '/');
+
+	base = base ? base + 1 : node;
+	return *base && node_device(base, path) && strcmp(path, dev) == 0;
+}
+
+/*
+ * Whether IGT's device filters (--device, IGT_DEVICE) select render node
+ * @minor: one of them matches the card or render node of its device.
+ */
+static bool filters_select(int minor)
+{
+	char node[32], dev[PATH_MAX];
+	bool match = false;
+	int i, j, n;
+
+	if (!igt_device_filter_count())
+		return true;
+	snprintf(node, sizeof(node), "renderD%d", minor);
+	if (!node_device(node, dev))
+		return false;
+	for (i = 0; i < igt_device_filter_count() && !match; i++) {
+		struct igt_device_card *cards = NULL;
+
+		n = igt_device_card_match_all(igt_device_filter_get(i), &cards);
+		for (j = 0; j < n && !match; j++)
+			match = card_is_device(cards[j].render, dev) ||
+				card_is_device(cards[j].card, dev);
+		free(cards);
+	}
+	return match;
+}
+
 int ugpu_enumerate(uint32_t family, struct ugpu_device_info *out, int max)
 {
 	int minor, n = 0;
@@ -84,7 +154,9 @@ int ugpu_enumerate(uint32_t family, struct ugpu_device_info *out, int max)
 		char *p;
 		int fd;
 
-		fd = __drm_open_render_minor(minor);
+		if (!filters_select(minor))
+			continue;
+		fd = ugpu_open_render_node(minor);
 		if (fd < 0)
 			continue;
 		if (__ugpu_get_param(fd, DRM_UGPU_PARAM_FAMILY, 0, &fam) ||
@@ -120,7 +192,7 @@ static int bind_device(const char *op)
 
 	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
 		 unbound_driver, op);
-	return igt_sysfs_write(path, unbound_device);
+	return ugpu_file_write(path, unbound_device);
 }
 
 static void rebind_on_exit(int sig)
@@ -168,7 +240,7 @@ void ugpu_device_rebind(void)
 int ugpu_wait_for_device(uint32_t family, const char *name)
 {
 	struct ugpu_device_info found[UGPU_MAX_DEVICES];
-	uint64_t t0 = igt_nsec_now();
+	uint64_t t0 = ugpu_nsec_now();
 	int i, n;
 
 	for (;;) {
@@ -176,7 +248,7 @@ int ugpu_wait_for_device(uint32_t family, const char *name)
 		for (i = 0; i < n; i++)
 			if (!strcmp(found[i].name, name))
 				return found[i].minor;
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+		igt_assert_f(ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
 			     "%s did not come back\n", name);
 		usleep(10000);
 	}
@@ -184,7 +256,7 @@ int ugpu_wait_for_device(uint32_t family, const char *name)
 
 int ugpu_open_minor(int minor)
 {
-	int fd = __drm_open_render_minor(minor);
+	int fd = ugpu_open_render_node(minor);
 
 	igt_assert_f(fd >= 0, "cannot open ugpu render node %d\n", minor);
 	return fd;
@@ -198,6 +270,87 @@ int drm_open_ugpu(uint32_t family)
 		      "no ugpu device of family %s\n",
 		      family ? ugpu_family_name(family) : "any");
 	return ugpu_open_minor(d.minor);
+}
+
+uint64_t ugpu_nsec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int64_t ugpu_deadline_ns(unsigned int ms)
+{
+	return ugpu_nsec_now() + (uint64_t)ms * 1000000ull;
+}
+
+int ugpu_file_read(const char *path, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	err = errno;
+	close(fd);
+	if (len < 0)
+		return -err;
+	buf[len] = '\0';
+	return len;
+}
+
+int ugpu_file_write(const char *path, const char *str)
+{
+	ssize_t len;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = write(fd, str, strlen(str));
+	err = errno;
+	close(fd);
+	return len < 0 ? -err : 0;
+}
+
+void ugpu_drop_cap_sys_nice(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[2];
+	int idx = CAP_SYS_NICE / 32;
+	uint32_t bit = 1u << (CAP_SYS_NICE % 32);
+
+	/* Out of the bounding set first, so that exec cannot regain it. */
+	prctl(PR_CAPBSET_DROP, CAP_SYS_NICE, 0, 0, 0);
+
+	memset(data, 0, sizeof(data));
+	igt_assert(syscall(SYS_capget, &hdr, data) == 0);
+	data[idx].effective &= ~bit;
+	data[idx].permitted &= ~bit;
+	data[idx].inheritable &= ~bit;
+	igt_assert(syscall(SYS_capset, &hdr, data) == 0);
+}
+
+/* Where IGT's sw_sync_timeline_create() looks for the timeline device. */
+bool ugpu_has_sw_sync(void)
+{
+	return access("/dev/sw_sync", R_OK | W_OK) == 0 ||
+	       access("/sys/kernel/debug/sync/sw_sync", R_OK | W_OK) == 0;
+}
+
+int __ugpu_gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close arg = { .handle = handle };
+
+	if (igt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &arg))
+		return -errno;
+	return 0;
 }
 
 int __ugpu_get_param(int fd, uint32_t param, uint32_t index, uint64_t *value)
@@ -484,7 +637,7 @@ int ugpu_syncobj_wait(int fd, uint32_t handle, unsigned int timeout_ms)
 {
 	int ret;
 
-	ret = drmSyncobjWait(fd, &handle, 1, igt_deadline_ns(timeout_ms),
+	ret = drmSyncobjWait(fd, &handle, 1, ugpu_deadline_ns(timeout_ms),
 			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 	return ret < 0 ? (ret == -1 ? -errno : ret) : 0;
 }
@@ -495,7 +648,7 @@ int ugpu_syncobj_timeline_wait(int fd, uint32_t handle, uint64_t point,
 	int ret;
 
 	ret = drmSyncobjTimelineWait(fd, &handle, &point, 1,
-				     igt_deadline_ns(timeout_ms),
+				     ugpu_deadline_ns(timeout_ms),
 				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
 				     NULL);
 	return ret < 0 ? (ret == -1 ? -errno : ret) : 0;
@@ -617,7 +770,7 @@ int ugpu_sim_debugfs_write(int fd, const char *file, const char *value)
 
 	if (!ugpu_sim_debugfs_path(fd, file, path, sizeof(path)))
 		return -ENOENT;
-	return igt_sysfs_write(path, value);
+	return ugpu_file_write(path, value);
 }
 
 unsigned int ugpu_module_param(const char *module, const char *param,
@@ -627,7 +780,7 @@ unsigned int ugpu_module_param(const char *module, const char *param,
 
 	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module,
 		 param);
-	if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0)
+	if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
 		return def;
 	return strtoul(buf, NULL, 0);
 }
@@ -760,7 +913,7 @@ long long ugpu_sim_bus_errors_of(const char *name)
 		 name);
 	if (access(path, R_OK))
 		return -1;
-	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 	return strtoll(buf, NULL, 0);
 }
 
@@ -790,7 +943,7 @@ void ugpu_power_read(int fd, const char *file, char *buf, size_t size)
 	char path[PATH_MAX];
 
 	ugpu_power_path(fd, file, path, sizeof(path));
-	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
+	igt_assert_lt(0, ugpu_file_read(path, buf, size));
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
@@ -799,12 +952,12 @@ void ugpu_power_write(int fd, const char *file, const char *value)
 	char path[PATH_MAX];
 
 	ugpu_power_path(fd, file, path, sizeof(path));
-	igt_assert_eq(igt_sysfs_write(path, value), 0);
+	igt_assert_eq(ugpu_file_write(path, value), 0);
 }
 
 bool ugpu_wait_runtime_status(int fd, const char *want, unsigned int ms)
 {
-	int64_t deadline = igt_deadline_ns(ms);
+	int64_t deadline = ugpu_deadline_ns(ms);
 	char buf[32];
 
 	do {
@@ -812,7 +965,7 @@ bool ugpu_wait_runtime_status(int fd, const char *want, unsigned int ms)
 		if (!strcmp(buf, want))
 			return true;
 		usleep(10000);
-	} while ((int64_t)igt_nsec_now() < deadline);
+	} while ((int64_t)ugpu_nsec_now() < deadline);
 	return false;
 }
 
@@ -827,9 +980,9 @@ static char pm_delay_saved[16];
 static void pm_restore(int sig)
 {
 	(void)sig;
-	igt_sysfs_write(PM_TEST, "none");
+	ugpu_file_write(PM_TEST, "none");
 	if (pm_delay_saved[0])
-		igt_sysfs_write(PM_DELAY, pm_delay_saved);
+		ugpu_file_write(PM_DELAY, pm_delay_saved);
 }
 
 /*
@@ -844,12 +997,12 @@ int ugpu_system_sleep(void)
 	char buf[256];
 	int fd, ret = 0;
 
-	igt_require_f(igt_sysfs_read(PM_TEST, buf, sizeof(buf)) > 0 &&
+	igt_require_f(ugpu_file_read(PM_TEST, buf, sizeof(buf)) > 0 &&
 		      strstr(buf, "platform"), "no %s\n", PM_TEST);
-	igt_require_f(igt_sysfs_read(PM_STATE, buf, sizeof(buf)) > 0 &&
+	igt_require_f(ugpu_file_read(PM_STATE, buf, sizeof(buf)) > 0 &&
 		      strstr(buf, "freeze"), "no suspend to idle\n");
 	if (!pm_delay_saved[0] &&
-	    igt_sysfs_read(PM_DELAY, pm_delay_saved,
+	    ugpu_file_read(PM_DELAY, pm_delay_saved,
 			   sizeof(pm_delay_saved)) <= 0)
 		pm_delay_saved[0] = 0;
 	pm_delay_saved[strcspn(pm_delay_saved, "\n")] = 0;
@@ -857,8 +1010,8 @@ int ugpu_system_sleep(void)
 		igt_install_exit_handler(pm_restore);
 	handler = true;
 	/* One second at the test point: longer than a job timeout. */
-	igt_sysfs_write(PM_DELAY, "1");
-	igt_assert_lte(0, igt_sysfs_write(PM_TEST, "platform"));
+	ugpu_file_write(PM_DELAY, "1");
+	igt_assert_lte(0, ugpu_file_write(PM_TEST, "platform"));
 
 	fd = open(PM_STATE, O_WRONLY);
 	igt_assert_lte(0, fd);

@@ -29,7 +29,16 @@ struct ugpu_device_info {
 	char tag[64];			/* @name usable in a subtest name */
 };
 
-/* Fill @out with the ugpu devices of @family (0: any); returns how many. */
+/*
+ * Render node @minor (128 and up) opened if it is a ugpu device, else -1.
+ * Device selection by --device / IGT_DEVICE is ugpu_enumerate()'s.
+ */
+int ugpu_open_render_node(int minor);
+/*
+ * Fill @out with the ugpu devices of @family (0: any); returns how many.
+ * With IGT's device filters (--device, IGT_DEVICE) only the devices they
+ * match.
+ */
 int ugpu_enumerate(uint32_t family, struct ugpu_device_info *out, int max);
 /* Open render node @minor; asserts it is a ugpu device. */
 int ugpu_open_minor(int minor);
@@ -54,6 +63,30 @@ void ugpu_device_unbind(void);
 void ugpu_device_rebind(void);
 /* The render node minor of device @name of @family, once it is bound. */
 int ugpu_wait_for_device(uint32_t family, const char *name);
+
+/*
+ * Time on CLOCK_MONOTONIC, the clock of the uapi's absolute timeouts, in
+ * nanoseconds; ugpu_deadline_ns() is @ms milliseconds from now.
+ */
+uint64_t ugpu_nsec_now(void);
+int64_t ugpu_deadline_ns(unsigned int ms);
+
+/*
+ * Read a small file (sysfs, debugfs, procfs, cgroupfs) whole into @buf,
+ * NUL-terminated; returns its length or -errno. Write @str to @path;
+ * returns 0 or -errno.
+ */
+int ugpu_file_read(const char *path, char *buf, size_t size);
+int ugpu_file_write(const char *path, const char *str);
+
+/* Drop CAP_SYS_NICE from every capability set of this process. */
+void ugpu_drop_cap_sys_nice(void);
+
+/* Whether the kernel offers sw_sync timelines (IGT's sw_sync.h). */
+bool ugpu_has_sw_sync(void);
+
+/* DRM_IOCTL_GEM_CLOSE; 0 or -errno (IGT's gem_close() asserts). */
+int __ugpu_gem_close(int fd, uint32_t handle);
 
 int __ugpu_get_param(int fd, uint32_t param, uint32_t index, uint64_t *value);
 uint64_t ugpu_get_param(int fd, uint32_t param, uint32_t index);

@@ -8,7 +8,6 @@
 
 #include <stdint.h>
 
-#include <linux/bits.h>
 #include <ugpu/hw/adreno_regs.h>
 
 #include "igt_ugpu.h"

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hardware descriptions of include/ugpu/hw/ in userspace. They use
- * the kernel's BIT() and BIT_ULL() from <linux/bits.h>, which the uapi
- * headers do not provide: lib/shim/linux/bits.h stands in for it (the
- * Makefile puts lib/shim on the include path).
+ * The hardware descriptions of include/ugpu/hw/ in userspace, and the
+ * Mali facts the tests need beyond them.
  */
 #ifndef UGPU_HW_H
 #define UGPU_HW_H
 
-#include <linux/bits.h>
 #include <ugpu/hw/mali_regs.h>
 
 /* JS_FEATURES bits: which job types a Mali job slot runs. */

@@ -371,12 +371,12 @@ long long viv_stat(int fd, const char *key)
 	while ((de = readdir(dir))) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
 			 de->d_name);
-		if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0 ||
+		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0 ||
 		    !strstr(buf, dev))
 			continue;
 		snprintf(path, sizeof(path),
 			 "/sys/kernel/debug/dri/%s/vivante_stats", de->d_name);
-		if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0)
+		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
 			continue;
 		p = strstr(buf, key);
 		if (p && p[strlen(key)] == ':') {

@@ -1189,10 +1189,10 @@ static int run_stepped(struct env *e, unsigned int steps, uint64_t *ns)
 		adreno_wait_mem_eq(&cs, e->data->va + STEP_FLAGS + 4 * i, 1);
 	adreno_mem_write(&cs, e->data->va + TARGETS, 0x5107);
 	sync = ugpu_syncobj_create(e->fd, false);
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	submit_cs(e, e->ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
 	for (i = 0; i < steps; i++) {
-		uint64_t now = igt_nsec_now(), at = t0 + (i + 1) * step_ns;
+		uint64_t now = ugpu_nsec_now(), at = t0 + (i + 1) * step_ns;
 
 		if (at > now)
 			usleep((at - now) / 1000);
@@ -1201,7 +1201,7 @@ static int run_stepped(struct env *e, unsigned int steps, uint64_t *ns)
 		ugpu_bo_write32(e->data, STEP_FLAGS + 4 * i, 1);
 	}
 	st = ugpu_syncobj_wait_status(e->fd, sync);
-	*ns = igt_nsec_now() - t0;
+	*ns = ugpu_nsec_now() - t0;
 	ugpu_syncobj_destroy(e->fd, sync);
 	return st;
 }
@@ -1250,13 +1250,13 @@ static void test_suspend_drain_timeout(struct ugpu_device_info *d)
 		adreno_wait_mem_eq(&cs, e.data->va + STEP_FLAGS + 4 * i, 1);
 	adreno_mem_write(&cs, e.data->va + TARGETS, 0x51ee);
 	sync = ugpu_syncobj_create(e.fd, false);
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	submit_cs(&e, e.ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
 
 	/* The CP moves until the freeze: every step but the last. */
 	igt_fork(child, 1) {
 		for (i = 0; i + 1 < SLEEP_STEPS; i++) {
-			uint64_t now = igt_nsec_now();
+			uint64_t now = ugpu_nsec_now();
 			uint64_t at = t0 + (i + 1) * step_ns;
 
 			if (at > now)
@@ -1265,7 +1265,7 @@ static void test_suspend_drain_timeout(struct ugpu_device_info *d)
 		}
 	}
 	while (!ugpu_bo_read32(e.data, FLAG)) {
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+		igt_assert_f(ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
 			     "the command did not start\n");
 		usleep(1000);
 	}
@@ -1826,11 +1826,11 @@ static void test_blit_huge(struct ugpu_device_info *d)
 	sync_a = ugpu_syncobj_create(a.fd, false);
 	sync_b = ugpu_syncobj_create(b.fd, false);
 
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	submit_cs(&b, b.ctx, &big, DRM_UGPU_QUEUE_AUTO, 0, sync_b);
 	submit_cs(&a, a.ctx, &good, DRM_UGPU_QUEUE_AUTO, 0, sync_a);
 	status = ugpu_syncobj_wait_status(b.fd, sync_b);
-	t1 = igt_nsec_now();
+	t1 = ugpu_nsec_now();
 	igt_info("8 x 16384x16384 blits: status %d after %" PRIu64 " ms\n",
 		 status, (t1 - t0) / 1000000);
 	igt_assert_f(status == 1 || status == -ETIMEDOUT,
@@ -1849,7 +1849,7 @@ static void test_blit_huge(struct ugpu_device_info *d)
 	adreno_mem_write(&good, b.data->va + TARGETS + 4, 0x600e);
 	igt_assert_eq(run_cs(&b, &good), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 4), 0x600e);
-	t1 = igt_nsec_now() - t1;
+	t1 = ugpu_nsec_now() - t1;
 	igt_info("then two commands in %" PRIu64 " ms\n", t1 / 1000000);
 	igt_assert_f(t1 < 2000000000ull,
 		     "the CP stayed busy %" PRIu64 " ms after the fence\n",
@@ -3137,7 +3137,7 @@ static int fw_bind(const char *op)
 
 	snprintf(path, sizeof(path), "/sys/bus/platform/drivers/%s/%s",
 		 fw.driver, op);
-	return igt_sysfs_write(path, fw.device);
+	return ugpu_file_write(path, fw.device);
 }
 
 /* The good microcode back in place, the device bound again. */

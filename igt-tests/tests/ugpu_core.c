@@ -311,10 +311,10 @@ static bool syncobj_busy(int fd, uint32_t sync)
 static void wait_handle_closed(int fd, uint32_t handle)
 {
 	struct drm_ugpu_bo_info info = { .handle = handle };
-	uint64_t t0 = igt_nsec_now();
+	uint64_t t0 = ugpu_nsec_now();
 
 	while (__ugpu_bo_info(fd, &info) == 0) {
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+		igt_assert_f(ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
 			     "handle %u still open\n", handle);
 		usleep(1000);
 	}
@@ -696,7 +696,7 @@ static void test_bo_wait(struct ugpu_device_info *d)
 	/* Idle: a poll and a future deadline both return at once. */
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0, 0), 0);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
-				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+				     ugpu_deadline_ns(UGPU_WAIT_MS)), 0);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, DRM_UGPU_BO_WAIT_WRITERS,
 				     0), 0);
 
@@ -712,20 +712,20 @@ static void test_bo_wait(struct ugpu_device_info *d)
 
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0, 0), -ETIMEDOUT);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
-				     igt_deadline_ns(0) - 1000000), -ETIMEDOUT);
+				     ugpu_deadline_ns(0) - 1000000), -ETIMEDOUT);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, DRM_UGPU_BO_WAIT_WRITERS,
 				     0), -ETIMEDOUT);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
-				     igt_deadline_ns(50)), -ETIMEDOUT);
+				     ugpu_deadline_ns(50)), -ETIMEDOUT);
 	igt_assert_eq(__ugpu_bo_wait(fd, rbo->handle, 0, 0), -ETIMEDOUT);
 	igt_assert_eq(__ugpu_bo_wait(fd, rbo->handle, DRM_UGPU_BO_WAIT_WRITERS,
 				     0), 0);
 
 	ugpu_signal_set(fd, sig, 1);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
-				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+				     ugpu_deadline_ns(UGPU_WAIT_MS)), 0);
 	igt_assert_eq(__ugpu_bo_wait(fd, rbo->handle, 0,
-				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+				     ugpu_deadline_ns(UGPU_WAIT_MS)), 0);
 
 	ugpu_bo_free(bo);
 	ugpu_bo_free(rbo);
@@ -778,7 +778,7 @@ static void test_ctx(struct ugpu_device_info *d)
 
 	/* HIGH needs CAP_SYS_NICE: drop it in a child. */
 	igt_fork(child, 1) {
-		igt_drop_cap_sys_nice();
+		ugpu_drop_cap_sys_nice();
 		memset(&c, 0, sizeof(c));
 		c.priority = DRM_UGPU_CTX_PRIORITY_HIGH;
 		igt_assert_eq(__ugpu_ctx_create(fd, &c), -EPERM);
@@ -1122,9 +1122,9 @@ static void test_timestamp_rate(struct ugpu_device_info *d)
 	for (i = 0; i < 2; i++) {
 		if (i)
 			usleep(250000);
-		t[2 * i] = igt_nsec_now();
+		t[2 * i] = ugpu_nsec_now();
 		ts[i] = soft_timestamp(fd, ctx, bo, 8 * i);
-		t[2 * i + 1] = igt_nsec_now();
+		t[2 * i + 1] = ugpu_nsec_now();
 	}
 	gpu_ns = (double)(ts[1] - ts[0]) * 1e9 / freq;
 	min_ns = (t[2] - t[1]) * 0.99;
@@ -1308,9 +1308,9 @@ static void test_user_signals(struct ugpu_device_info *d)
 	for (i = 0; i < 3; i++) {
 		static const uint32_t ms[] = { 1, 20, 100 };
 
-		t0 = igt_nsec_now();
+		t0 = ugpu_nsec_now();
 		igt_assert_eq(__ugpu_signal_wait(fd, man, ms[i]), -ETIMEDOUT);
-		t = igt_nsec_now() - t0;
+		t = ugpu_nsec_now() - t0;
 		/*
 		 * A lower bound only, less one tick of the coarsest kernel
 		 * clock (HZ=100): jiffy timeouts may end early by that much.
@@ -1710,7 +1710,7 @@ static void test_implicit_sync(struct ugpu_device_info *d)
 		bool checked = false;
 
 		for (attempt = 0; attempt < 3 && !checked; attempt++) {
-			uint64_t t0 = igt_nsec_now();
+			uint64_t t0 = ugpu_nsec_now();
 			bool busy4, busy5;
 			uint32_t v20, v24;
 
@@ -1742,7 +1742,7 @@ static void test_implicit_sync(struct ugpu_device_info *d)
 			usleep(50000);
 			busy5 = syncobj_busy(fd, s5);
 			v24 = ugpu_bo_read32(bo, 24);
-			checked = igt_nsec_now() - t0 < 400000000ull;
+			checked = ugpu_nsec_now() - t0 < 400000000ull;
 			if (checked) {
 				igt_assert_eq_u32(v20, 4);
 				igt_assert(busy4);
@@ -2224,17 +2224,17 @@ static void test_create_close_race(struct ugpu_device_info *d)
 		struct drm_ugpu_ctx_destroy cd = { 0 };
 		uint32_t h;
 
-		t0 = igt_nsec_now();
-		while (igt_nsec_now() - t0 < 1000000000ull) {
+		t0 = ugpu_nsec_now();
+		while (ugpu_nsec_now() - t0 < 1000000000ull) {
 			for (h = 1; h < 16; h++) {
-				__gem_close(fd, h);
+				__ugpu_gem_close(fd, h);
 				cd.handle = h;
 				igt_ioctl(fd, DRM_IOCTL_UGPU_CTX_DESTROY, &cd);
 			}
 		}
 	}
-	t0 = igt_nsec_now();
-	for (i = 0; igt_nsec_now() - t0 < 1000000000ull; i++) {
+	t0 = ugpu_nsec_now();
+	for (i = 0; ugpu_nsec_now() - t0 < 1000000000ull; i++) {
 		memset(&bc, 0, sizeof(bc));
 		bc.size = 4096 << (i % 4);
 		ret = __ugpu_bo_create(fd, &bc);
@@ -2243,7 +2243,7 @@ static void test_create_close_race(struct ugpu_device_info *d)
 		igt_assert_lte_u64(va_start, bc.va);
 		igt_assert_lte_u64(bc.va + bc.size, va_end);
 		igt_assert_neq_u64(bc.mmap_offset, 0);
-		if (__gem_close(fd, bc.handle))
+		if (__ugpu_gem_close(fd, bc.handle))
 			raced++;
 
 		memset(&cc, 0, sizeof(cc));
@@ -2344,16 +2344,16 @@ static void test_unbind_signals(struct ugpu_device_info *d)
 	/* A pending fence the unbind must fail with -ENODEV. */
 	sig = ugpu_signal_create(fd, 0);
 	sf = export_sync_file(fd, sig);
-	t_export = igt_nsec_now();
+	t_export = ugpu_nsec_now();
 
 	/* They stop when the device is gone (ioctls fail with -ENODEV). */
 	igt_fork(child, 2) {
 		struct drm_ugpu_signal_export exp;
-		uint64_t t0 = igt_nsec_now();
+		uint64_t t0 = ugpu_nsec_now();
 		uint32_t h;
 		int e;
 
-		while (igt_nsec_now() - t0 < 30000000000ull) {
+		while (ugpu_nsec_now() - t0 < 30000000000ull) {
 			if (__ugpu_signal_create(fd, 0, &h))
 				break;
 			memset(&exp, 0, sizeof(exp));
@@ -2376,7 +2376,7 @@ static void test_unbind_signals(struct ugpu_device_info *d)
 	 */
 	status = ugpu_sync_file_status(sf);
 	if (status == -ETIME)
-		igt_assert_lte_u64(500000000ull, igt_nsec_now() - t_export);
+		igt_assert_lte_u64(500000000ull, ugpu_nsec_now() - t_export);
 	else
 		igt_assert_eq(status, -ENODEV);
 	close(sf);
@@ -2414,10 +2414,10 @@ static void restore_overcommit(int sig)
 	(void)sig;
 	/* kbytes and ratio exclude each other: the non-zero one last. */
 	if (atoi(overcommit_saved[2]))
-		igt_sysfs_write(overcommit_files[2], overcommit_saved[2]);
+		ugpu_file_write(overcommit_files[2], overcommit_saved[2]);
 	else
-		igt_sysfs_write(overcommit_files[1], overcommit_saved[1]);
-	igt_sysfs_write(overcommit_files[0], overcommit_saved[0]);
+		ugpu_file_write(overcommit_files[1], overcommit_saved[1]);
+	ugpu_file_write(overcommit_files[0], overcommit_saved[0]);
 }
 
 static uint64_t meminfo_kb(const char *key)
@@ -2451,7 +2451,7 @@ static void test_bo_create_nomem(struct ugpu_device_info *d)
 	igt_require(getuid() == 0);
 	/* Once per process: the dynamic subtests share it. */
 	for (i = 0; i < 3 && !overcommit_have_saved; i++) {
-		igt_require(igt_sysfs_read(overcommit_files[i],
+		igt_require(ugpu_file_read(overcommit_files[i],
 					   overcommit_saved[i],
 					   sizeof(overcommit_saved[i])) > 0);
 		overcommit_saved[i][strcspn(overcommit_saved[i], "\n")] = 0;
@@ -2469,8 +2469,8 @@ static void test_bo_create_nomem(struct ugpu_device_info *d)
 	committed = meminfo_kb("Committed_AS");
 	snprintf(buf, sizeof(buf), "%llu",
 		 (unsigned long long)(committed + (size >> 10) / 4));
-	igt_assert_eq(igt_sysfs_write(overcommit_files[2], buf), 0);
-	igt_assert_eq(igt_sysfs_write(overcommit_files[0], "2"), 0);
+	igt_assert_eq(ugpu_file_write(overcommit_files[2], buf), 0);
+	igt_assert_eq(ugpu_file_write(overcommit_files[0], "2"), 0);
 
 	memset(&arg, 0, sizeof(arg));
 	arg.size = size;
@@ -2513,7 +2513,7 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	uint64_t t0;
 
 	ugpu_bo_map(bo);
-	if (kernel_has_sw_sync()) {
+	if (ugpu_has_sw_sync()) {
 		int fence;
 
 		timeline = sw_sync_timeline_create();
@@ -2528,7 +2528,7 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 		 */
 		gate = syncobj_on_signal(fd, sig);
 	}
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	while (queued < MAX_QUEUED_JOBS) {
 		ugpu_submit_init(&s, ctx);
 		for (i = 0; i < 64 && queued + i < MAX_QUEUED_JOBS; i++)
@@ -2542,7 +2542,7 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 4, 1, 0);
 	ret = __ugpu_submit(fd, &s);
-	if (timeline < 0 && igt_nsec_now() - t0 > 400000000ull)
+	if (timeline < 0 && ugpu_nsec_now() - t0 > 400000000ull)
 		igt_skip("queueing %u jobs took longer than the job timeout, and no sw_sync\n",
 			 MAX_QUEUED_JOBS);
 	igt_assert_eq(ret, -EBUSY);
@@ -2559,7 +2559,7 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 	 * The jobs complete and are freed (asynchronously, soon after): a
 	 * submit is taken again once there is room for it.
 	 */
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	do {
 		write32_submit(&s, ctx, bo->handle, 12, 0x600d);
 		ugpu_submit_out_sync(&s, done, 0);
@@ -2567,7 +2567,7 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 		if (ret != -EBUSY)
 			break;
 		usleep(10000);
-	} while (igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull);
+	} while (ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull);
 	igt_assert_eq(ret, 0);
 	igt_assert_eq(ugpu_syncobj_wait_status(fd, done), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), MAX_QUEUED_JOBS - 1);
@@ -2620,7 +2620,7 @@ static void test_signal_wait_timeout(struct ugpu_device_info *d)
 	igt_assert_eq(ugpu_sync_file_status(sf), -ETIME);
 	close(sf);
 	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0,
-				     igt_deadline_ns(UGPU_WAIT_MS)), 0);
+				     ugpu_deadline_ns(UGPU_WAIT_MS)), 0);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
 
 	/* A setting after the timeout is not lost: the next wait gets it. */
@@ -2732,7 +2732,7 @@ static void test_soft_write_large_bo(struct ugpu_device_info *d)
 
 	before = shmem_vmap_bytes();
 	/* The gate opens by itself after the job timeout: be quick. */
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	gate = syncobj_on_signal(fd, sig);
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE64, bo->handle, last,
@@ -2743,7 +2743,7 @@ static void test_soft_write_large_bo(struct ugpu_device_info *d)
 	ugpu_submit_out_sync(&s, sync, 0);
 	ugpu_submit(fd, &s);
 	during = shmem_vmap_bytes();
-	if (igt_nsec_now() - t0 < 400000000ull)
+	if (ugpu_nsec_now() - t0 < 400000000ull)
 		igt_assert_f(during < before + size / 2,
 			     "queued writes map %llu bytes of a %llu byte BO\n",
 			     (unsigned long long)(during - before),
@@ -2842,10 +2842,10 @@ static bool cgroup2_memory(void)
 	if (access(CG_ROOT "/cgroup.controllers", R_OK) &&
 	    mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL))
 		return false;
-	if (igt_sysfs_read(CG_ROOT "/cgroup.controllers", buf,
+	if (ugpu_file_read(CG_ROOT "/cgroup.controllers", buf,
 			   sizeof(buf)) <= 0 || !strstr(buf, "memory"))
 		return false;
-	return igt_sysfs_write(CG_ROOT "/cgroup.subtree_control",
+	return ugpu_file_write(CG_ROOT "/cgroup.subtree_control",
 			       "+memory") == 0;
 }
 
@@ -2854,7 +2854,7 @@ static uint64_t cg_read_u64(const char *file)
 	char path[256], buf[64];
 
 	snprintf(path, sizeof(path), CG_TEST "/%s", file);
-	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 	return strtoull(buf, NULL, 10);
 }
 
@@ -2865,7 +2865,7 @@ static uint64_t cg_read_key(const char *file, const char *key)
 	size_t n = strlen(key);
 
 	snprintf(path, sizeof(path), CG_TEST "/%s", file);
-	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (!strncmp(p, key, n) && p[n] == ' ')
 			return strtoull(p + n + 1, NULL, 10);
@@ -2899,7 +2899,7 @@ static void test_memcg(struct ugpu_device_info *d)
 	igt_assert_eq(mkdir(CG_TEST, 0755), 0);
 	igt_install_exit_handler(cg_remove);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)CG_LIMIT);
-	igt_assert_eq(igt_sysfs_write(CG_TEST "/memory.max", buf), 0);
+	igt_assert_eq(ugpu_file_write(CG_TEST "/memory.max", buf), 0);
 	before_max = cg_read_key("memory.events", "max");
 
 	igt_fork(child, 1) {
@@ -2912,7 +2912,7 @@ static void test_memcg(struct ugpu_device_info *d)
 		int cfd;
 
 		snprintf(buf, sizeof(buf), "%d", getpid());
-		igt_assert_eq(igt_sysfs_write(CG_TEST "/cgroup.procs", buf), 0);
+		igt_assert_eq(ugpu_file_write(CG_TEST "/cgroup.procs", buf), 0);
 		CPU_ZERO(&cpus);
 		CPU_SET(sched_getcpu(), &cpus);
 		igt_assert_eq(sched_setaffinity(0, sizeof(cpus), &cpus), 0);
@@ -2955,7 +2955,7 @@ static void test_memcg(struct ugpu_device_info *d)
 		n = 4;
 		sig = ugpu_signal_create(cfd, DRM_UGPU_SIGNAL_MANUAL_RESET);
 		c0 = cg_read_u64("memory.current");
-		t0 = igt_nsec_now();
+		t0 = ugpu_nsec_now();
 		for (k = 0; k < n; k++) {
 			ctx = ugpu_ctx_create(cfd,
 					      DRM_UGPU_CTX_PRIORITY_MEDIUM);
@@ -2971,7 +2971,7 @@ static void test_memcg(struct ugpu_device_info *d)
 			}
 		}
 		c1 = cg_read_u64("memory.current");
-		if (igt_nsec_now() - t0 < 400000000ull)
+		if (ugpu_nsec_now() - t0 < 400000000ull)
 			cg_check_growth("2048 jobs", c0, c1, n * 512 * 256,
 					slack);
 		else
@@ -3156,7 +3156,7 @@ static void pm_runtime_status(struct ugpu_device_info *d, char *buf,
 
 	snprintf(path, sizeof(path),
 		 "/sys/bus/platform/devices/%s/power/runtime_status", d->name);
-	if (igt_sysfs_read(path, buf, size) <= 0)
+	if (ugpu_file_read(path, buf, size) <= 0)
 		buf[0] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 }
@@ -3191,14 +3191,14 @@ static void test_suspend_busy(struct ugpu_device_info *d)
 /* Sleep with the GPU idle and runtime-suspended; it works after. */
 static void test_suspend_idle(struct ugpu_device_info *d)
 {
-	uint64_t t0 = igt_nsec_now();
+	uint64_t t0 = ugpu_nsec_now();
 	struct pm_work w;
 	char st[64];
 
 	pm_open(d, &w);
 	pm_runtime_status(d, st, sizeof(st));
 	while (st[0] && strcmp(st, "suspended") && strcmp(st, "unsupported")) {
-		igt_assert_f(igt_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+		igt_assert_f(ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
 			     "runtime PM status stays %s\n", st);
 		usleep(10000);
 		pm_runtime_status(d, st, sizeof(st));

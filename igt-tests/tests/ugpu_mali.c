@@ -781,13 +781,13 @@ static void test_job_duration(struct ugpu_device_info *d)
 	unsigned int i, rt;
 	struct env e;
 
-	igt_require_f(igt_sysfs_read(SIM_REALTIME, old, sizeof(old) - 1) > 0,
+	igt_require_f(ugpu_file_read(SIM_REALTIME, old, sizeof(old) - 1) > 0,
 		      "not the simulator\n");
 	env_open(&e, d);
 	freq = ugpu_get_param(e.fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY, 0);
 	min_ticks = (N - 2) * 2 * freq / 1000000;
 	for (rt = 0; rt < 2; rt++) {
-		igt_assert_eq(igt_sysfs_write(SIM_REALTIME, rt ? "1" : "0"), 0);
+		igt_assert_eq(ugpu_file_write(SIM_REALTIME, rt ? "1" : "0"), 0);
 		mali_chain_init(&c, e.jobs, true);
 		for (i = 0; i < N; i++) {
 			mali_set_value_job(e.jobs, JOB(i), i + 1,
@@ -809,7 +809,7 @@ static void test_job_duration(struct ugpu_device_info *d)
 			 (unsigned long long)min_ticks);
 		igt_assert_lte_u64(min_ticks, ts[N - 1] - ts[0]);
 	}
-	igt_assert_eq(igt_sysfs_write(SIM_REALTIME, old), 0);
+	igt_assert_eq(ugpu_file_write(SIM_REALTIME, old), 0);
 	env_close(&e);
 }
 
@@ -1522,9 +1522,9 @@ static void test_timestamp_across_chain(struct ugpu_device_info *d)
 		       DRM_UGPU_SUBMIT_BO_WRITE);
 	ugpu_submit_bo(&s, e.data->handle, DRM_UGPU_SUBMIT_BO_READ |
 		       DRM_UGPU_SUBMIT_BO_WRITE);
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	igt_assert_eq(ugpu_submit_and_wait(e.fd, &s), 1);
-	t1 = igt_nsec_now();
+	t1 = ugpu_nsec_now();
 	check_long_done(jobs, 0, first);
 
 	soft0 = ugpu_bo_read64(e.data, TARGETS);
@@ -1824,14 +1824,14 @@ static void require_debugfs(int fd, const char *file)
 static void wait_knob_consumed(int fd, const char *file)
 {
 	char path[PATH_MAX], buf[32];
-	uint64_t t0 = igt_nsec_now();
+	uint64_t t0 = ugpu_nsec_now();
 
 	igt_assert(ugpu_sim_debugfs_path(fd, file, path, sizeof(path)));
 	for (;;) {
-		igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 		if (strtoull(buf, NULL, 0) == 0)
 			return;
-		if (igt_nsec_now() - t0 >= UGPU_WAIT_MS * 1000000ull) {
+		if (ugpu_nsec_now() - t0 >= UGPU_WAIT_MS * 1000000ull) {
 			/* Disarm it: it must not hit a later test. */
 			ugpu_sim_debugfs_write(fd, file, "0");
 			igt_assert_f(false, "%s not consumed: no chain started\n",
@@ -1867,7 +1867,7 @@ static void as_present_restore(int sig)
 {
 	(void)sig;
 	if (as_knob[0])
-		igt_sysfs_write(as_knob, as_knob_orig);
+		ugpu_file_write(as_knob, as_knob_orig);
 }
 
 /* Bind @d again with AS_PRESENT @mask; returns what the driver reports. */
@@ -1882,7 +1882,7 @@ static uint64_t rebind_as_present(struct ugpu_device_info *d, uint64_t mask)
 	close(fd);
 	ugpu_device_unbind();
 	snprintf(val, sizeof(val), "%#llx", (unsigned long long)mask);
-	igt_assert_eq(igt_sysfs_write(as_knob, val), 0);
+	igt_assert_eq(ugpu_file_write(as_knob, val), 0);
 	ugpu_device_rebind();
 	d->minor = ugpu_wait_for_device(DRM_UGPU_FAMILY_MALI, d->name);
 
@@ -2321,7 +2321,7 @@ static bool unbind_with_hung_job(struct ugpu_device_info *d)
 	hang_sync = ugpu_syncobj_create(e.fd, false);
 	queued_sync = ugpu_syncobj_create(e.fd, false);
 	igt_assert_eq(ugpu_sim_debugfs_write(e.fd, "hang_next", "2"), 0);
-	t0 = igt_nsec_now();
+	t0 = ugpu_nsec_now();
 	submit_chain_async(&e, e.ctx, write_chain(&e, 0, TARGETS, 1),
 			   DRM_UGPU_MALI_REQ_COMPUTE, hang_sync);
 	submit_chain_async(&e, e.ctx, write_chain(&e, 1, TARGETS + 8, 2),
@@ -2367,7 +2367,7 @@ static bool unbind_with_hung_job(struct ugpu_device_info *d)
 	env_close(&e);
 
 	if (hang_st == -ETIMEDOUT &&
-	    igt_nsec_now() - t0 > timeout_ms * 1000000ull) {
+	    ugpu_nsec_now() - t0 > timeout_ms * 1000000ull) {
 		igt_info("the hang was found before the removal: again\n");
 		return false;
 	}
@@ -2779,7 +2779,7 @@ static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
 	snprintf(df->dir, sizeof(df->dir), DEVFREQ_CLASS "/%s", d->name);
 	if (access(df->dir, F_OK)) {
 		igt_assert_f(!df->opps ||
-			     igt_sysfs_read(SIM_REALTIME, rt, sizeof(rt)) <= 0,
+			     ugpu_file_read(SIM_REALTIME, rt, sizeof(rt)) <= 0,
 			     "%s: the simulated %s board has no devfreq\n",
 			     d->name, model->name);
 		env_close(&df->e);
@@ -2797,7 +2797,7 @@ static void devfreq_read(struct devfreq_env *df, const char *file, char *buf,
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/%s", df->dir, file);
-	igt_assert_lt(0, igt_sysfs_read(path, buf, size));
+	igt_assert_lt(0, ugpu_file_read(path, buf, size));
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
@@ -2816,7 +2816,7 @@ static unsigned int devfreq_transitions(struct devfreq_env *df)
 
 	/* The whole table: the count is its last line. */
 	snprintf(path, sizeof(path), "%s/trans_stat", df->dir);
-	igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 	t = strstr(buf, "Total transition : ");
 	igt_assert_f(t, "no transition count in trans_stat\n");
 	return strtoul(t + strlen("Total transition : "), NULL, 10);
@@ -2873,7 +2873,7 @@ static long supply_uV(const char *dev)
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/regulator/%s/microvolts",
 			 de->d_name);
-		if (igt_sysfs_read(path, buf, sizeof(buf)) > 0)
+		if (ugpu_file_read(path, buf, sizeof(buf)) > 0)
 			uV = strtol(buf, NULL, 10);
 		break;
 	}
@@ -2944,14 +2944,14 @@ static void test_devfreq_opps(struct ugpu_device_info *d)
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/thermal/%s/type",
 			 de->d_name);
-		if (igt_sysfs_read(path, buf, sizeof(buf)) <= 0)
+		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
 			continue;
 		buf[strcspn(buf, "\n")] = '\0';
 		if (strcmp(buf, name))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/thermal/%s/max_state",
 			 de->d_name);
-		igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 		igt_assert_eq(atoi(buf), (int)df.num_opps - 1);
 		cooling = true;
 	}
@@ -2977,11 +2977,11 @@ static void devfreq_restore(int sig)
 		snprintf(path, sizeof(path),
 			 "/sys/bus/platform/devices/%s/power/control",
 			 devs[i].name);
-		igt_sysfs_write(path, "auto");
+		ugpu_file_write(path, "auto");
 		devfreq_control_on[i] = false;
 	}
 	if (devfreq_rt_old[0])
-		igt_sysfs_write(SIM_REALTIME, devfreq_rt_old);
+		ugpu_file_write(SIM_REALTIME, devfreq_rt_old);
 	devfreq_rt_old[0] = '\0';
 }
 
@@ -3032,7 +3032,7 @@ static void devfreq_load_refill(struct devfreq_env *df, struct devfreq_load *l)
 static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
 			      unsigned long hz, unsigned int ms)
 {
-	int64_t deadline = igt_deadline_ns(ms);
+	int64_t deadline = ugpu_deadline_ns(ms);
 
 	do {
 		if (l)
@@ -3040,7 +3040,7 @@ static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
 		if (devfreq_read_ul(df, "cur_freq") == hz)
 			return true;
 		usleep(5000);
-	} while ((int64_t)igt_nsec_now() < deadline);
+	} while ((int64_t)ugpu_nsec_now() < deadline);
 	return false;
 }
 
@@ -3054,7 +3054,7 @@ static void devfreq_check_opp(struct devfreq_env *df, unsigned int i)
 	if (device_clk_name(dev, clk, sizeof(clk))) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/clk/%s/clk_rate",
 			 clk);
-		igt_assert_lt(0, igt_sysfs_read(path, buf, sizeof(buf)));
+		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
 		igt_info("%s: clock %s at %s", dev, clk, buf);
 		igt_assert_eq_u64(strtoul(buf, NULL, 10), df->opps[i].hz);
 	} else {
@@ -3085,7 +3085,7 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	top = df.opps[df.num_opps - 1].hz;
 	/* Whatever an earlier failed subtest left. */
 	devfreq_restore(0);
-	igt_require_f(igt_sysfs_read(SIM_REALTIME, devfreq_rt_old,
+	igt_require_f(ugpu_file_read(SIM_REALTIME, devfreq_rt_old,
 				     sizeof(devfreq_rt_old) - 1) > 0,
 		      "not the simulator\n");
 	devfreq_rt_old[strcspn(devfreq_rt_old, "\n")] = '\0';
@@ -3093,7 +3093,7 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 		igt_install_exit_handler(devfreq_restore);
 		devfreq_handler = true;
 	}
-	igt_assert_eq(igt_sysfs_write(SIM_REALTIME, "1"), 0);
+	igt_assert_eq(ugpu_file_write(SIM_REALTIME, "1"), 0);
 	devfreq_control_on[d - devs] = true;
 	ugpu_power_write(df.e.fd, "control", "on");
 

@@ -1304,8 +1304,8 @@ static uint32_t sim_state(int fd, uint32_t state)
 
 	igt_require(ugpu_sim_debugfs_path(fd, "vivante_state", path, sizeof(path)));
 	snprintf(buf, sizeof(buf), "%#x", state);
-	igt_assert_eq(igt_sysfs_write(path, buf), 0);
-	igt_assert(igt_sysfs_read(path, buf, sizeof(buf)) > 0);
+	igt_assert_eq(ugpu_file_write(path, buf), 0);
+	igt_assert(ugpu_file_read(path, buf, sizeof(buf)) > 0);
 	return strtoul(buf, NULL, 0);
 }
 
@@ -2939,7 +2939,7 @@ static long long sim_stat(int fd, const char *key)
 
 	igt_require(ugpu_sim_debugfs_path(fd, "vivante_stats", path, sizeof(path)));
 	memset(buf, 0, sizeof(buf));
-	igt_assert(igt_sysfs_read(path, buf, sizeof(buf) - 1) > 0);
+	igt_assert(ugpu_file_read(path, buf, sizeof(buf) - 1) > 0);
 	p = strstr(buf, key);
 	igt_assert_f(p, "no %s in vivante_stats\n", key);
 	return strtoll(p + strlen(key) + 1, NULL, 0);
@@ -2957,9 +2957,9 @@ static uint32_t sim_mem(int fd, uint32_t addr, int *fault)
 
 	igt_require(ugpu_sim_debugfs_path(fd, "vivante_mem", path, sizeof(path)));
 	snprintf(buf, sizeof(buf), "%#x", addr);
-	igt_assert_eq(igt_sysfs_write(path, buf), 0);
+	igt_assert_eq(ugpu_file_write(path, buf), 0);
 	memset(buf, 0, sizeof(buf));
-	igt_assert(igt_sysfs_read(path, buf, sizeof(buf) - 1) > 0);
+	igt_assert(ugpu_file_read(path, buf, sizeof(buf) - 1) > 0);
 	val = strtoul(buf, &end, 0);
 	*fault = strtol(end, NULL, 0);
 	return val;
@@ -3679,7 +3679,7 @@ static long long sim_draws(int fd)
 	char path[PATH_MAX], buf[512], *p;
 
 	igt_require(ugpu_sim_debugfs_path(fd, "vivante_stats", path, sizeof(path)));
-	igt_assert(igt_sysfs_read(path, buf, sizeof(buf)) > 0);
+	igt_assert(ugpu_file_read(path, buf, sizeof(buf)) > 0);
 	p = strstr(buf, "draws:");
 	igt_assert(p);
 	return strtoll(p + strlen("draws:"), NULL, 0);
@@ -4308,10 +4308,10 @@ static void pm_control(int minor, const char *val, char old[16])
 		 "/sys/bus/platform/devices/%s/power/control", devs[i].name);
 	if (old) {
 		memset(old, 0, 16);
-		igt_assert_lt(0, igt_sysfs_read(path, old, 15));
+		igt_assert_lt(0, ugpu_file_read(path, old, 15));
 		old[strcspn(old, "\n")] = 0;
 	}
-	igt_assert_eq(igt_sysfs_write(path, val), 0);
+	igt_assert_eq(ugpu_file_write(path, val), 0);
 }
 
 /*
@@ -4352,13 +4352,13 @@ static void test_timestamp_wrap(void)
 	fd = ugpu_open_minor(minor);
 	freq = param(fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY);
 	igt_assert_eq_u64(freq, 800000000);
-	t[0] = igt_nsec_now();
+	t[0] = ugpu_nsec_now();
 	ts[0] = param(fd, DRM_UGPU_PARAM_TIMESTAMP);
-	t[1] = igt_nsec_now();
+	t[1] = ugpu_nsec_now();
 	usleep(6000000);
-	t[2] = igt_nsec_now();
+	t[2] = ugpu_nsec_now();
 	ts[1] = param(fd, DRM_UGPU_PARAM_TIMESTAMP);
-	t[3] = igt_nsec_now();
+	t[3] = ugpu_nsec_now();
 	close(fd);
 	pm_control(minor, old, NULL);
 	check_ts_rate(ts, t, freq);
@@ -4381,16 +4381,16 @@ static void test_timestamp_reset(void)
 	pm_control(minor, "on", old);
 	viv_env_open(&e, minor);
 	freq = param(e.fd, DRM_UGPU_PARAM_TIMESTAMP_FREQUENCY);
-	t[0] = igt_nsec_now();
+	t[0] = ugpu_nsec_now();
 	ts[0] = param(e.fd, DRM_UGPU_PARAM_TIMESTAMP);
-	t[1] = igt_nsec_now();
+	t[1] = ugpu_nsec_now();
 	viv_reset_stream(&s);
 	viv_emit(&s, VIV_CMD_STALL, VIV_TOKEN(VIV_SYNC_FE, VIV_SYNC_RA));
 	igt_assert_eq(viv_exec(&e, &s, NULL, 0, 0, &status), 0);
 	igt_assert_f(status == -ETIMEDOUT, "status %d\n", status);
-	t[2] = igt_nsec_now();
+	t[2] = ugpu_nsec_now();
 	ts[1] = param(e.fd, DRM_UGPU_PARAM_TIMESTAMP);
-	t[3] = igt_nsec_now();
+	t[3] = ugpu_nsec_now();
 	viv_env_close(&e);
 	ugpu_devcd_clear();
 	pm_control(minor, old, NULL);

@@ -13,8 +13,10 @@
 #   IGT_BUILD     directory holding the test binaries
 #   USER_TOOLS    $TOOLS_BUILD/<name>/<name> programs to install in /usr/bin
 #   TOOLS_BUILD   where the tools were built (default: tools/)
-#   VM_CROSS      1: the VM's architecture is not the host's; every
-#                 program must be static
+#   VM_CROSS      1: the VM's architecture is not the host's
+#   VM_SYSROOT    root of the VM's architecture's shared libraries and
+#                 dynamic loader (default: the host's /)
+#   VM_TRIPLET    its multiarch name (default: x86_64-linux-gnu)
 #   VM_BUSYBOX    static busybox of the VM's architecture (default: the
 #                 host's)
 #   DEMO_TOOLS    those of them that "make run" runs after ugpu-info
@@ -26,7 +28,8 @@
 #                 the in-kernel modules) or empty
 #   IGT_UPSTREAM  build tree of upstream IGT (tools/vm/build-igt.sh) or
 #                 empty; its tests named in IGT_UPSTREAM_TESTS go to
-#                 /igt/tests, its libraries to /igt/lib
+#                 /igt/tests, its libraries to /igt/lib, its runner to
+#                 /igt/runner
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -57,40 +60,88 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,proc,sys,dev,tmp,tests}
 mkdir -p "$root"/lib/ugpu "$root"/lib/kdeps
 
-# Shared libraries and the dynamic loader of a binary, at the same paths.
-# A foreign architecture's programs are static: the host's loader cannot
-# tell what they need.
-copy_libs() {
-	local lib deps headers
+# Shared libraries and the dynamic loader of a binary, at the paths the
+# VM's loader looks: its own path, /lib/<triplet>, /usr/lib/<triplet>,
+# /lib, /usr/lib. They are resolved from VM_SYSROOT (the host's root for
+# x86) by walking DT_NEEDED as the loader does, the binary's RUNPATH
+# first: readelf reads a foreign architecture's ELF too. IGT's own
+# libraries, which the RUNPATH ($ORIGIN/../lib) finds, go under /igt as
+# in its build tree.
+libroot=${VM_SYSROOT:-}
+[[ $libroot == / ]] && libroot=
+triplet=${VM_TRIPLET:-x86_64-linux-gnu}
+libdirs=("$libroot/lib/$triplet" "$libroot/usr/lib/$triplet" "$libroot/lib"
+	"$libroot/usr/lib")
+declare -A libs_done=()
 
-	# Whole outputs in variables: with pipefail, a reader that stops at
-	# its first match would fail the pipeline (SIGPIPE) at random.
-	if [[ $VM_CROSS == 1 ]]; then
-		headers=$(LC_ALL=C readelf -l "$1")
-		if [[ $headers == *"program interpreter"* ]]; then
-			die "$1 is not static"
+# The file a path of the VM's root names, symbolic links followed inside
+# that root (a sysroot's absolute link points into the sysroot).
+resolve_in_root() {
+	local p=$1 t n=0
+
+	while [[ -L $p ]]; do
+		t=$(readlink "$p")
+		if [[ $t == /* ]]; then
+			p=$libroot$t
+		else
+			p=$(dirname "$p")/$t
+		fi
+		((++n < 40)) || die "$1: too many symbolic links"
+	done
+	[[ -f $p ]] || return 1
+	echo "$p"
+}
+
+# Copy host file $1 to the initramfs path $2 and what it needs.
+install_lib() {
+	local src dst=$2
+
+	[[ -n ${libs_done[$dst]:-} ]] && return 0
+	libs_done[$dst]=1
+	src=$(resolve_in_root "$1") || die "$1 is missing"
+	mkdir -p "$root$(dirname "$dst")"
+	cp "$src" "$root$dst"
+	copy_libs "$src"
+}
+
+# Copy shared library $1 (a DT_NEEDED name), found in the directories
+# $2..., and what it needs.
+install_needed() {
+	local name=$1 dir path
+	shift
+
+	for dir in "$@"; do
+		[[ -e $dir/$name ]] || continue
+		path=$dir/$name
+		if [[ -n ${IGT_UPSTREAM:-} && $path == "$IGT_UPSTREAM"/* ]]; then
+			path=$(realpath -s "$path")
+			install_lib "$path" "/igt/${path#"$IGT_UPSTREAM"/}"
+		else
+			install_lib "$path" "${path#"$libroot"}"
 		fi
 		return 0
-	fi
-	# Scripts and static binaries have none; ldd fails on them.
-	deps=$(ldd "$1" 2>/dev/null || true)
-	if grep -q 'not found' <<<"$deps"; then
-		die "$1: shared library not found: $(grep 'not found' <<<"$deps")"
-	fi
-	awk '
-		$2 == "=>" && $3 ~ /^\// { print $3; next }
-		$1 ~ /^\// { print $1 }' <<<"$deps" | while read -r lib; do
-		# IGT's own libraries are found through the tests' RUNPATH
-		# ($ORIGIN/../lib/...): under /igt as in the build tree.
-		if [[ -n ${IGT_UPSTREAM:-} && $lib == "$IGT_UPSTREAM"/* ]]; then
-			mkdir -p "$root/igt/$(dirname "${lib#"$IGT_UPSTREAM"/}")"
-			cp -L "$lib" "$root/igt/${lib#"$IGT_UPSTREAM"/}"
-			continue
-		fi
-		[[ -e $root$lib ]] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
 	done
+	return 1
+}
+
+copy_libs() {
+	local f=$1 headers dyn interp lib rp dirs=()
+
+	# Scripts have none.
+	headers=$(LC_ALL=C readelf -lW "$f" 2>/dev/null) || return 0
+	interp=$(sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p' \
+		<<<"$headers")
+	[[ -n $interp ]] && install_lib "$libroot$interp" "$interp"
+	dyn=$(LC_ALL=C readelf -dW "$f")
+	for rp in $(sed -n 's/.*(\(RUNPATH\|RPATH\)).*\[\(.*\)\]$/\2/p' \
+		<<<"$dyn" | tr ':' ' '); do
+		dirs+=("${rp//\$ORIGIN/$(dirname "$f")}")
+	done
+	while read -r lib; do
+		[[ -n $lib ]] || continue
+		install_needed "$lib" "${dirs[@]}" "${libdirs[@]}" ||
+			die "$f: shared library $lib not found"
+	done < <(sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' <<<"$dyn")
 }
 
 # busybox provides the shell and every command /init uses. A foreign one
@@ -200,6 +251,11 @@ if [[ -d $IGT_BUILD ]]; then
 		copy_libs "$t"
 	done
 fi
+# igt_runner wants the list of a test directory's binaries, in the form
+# IGT's build writes it.
+(cd "$root/tests" && printf 'TESTLIST\n%s\nEND TESTLIST\n' \
+	"$(find . -maxdepth 1 -type f -perm -u+x -printf '%P\n' |
+		LC_ALL=C sort | paste -sd' ')") >"$root/tests/test-list.txt"
 
 # Upstream IGT: the tests of the list (a name per line, perhaps with the
 # subtests left out, # comments),
@@ -215,11 +271,22 @@ if [[ -n ${IGT_UPSTREAM:-} ]]; then
 			copy_libs "$IGT_UPSTREAM/tests/$t"
 			echo "$t" "$excluded"
 		done >"$root/igt/list"
-	gcc_s=$(ldconfig -p |
-		awk '$1 == "libgcc_s.so.1" && /x86-64/ && !f { print $NF; f = 1 }')
-	[[ -n $gcc_s ]] || die "libgcc_s.so.1 not found"
-	mkdir -p "$root$(dirname "$gcc_s")"
-	cp -L "$gcc_s" "$root$gcc_s"
+	install_needed libgcc_s.so.1 "${libdirs[@]}" ||
+		die "libgcc_s.so.1 not found"
+	# The runner, for running the tests as IGT's CI does; it reads the
+	# names of the tests in its directory from test-list.txt.
+	mkdir -p "$root/igt/runner"
+	for r in igt_runner igt_resume igt_results; do
+		[[ -x $IGT_UPSTREAM/runner/$r ]] || die "IGT's $r was not built"
+		cp "$IGT_UPSTREAM/runner/$r" "$root/igt/runner/"
+		copy_libs "$IGT_UPSTREAM/runner/$r"
+	done
+	{
+		echo TESTLIST
+		awk '{ print $1 }' "$root/igt/list" | tr '\n' ' '
+		echo
+		echo END TESTLIST
+	} >"$root/igt/tests/test-list.txt"
 fi
 
 for t in $USER_TOOLS; do
@@ -235,6 +302,6 @@ install -m 0755 "$top/tools/vm/init" "$root/init"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc -R 0:0 --quiet) >"$BUILD/initramfs.cpio"
 nkdeps=$(wc -l <"$root/lib/kdeps/order")
-ntests=$(find "$root/tests" -type f | wc -l)
+ntests=$(find "$root/tests" -type f -perm -u+x | wc -l)
 echo "mkinitramfs: $BUILD/initramfs.cpio ($nkdeps in-kernel modules," \
 	"$ntests test binaries)"

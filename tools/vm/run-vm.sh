@@ -147,8 +147,8 @@ if [[ $mode == shell ]]; then
 fi
 
 log=$BUILD/vm-console.log
-# The base64 of the frames stays in the log, off the terminal; so do the
-# benchmark tables, printed once at the end.
+# The base64 of the frames and of igt_runner's results stays in the log,
+# off the terminal; so do the benchmark tables, printed once at the end.
 # --foreground keeps QEMU in our process group, so that an interrupted
 # run takes it down too.
 # A kernel that dies before /init runs has run none of ugpu (TCG's stale
@@ -159,7 +159,8 @@ for attempt in 1 2; do
 		tee "$log" |
 		sed -u -e '/^@@UGPU:PNG-BEGIN/,/^@@UGPU:PNG-END/{/^@@UGPU:PNG/!d}' \
 			-e '/^@@UGPU:BENCH-BEGIN/,/^@@UGPU:BENCH-END/{/^@@UGPU:BENCH/!d}' \
-			-e '/^@@UGPU:BENCH-JSON-BEGIN/,/^@@UGPU:BENCH-JSON-END/{/^@@UGPU:BENCH/!d}'; then
+			-e '/^@@UGPU:BENCH-JSON-BEGIN/,/^@@UGPU:BENCH-JSON-END/{/^@@UGPU:BENCH/!d}' \
+			-e '/^@@UGPU:IGT-RESULTS-BEGIN/,/^@@UGPU:IGT-RESULTS-END/{/^@@UGPU:IGT/!d}'; then
 		qemu_rc=0
 	else
 		qemu_rc=${PIPESTATUS[0]}
@@ -192,6 +193,32 @@ if grep -q '^@@UGPU:RESULTS-END' "$clean"; then
 		grep -E '^(PASS|FAIL|SKIP) [^ ]+ \(' >"$results" || true
 else
 	grep -E '^(PASS|FAIL|SKIP) [^ ]+ \(' "$clean" >"$results" || true
+fi
+
+# ugpu's own tests ran under igt_runner: its results directory is kept in
+# $BUILD/igt-results, and its results.json gives one line per subtest
+# (dynamic subtests, one per device, are named in a failed parent's
+# reason). dmesg-warn is a pass here: the kernel's warnings fail the run
+# below, from the whole log.
+igt_results=$BUILD/igt-results
+igt_failures=$BUILD/igt-failures.txt
+rm -rf "$igt_results" "$igt_failures"
+if grep -q '^@@UGPU:IGT-RESULTS-END' "$clean"; then
+	mkdir -p "$igt_results"
+	if sed -n '/^@@UGPU:IGT-RESULTS-BEGIN/,/^@@UGPU:IGT-RESULTS-END/p' \
+		"$clean" | sed '1d;$d' | base64 -d |
+		tar -xzf - -C "$igt_results" --strip-components=1 &&
+		[[ -s $igt_results/results.json ]]; then
+		jq -r -f "$(dirname "$0")/igt-results.jq" \
+			"$igt_results/results.json" >>"$results"
+		jq -r -f "$(dirname "$0")/igt-failures.jq" \
+			"$igt_results/results.json" >"$igt_failures"
+		[[ -s $igt_failures ]] || rm -f "$igt_failures"
+	else
+		problems+=("igt_runner's results cannot be read ($igt_results)")
+	fi
+elif grep -q '^@@UGPU:START igt_runner' "$clean"; then
+	problems+=("igt_runner's results did not reach the host")
 fi
 passed=$(grep -c '^PASS ' "$results" || true)
 failed=$(grep -c '^FAIL ' "$results" || true)
@@ -302,6 +329,12 @@ if [[ $mode == bench ]]; then
 	else
 		problems+=("no benchmark JSON")
 	fi
+fi
+
+if [[ -s $igt_failures ]]; then
+	echo
+	echo "---- output of the failed subtests ($igt_failures) ----"
+	head -n 400 "$igt_failures"
 fi
 
 echo

@@ -12,7 +12,7 @@
 #ifndef _UGPU_HW_ADRENO_REGS_H_
 #define _UGPU_HW_ADRENO_REGS_H_
 
-#include <linux/bits.h>
+#include <ugpu/hw/ugpu_bits.h>
 
 #define A6XX_MMIO(reg)			((reg) * 4)
 

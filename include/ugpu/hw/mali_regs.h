@@ -7,7 +7,7 @@
 #ifndef _UGPU_HW_MALI_REGS_H_
 #define _UGPU_HW_MALI_REGS_H_
 
-#include <linux/bits.h>
+#include <ugpu/hw/ugpu_bits.h>
 
 /* GPU control */
 #define MALI_GPU_ID			0x000

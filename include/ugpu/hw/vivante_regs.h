@@ -11,7 +11,7 @@
 #ifndef _UGPU_HW_VIVANTE_REGS_H_
 #define _UGPU_HW_VIVANTE_REGS_H_
 
-#include <linux/bits.h>
+#include <ugpu/hw/ugpu_bits.h>
 
 /* Host interface */
 #define VIV_HI_CLOCK_CONTROL		0x0000

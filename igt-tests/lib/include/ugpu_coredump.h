@@ -1,0 +1,1 @@
+../../../uapi/drm/ugpu_coredump.h
