@@ -260,6 +260,15 @@
  * Sub-category: Power management
  * Functionality: system suspend
  *
+ * SUBTEST: unbind-runtime-pm-forbidden
+ * Description: Unbind a GPU whose runtime PM user space forbade
+ *	(power/control "on"): its clocks, supplies and power domain are off
+ *	once the driver is gone, no register was accessed unpowered, and,
+ *	bound again with control back at "auto", the GPU suspends when idle
+ *	and runs a job.
+ * Sub-category: Power management
+ * Functionality: device unbind
+ *
  * SUBTEST: bo-contiguous-mmap
  * Description: The CPU mappings of two contiguous BOs show each BO's own
  *	pages, including the values soft writes put there.
@@ -3209,6 +3218,114 @@ static void test_suspend_idle(struct ugpu_device_info *d)
 	close(w.fd);
 }
 
+/* power/control of the device a subtest set to "on", for the exit handler. */
+static char pm_control_path[PATH_MAX];
+
+static void pm_control_restore(int sig)
+{
+	(void)sig;
+	if (pm_control_path[0])
+		ugpu_file_write(pm_control_path, "auto");
+}
+
+/*
+ * True when a line of the simulated board's state says a clock, supply or
+ * power domain is on; a board without a domain is always powered.
+ */
+static bool board_has_power(const char *board, char *what, size_t size)
+{
+	char buf[4096], *line, *save;
+
+	igt_assert_lt(0, ugpu_file_read(board, buf, sizeof(buf)));
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t len = strlen(line);
+
+		if (!strncmp(line, "power domain: none,", 19))
+			continue;
+		if (len > 3 && !strcmp(line + len - 3, " on")) {
+			snprintf(what, size, "%s", line);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * With runtime PM forbidden, the driver's last reference does not power
+ * the GPU down; its remove must, before the clocks, resets and supplies
+ * are released (the regulator core warns about a supply put while
+ * enabled). Runtime PM must be enabled again after the next bind.
+ */
+static void test_unbind_pm_forbidden(struct ugpu_device_info *d)
+{
+	static bool handler_installed;
+	uint32_t family = d->family;
+	char board[PATH_MAX], what[256], st[64];
+	struct ugpu_submit s;
+	struct ugpu_bo *bo;
+	long long errs;
+	uint32_t ctx;
+	int fd;
+
+	igt_require(getuid() == 0);
+	snprintf(board, sizeof(board), "/sys/kernel/debug/ugpu_sim/%s/board",
+		 d->name);
+	igt_require_f(!access(board, R_OK), "no simulated board behind %s\n",
+		      d->name);
+	errs = ugpu_sim_bus_errors_of(d->name);
+
+	fd = ugpu_open_minor(d->minor);
+	ugpu_device_unbind_init(fd);
+	if (!handler_installed) {
+		igt_install_exit_handler(pm_control_restore);
+		handler_installed = true;
+	}
+	snprintf(pm_control_path, sizeof(pm_control_path),
+		 "/sys/bus/platform/devices/%s/power/control", d->name);
+	ugpu_power_write(fd, "control", "on");
+	pm_runtime_status(d, st, sizeof(st));
+	igt_assert_f(!strcmp(st, "active") || !strcmp(st, "unsupported"),
+		     "runtime PM status %s with control on\n", st);
+	close(fd);
+
+	ugpu_device_unbind();
+	igt_assert_f(!board_has_power(board, what, sizeof(what)),
+		     "%s after unbind: %s\n", d->name, what);
+
+	ugpu_device_rebind();
+	d->minor = ugpu_wait_for_device(family, d->name);
+	fd = ugpu_open_minor(d->minor);
+	ugpu_power_write(fd, "control", "auto");
+	pm_control_path[0] = '\0';
+	pm_runtime_status(d, st, sizeof(st));
+	if (strcmp(st, "unsupported")) {
+		uint64_t t0 = ugpu_nsec_now();
+
+		while (strcmp(st, "suspended")) {
+			igt_assert_f(ugpu_nsec_now() - t0 <
+				     UGPU_WAIT_MS * 1000000ull,
+				     "runtime PM status stays %s after rebind\n",
+				     st);
+			usleep(10000);
+			pm_runtime_status(d, st, sizeof(st));
+		}
+	}
+
+	bo = ugpu_bo_new(fd, 4096, 0);
+	ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	ugpu_bo_map(bo);
+	write32_submit(&s, ctx, bo->handle, 0, 0x0ff0);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x0ff0);
+	ugpu_bo_free(bo);
+	ugpu_ctx_destroy(fd, ctx);
+	close(fd);
+	/* Nothing touched the GPU without clocks or power meanwhile. */
+	if (errs >= 0)
+		igt_assert_eq(ugpu_sim_bus_errors_of(d->name), errs);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -3367,6 +3484,11 @@ igt_main
 	igt_subtest_with_dynamic("suspend-idle")
 		for_each_device(d)
 			test_suspend_idle(d);
+
+	igt_describe("Unbind with runtime PM forbidden powers the GPU down.");
+	igt_subtest_with_dynamic("unbind-runtime-pm-forbidden")
+		for_each_device(d)
+			test_unbind_pm_forbidden(d);
 
 	igt_describe("CPU mappings of contiguous BOs show their own pages.");
 	igt_subtest_with_dynamic("bo-contiguous-mmap")

@@ -393,6 +393,7 @@ struct ugpu_device *__ugpu_device_alloc(struct device *parent,
 
 struct regmap *ugpu_io_init(struct platform_device *pdev);
 int ugpu_pm_runtime_init(struct device *dev, int autosuspend_ms);
+void ugpu_pm_runtime_fini(struct device *dev);
 int ugpu_pm_suspend(struct ugpu_device *udev);
 int ugpu_pm_resume(struct ugpu_device *udev);
 int ugpu_device_register(struct ugpu_device *udev);

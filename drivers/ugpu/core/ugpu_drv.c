@@ -385,9 +385,10 @@ EXPORT_SYMBOL_GPL(ugpu_io_init);
  * @dev: the GPU's device, whose runtime PM callbacks power it
  * @autosuspend_ms: how long the GPU stays powered once idle
  *
- * Runtime PM stays enabled until the device is unbound. The GPU is
- * powered on return, with a usage reference the caller drops when it is
- * done with probe (pm_runtime_put_autosuspend()).
+ * Runtime PM stays enabled until ugpu_pm_runtime_fini(), which remove and
+ * every error path of probe after this call must run. The GPU is powered
+ * on return, with a usage reference the caller drops when it is done with
+ * probe (pm_runtime_put_autosuspend()).
  *
  * Return: 0, or a negative errno (already logged).
  */
@@ -397,16 +398,45 @@ int ugpu_pm_runtime_init(struct device *dev, int autosuspend_ms)
 
 	pm_runtime_set_autosuspend_delay(dev, autosuspend_ms);
 	pm_runtime_use_autosuspend(dev);
-	ret = devm_pm_runtime_enable(dev);
-	if (ret)
-		return ret;
+	pm_runtime_enable(dev);
 	/* Clocks, resets, supplies, domains: only now do registers answer. */
 	ret = pm_runtime_resume_and_get(dev);
-	if (ret)
+	if (ret) {
+		pm_runtime_disable(dev);
+		pm_runtime_dont_use_autosuspend(dev);
 		return dev_err_probe(dev, ret, "cannot power the GPU up\n");
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ugpu_pm_runtime_init);
+
+/**
+ * ugpu_pm_runtime_fini - power a GPU down for good
+ * @dev: the GPU's device, set up by ugpu_pm_runtime_init()
+ *
+ * Drops the caller's usage reference (the one ugpu_pm_runtime_init()
+ * returned with, or one remove took) and runs the runtime suspend
+ * callbacks now, whatever the autosuspend delay, and also when
+ * user space forbade runtime PM (power/control set to "on"), where the
+ * last reference does not power the device down: probe's devres, put
+ * after this, releases the clocks, resets and supplies, which must be off
+ * by then. Runtime PM is disabled on return, as before
+ * ugpu_pm_runtime_init(), so that binding the device again enables it.
+ *
+ * Context: remove, or probe's unwinding; the device may not be used any
+ * more.
+ */
+void ugpu_pm_runtime_fini(struct device *dev)
+{
+	int ret;
+
+	pm_runtime_dont_use_autosuspend(dev);
+	pm_runtime_put_noidle(dev);
+	ret = pm_runtime_force_suspend(dev);
+	if (ret)
+		dev_err(dev, "cannot power the GPU down: %pe\n", ERR_PTR(ret));
+}
+EXPORT_SYMBOL_GPL(ugpu_pm_runtime_fini);
 
 /* Last reference to the DRM device: nothing can use the queues any more. */
 static void ugpu_core_release(struct drm_device *drm, void *data)

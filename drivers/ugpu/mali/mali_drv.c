@@ -368,13 +368,6 @@ static const struct dev_pm_ops mali_pm_ops = {
 	RUNTIME_PM_OPS(mali_runtime_suspend, mali_runtime_resume, NULL)
 };
 
-/* Power the GPU down now, whatever the autosuspend delay. */
-static void mali_pm_release(struct device *dev)
-{
-	pm_runtime_dont_use_autosuspend(dev);
-	pm_runtime_put_sync(dev);
-}
-
 static const struct mali_variant mali_generic = { };
 
 static int mali_probe(struct platform_device *pdev)
@@ -493,7 +486,7 @@ err_irq_disable:
 err_power_off:
 	mali_gpu_power_off(mdev);
 err_pm:
-	mali_pm_release(dev);
+	ugpu_pm_runtime_fini(dev);
 	return ret;
 }
 
@@ -520,7 +513,7 @@ static void mali_remove(struct platform_device *pdev)
 	mdev->hw_ready = false;
 	mutex_unlock(&mdev->reset_lock);
 
-	mali_pm_release(dev);
+	ugpu_pm_runtime_fini(dev);
 }
 
 /* The G12A/G12B GPU powers up only with the override set. */

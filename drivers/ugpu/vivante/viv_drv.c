@@ -349,13 +349,6 @@ static const struct dev_pm_ops viv_pm_ops = {
 	RUNTIME_PM_OPS(viv_runtime_suspend, viv_runtime_resume, NULL)
 };
 
-/* Power the GPU down now, whatever the autosuspend delay. */
-static void viv_pm_release(struct device *dev)
-{
-	pm_runtime_dont_use_autosuspend(dev);
-	pm_runtime_put_sync(dev);
-}
-
 static irqreturn_t viv_irq(int irq, void *data)
 {
 	struct viv_device *vdev = data;
@@ -801,7 +794,7 @@ err_stop:
 err_mmu:
 	viv_mmu_fini(vdev);
 err_pm:
-	viv_pm_release(dev);
+	ugpu_pm_runtime_fini(dev);
 	return ret;
 }
 
@@ -824,7 +817,7 @@ static void viv_remove(struct platform_device *pdev)
 	cancel_work_sync(&vdev->unpark_work);
 	vdev->hw_ready = false;
 	viv_mmu_fini(vdev);
-	viv_pm_release(dev);
+	ugpu_pm_runtime_fini(dev);
 }
 
 static const struct of_device_id viv_of_match[] = {
