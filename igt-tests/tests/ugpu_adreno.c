@@ -10,6 +10,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -40,6 +41,13 @@
  * Sub-category: Command submission
  * Functionality: PM4 command streams
  * Feature: ugpu
+ *
+ * SUBTEST: speed-bin-fuse
+ * Description: The speed bin is the one the msm driver's catalog gives
+ *	for the value in the SoC's speed-bin fuse cell (the QFPROM cell of
+ *	the upstream DTS, read through the nvmem core's sysfs).
+ * Sub-category: DRM core
+ * Functionality: device identity
  *
  * SUBTEST: identity
  * Description: The chip model is a known one with its chip id, speed bin,
@@ -420,11 +428,88 @@ struct chip {
 		       F(DEPTH_BOUNDS_REQUIRE_DEPTH_TEST_QUIRK))
 
 static const struct chip chips[] = {
-	{ 618, 0x06010800ull, 1, 1, 128 * 16, 96, 64,
+	{ 618, 0x06010800ull | 2ull << 32, 1, 1, 128 * 16, 96, 64,
 	  { 0x100000, 0, 0x00100000 }, FLAGS_NOT_635, FLAGS_635 },
 	{ 635, 0x06030500ull | 1ull << 32, 2, 2, 128 * 2 * 16, 64, 127,
 	  { 0x5008000, 1, 0x00100000 }, FLAGS_635, FLAGS_NOT_635 },
 };
+
+/*
+ * Speed bins by fuse value (the msm driver's a6xx catalog), and where the
+ * fuse is: the gpu-speed-bin cell of the SoC's qfprom in sc7180.dtsi
+ * (a618) and sc7280.dtsi (a635), as the nvmem core names it in sysfs
+ * (<node>@<offset>,<first bit>).
+ */
+struct fuse_bins {
+	uint32_t model;
+	const char *cell;
+	unsigned int n;
+	struct { uint32_t fuse, bin; } map[8];
+};
+
+static const struct fuse_bins fuse_bins[] = {
+	{ 618, "gpu-speed-bin@1d2,5", 3, { { 0, 0 }, { 169, 1 }, { 174, 2 } } },
+	{ 635, "gpu-speed-bin@1e9,5", 5,
+	  { { 0, 0 }, { 117, 0 }, { 129, 4 }, { 172, 2 }, { 190, 1 } } },
+};
+
+/* The value of the first nvmem cell named @cell; false if there is none. */
+static bool read_fuse_cell(const char *cell, uint32_t *value)
+{
+	char path[PATH_MAX];
+	unsigned char buf[4] = { };
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+	int fd, n, i;
+
+	dir = opendir("/sys/bus/nvmem/devices");
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/nvmem/devices/%s/cells/%s",
+			 de->d_name, cell);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+		igt_assert_f(n > 0, "cannot read %s\n", path);
+		*value = 0;
+		for (i = 0; i < n; i++)
+			*value |= (uint32_t)buf[i] << (8 * i);
+		found = true;
+	}
+	closedir(dir);
+	return found;
+}
+
+static void test_speed_bin_fuse(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	const struct fuse_bins *fb = NULL;
+	uint32_t model, fuse, bin = 0;
+	unsigned int i;
+
+	model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+	for (i = 0; i < ARRAY_SIZE(fuse_bins); i++)
+		if (fuse_bins[i].model == model)
+			fb = &fuse_bins[i];
+	igt_require_f(fb, "no fuse table for Adreno %u\n", model);
+	igt_require_f(read_fuse_cell(fb->cell, &fuse),
+		      "no nvmem cell %s\n", fb->cell);
+	for (i = 0; i < fb->n; i++)
+		if (fb->map[i].fuse == fuse)
+			bin = fb->map[i].bin;
+	igt_info("%s: fuse %u, speed bin %u\n", d->name, fuse, bin);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_ADRENO_SPEED_BIN, 0),
+			  bin);
+	igt_assert_eq_u64(ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_ID, 0) >> 32,
+			  bin);
+	close(fd);
+}
 
 static void test_identity(struct ugpu_device_info *d)
 {
@@ -3326,6 +3411,11 @@ igt_main
 	igt_subtest_with_dynamic("identity")
 		for_each_adreno(d)
 			test_identity(d);
+
+	igt_describe("The speed bin follows the SoC's speed-bin fuse.");
+	igt_subtest_with_dynamic("speed-bin-fuse")
+		for_each_adreno(d)
+			test_speed_bin_fuse(d);
 
 	igt_describe("GPU-written and kernel-written timestamps: one clock, in order.");
 	igt_subtest_with_dynamic("timestamp-in-ib")

@@ -64,6 +64,19 @@ static_assert(ADRENO_GMEM_BASE + ADRENO_GMEM_MAX <= ADRENO_KERNEL_VA &&
 #define ADRENO_MAX_ASID		0xffff
 
 /**
+ * struct adreno_speed_bin - a speed-bin fuse value and the bin it means.
+ * @fuse: the value of the SoC's "speed_bin" fuse cell.
+ * @bin: the speed bin: bit @bin of an OPP's opp-supported-hw says that
+ *	the part runs at that operating point.
+ */
+struct adreno_speed_bin {
+	u16 fuse;
+	u16 bin;
+};
+
+#define ADRENO_MAX_SPEED_BINS	8
+
+/**
  * struct adreno_info - what a chip is, as userspace plans its work.
  * @name: marketing name.
  * @chip_ids: the chip ids (core << 24 | major << 16 | minor << 8 | patch)
@@ -95,6 +108,9 @@ static_assert(ADRENO_GMEM_BASE + ADRENO_GMEM_MAX <= ADRENO_KERNEL_VA &&
  * @protect_count: entries in @protect; the last one reaches to the end of
  *	the register space.
  * @protect_regs: CP_PROTECT registers the chip has.
+ * @speed_bins: the fuse values parts of this chip are known to carry, and
+ *	their speed bins (the msm driver's catalog).
+ * @num_speed_bins: entries in @speed_bins.
  */
 struct adreno_info {
 	const char *name;
@@ -117,6 +133,8 @@ struct adreno_info {
 	const u32 *protect;
 	unsigned int protect_count;
 	unsigned int protect_regs;
+	struct adreno_speed_bin speed_bins[ADRENO_MAX_SPEED_BINS];
+	unsigned int num_speed_bins;
 };
 
 /**
@@ -218,7 +236,7 @@ struct adreno_fault {
  * @udev: the ugpu device.
  * @info: the chip's description.
  * @chip_id: core << 24 | major << 16 | minor << 8 | patch.
- * @speed_bin: the speed bin fuse value.
+ * @speed_bin: the part's speed bin, from its fuses.
  * @irq_gpu: the RBBM interrupt.
  * @irq_smmu: the SMMU context fault interrupt.
  * @kpgt: kernel page table, what the CP uses between clients.

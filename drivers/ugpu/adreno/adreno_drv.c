@@ -5,13 +5,16 @@
  *
  * The chip is named by its compatible string, "qcom,adreno-635.0": the
  * number before the dot gives the core, major and minor numbers, the one
- * after it the patch level. The speed bin comes from "qcom,speed-bin".
+ * after it the patch level. The speed bin comes from the SoC's fuses: the
+ * node's "speed_bin" nvmem cell, whose value the chip's table maps to a
+ * bin.
  */
 
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/nvmem-consumer.h>
 #include <linux/platform_device.h>
 #include <linux/property.h>
 
@@ -147,6 +150,8 @@ static const struct adreno_info adreno_infos[] = {
 		.protect = a618_protect,
 		.protect_count = ARRAY_SIZE(a618_protect),
 		.protect_regs = 32,
+		.speed_bins = { { 0, 0 }, { 169, 1 }, { 174, 2 } },
+		.num_speed_bins = 3,
 	},
 	{
 		.name = "a635", .chip_ids = { 0x06030500 },
@@ -164,6 +169,10 @@ static const struct adreno_info adreno_infos[] = {
 		.protect = a635_protect,
 		.protect_count = ARRAY_SIZE(a635_protect),
 		.protect_regs = 48,
+		.speed_bins = {
+			{ 0, 0 }, { 117, 0 }, { 129, 4 }, { 172, 2 }, { 190, 1 },
+		},
+		.num_speed_bins = 5,
 	},
 };
 
@@ -192,6 +201,38 @@ static int adreno_check_zap(struct adreno_device *adev)
 }
 
 /*
+ * The speed bin of the part, from the value fused in the node's
+ * "speed_bin" nvmem cell. A board without the cell has parts of bin 0,
+ * and so does a fuse value the table does not list, as the lowest bin
+ * is the one every part runs at.
+ */
+static int adreno_read_speed_bin(struct adreno_device *adev,
+				 const struct adreno_info *info)
+{
+	struct device *dev = adev->udev.dev;
+	unsigned int i;
+	u32 fuse;
+	int ret;
+
+	ret = nvmem_cell_read_variable_le_u32(dev, "speed_bin", &fuse);
+	if (ret == -ENOENT || ret == -EOPNOTSUPP) {
+		adev->speed_bin = 0;
+		return 0;
+	}
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot read the speed bin fuse\n");
+	for (i = 0; i < info->num_speed_bins; i++) {
+		if (info->speed_bins[i].fuse == fuse) {
+			adev->speed_bin = info->speed_bins[i].bin;
+			return 0;
+		}
+	}
+	dev_warn(dev, "unknown speed bin fuse value %u: taking bin 0\n", fuse);
+	adev->speed_bin = 0;
+	return 0;
+}
+
+/*
  * "qcom,adreno-635.0" to core 6, major 3, minor 5, patch 0: chip id
  * 0x06030500, which must be one the catalog lists.
  */
@@ -200,14 +241,14 @@ static int adreno_identify(struct adreno_device *adev)
 	struct device *dev = adev->udev.dev;
 	unsigned int rev, patch, i, j;
 	const char *compat;
-	u32 bin = 0, chip_id;
+	u32 chip_id;
+	int ret;
 
 	if (device_property_read_string(dev, "compatible", &compat) ||
 	    sscanf(compat, "qcom,adreno-%u.%u", &rev, &patch) != 2 ||
 	    rev > 999 || patch > 255)
 		return dev_err_probe(dev, -ENODEV,
 				     "no \"qcom,adreno-<id>.<patch>\" compatible\n");
-	device_property_read_u32(dev, "qcom,speed-bin", &bin);
 	chip_id = (rev / 100) << 24 | ((rev / 10) % 10) << 16 |
 		  (rev % 10) << 8 | patch;
 
@@ -227,7 +268,9 @@ static int adreno_identify(struct adreno_device *adev)
 				return -ENODEV;
 			adev->info = info;
 			adev->chip_id = chip_id;
-			adev->speed_bin = bin & 0xffff;
+			ret = adreno_read_speed_bin(adev, info);
+			if (ret)
+				return ret;
 			return adreno_check_zap(adev);
 		}
 	}
@@ -400,7 +443,8 @@ static int adreno_probe(struct platform_device *pdev)
 		return dev_err_probe(dev, -EINVAL, "no DMA parameters\n");
 	dma_set_max_seg_size(dev, UINT_MAX);
 
-	adev->irq_gpu = platform_get_irq_byname(pdev, "gpu");
+	/* The binding's one interrupt; the SMMU's is its own node's. */
+	adev->irq_gpu = platform_get_irq(pdev, 0);
 	if (adev->irq_gpu < 0)
 		return adev->irq_gpu;
 	adev->irq_smmu = platform_get_irq_byname(pdev, "smmu");
@@ -489,7 +533,6 @@ static void adreno_remove(struct platform_device *pdev)
 }
 
 static const struct of_device_id adreno_of_match[] = {
-	{ .compatible = "qcom,adreno" },
 	{ .compatible = "qcom,adreno-618.0" },
 	{ .compatible = "qcom,adreno-635.0" },
 	{}

@@ -13,8 +13,10 @@
  * buffer is not, and faults on pages without the AP[1] bit.
  *
  * The chip identity is not in a register: as on boards, it comes from the
- * "compatible" string ("qcom,adreno-618.0") and the speed bin from a
- * "qcom,speed-bin" property, both published as device properties.
+ * "compatible" string ("qcom,adreno-618.0"), published as a device
+ * property, and the speed bin from the SoC's fuses: the QFPROM cell the
+ * GPU node names "speed_bin" in the upstream DTS, with a value that
+ * parts of the chip carry.
  *
  * The CP runs nothing before its SQE took a microcode: when CP_SQE_CNTL
  * enables the SQE, the microcode at CP_SQE_INSTR_BASE is read through the
@@ -2014,17 +2016,44 @@ static void a6xx_fini(struct sim_device *sdev)
 
 static const struct property_entry a618_props[] = {
 	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-618.0"),
-	PROPERTY_ENTRY_U32("qcom,speed-bin", 0),
 	{ }
 };
 
 static const struct property_entry a635_props[] = {
 	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-635.0"),
-	PROPERTY_ENTRY_U32("qcom,speed-bin", 1),
 	{ }
 };
 
-#define A6XX_MODEL(_name, _props, _init)				\
+/*
+ * The speed-bin cells of sc7180.dtsi and sc7280.dtsi (qfprom's
+ * gpu-speed-bin@1d2 and @1e9: two bytes, bits 5 to 12), fused with
+ * values of the 825 MHz a618 and of the a635's speed bin 1.
+ */
+static const struct sim_fuse_cell sc7180_fuse_cells[] = {
+	{ .name = "gpu-speed-bin", .con_id = "speed_bin", .offset = 0x1d2,
+	  .bytes = 2, .bit_offset = 5, .nbits = 8, .value = 174 },
+};
+
+static const struct sim_fuses sc7180_fuses = {
+	.source = "sc7180.dtsi, qfprom: efuse@784000",
+	.size = 0x7a0,
+	.cells = sc7180_fuse_cells,
+	.num_cells = ARRAY_SIZE(sc7180_fuse_cells),
+};
+
+static const struct sim_fuse_cell sc7280_fuse_cells[] = {
+	{ .name = "gpu-speed-bin", .con_id = "speed_bin", .offset = 0x1e9,
+	  .bytes = 2, .bit_offset = 5, .nbits = 8, .value = 190 },
+};
+
+static const struct sim_fuses sc7280_fuses = {
+	.source = "sc7280.dtsi, qfprom: efuse@784000",
+	.size = 0xa20,
+	.cells = sc7280_fuse_cells,
+	.num_cells = ARRAY_SIZE(sc7280_fuse_cells),
+};
+
+#define A6XX_MODEL(_name, _props, _fuses, _init)			\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-adreno",				\
@@ -2034,6 +2063,7 @@ static const struct property_entry a635_props[] = {
 		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
 		.irq_names = a6xx_irq_names,				\
 		.props = _props,					\
+		.fuses = _fuses,					\
 		.init = _init,						\
 		.fini = a6xx_fini,					\
 		.reg_read = a6xx_reg_read,				\
@@ -2046,6 +2076,6 @@ static const struct property_entry a635_props[] = {
 	}
 
 const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,
-						    a618_init);
+						    &sc7180_fuses, a618_init);
 const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props,
-						    a635_init);
+						    &sc7280_fuses, a635_init);

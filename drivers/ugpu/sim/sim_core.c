@@ -29,6 +29,8 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/nvmem-consumer.h>
+#include <linux/nvmem-provider.h>
 #include <linux/platform_device.h>
 #include <linux/pm_domain.h>
 #include <linux/pm_opp.h>
@@ -1373,6 +1375,117 @@ int sim_mem_fill32(struct sim_device *sdev, unsigned int space, u64 va,
 /* Devices */
 
 /* @added: the platform device was added (else only allocated). */
+/* Fuses */
+
+/**
+ * struct sim_fuse_res - the registered fuse block of a device.
+ * @nvmem: its nvmem device.
+ * @name: the nvmem device's name, which the lookups refer to.
+ * @info: the cells, as nvmem describes them.
+ * @lookups: one per cell, keyed by the GPU device's name and the cell's
+ *	connection id.
+ * @num_lookups: lookups added.
+ * @dev_id: the GPU device's name, known before it is added.
+ * @data: the block's contents; read-only once registered.
+ */
+struct sim_fuse_res {
+	struct nvmem_device *nvmem;
+	char name[32];
+	char dev_id[32];
+	struct nvmem_cell_info info[SIM_MAX_FUSE_CELLS];
+	struct nvmem_cell_lookup lookups[SIM_MAX_FUSE_CELLS];
+	unsigned int num_lookups;
+	u8 data[];
+};
+
+static int sim_fuse_read(void *priv, unsigned int offset, void *val,
+			 size_t bytes)
+{
+	struct sim_fuse_res *fr = priv;
+
+	/* nvmem checks the range against the block's size. */
+	memcpy(val, fr->data + offset, bytes);
+	return 0;
+}
+
+static void sim_fuses_fini(struct sim_device *sdev)
+{
+	struct sim_fuse_res *fr = sdev->fuse_res;
+
+	if (!fr)
+		return;
+	if (fr->num_lookups)
+		nvmem_del_cell_lookups(fr->lookups, fr->num_lookups);
+	if (!IS_ERR_OR_NULL(fr->nvmem))
+		nvmem_unregister(fr->nvmem);
+	kfree(fr);
+	sdev->fuse_res = NULL;
+}
+
+/* Before the device is added: its driver reads the fuses in probe. */
+static int sim_fuses_init(struct sim_device *sdev, struct platform_device *pdev)
+{
+	const struct sim_fuses *fuses = sdev->model->fuses;
+	struct nvmem_config config = {
+		.dev = sim_provider,
+		.id = NVMEM_DEVID_NONE,
+		.read_only = true,
+		.reg_read = sim_fuse_read,
+		.word_size = 1,
+		.stride = 1,
+	};
+	struct sim_fuse_res *fr;
+	unsigned int i, b;
+
+	if (!fuses)
+		return 0;
+	if (WARN_ON(fuses->num_cells > SIM_MAX_FUSE_CELLS))
+		return -EINVAL;
+	fr = kzalloc(struct_size(fr, data, fuses->size), GFP_KERNEL);
+	if (!fr)
+		return -ENOMEM;
+	sdev->fuse_res = fr;
+	snprintf(fr->name, sizeof(fr->name), "ugpu-sim%u-fuses", sdev->index);
+	snprintf(fr->dev_id, sizeof(fr->dev_id), "%s.%d", pdev->name, pdev->id);
+
+	for (i = 0; i < fuses->num_cells; i++) {
+		const struct sim_fuse_cell *c = &fuses->cells[i];
+		u64 v = (u64)c->value << c->bit_offset;
+
+		if (WARN_ON(c->offset + c->bytes > fuses->size ||
+			    c->bytes > 4 || c->bit_offset + c->nbits > 8 * c->bytes))
+			return -EINVAL;
+		/* Little-endian, as nvmem assembles a cell. */
+		for (b = 0; b < c->bytes; b++)
+			fr->data[c->offset + b] = v >> (8 * b);
+		fr->info[i] = (struct nvmem_cell_info) {
+			.name = c->name,
+			.offset = c->offset,
+			.bytes = c->bytes,
+			.bit_offset = c->bit_offset,
+			.nbits = c->nbits,
+		};
+		fr->lookups[i] = (struct nvmem_cell_lookup) {
+			.nvmem_name = fr->name,
+			.cell_name = c->name,
+			.dev_id = fr->dev_id,
+			.con_id = c->con_id,
+		};
+	}
+
+	config.name = fr->name;
+	config.size = fuses->size;
+	config.cells = fr->info;
+	config.ncells = fuses->num_cells;
+	config.priv = fr;
+	fr->nvmem = nvmem_register(&config);
+	if (IS_ERR(fr->nvmem))
+		return PTR_ERR(fr->nvmem);
+	nvmem_add_cell_lookups(fr->lookups, fuses->num_cells);
+	fr->num_lookups = fuses->num_cells;
+	return 0;
+}
+
 static void sim_device_destroy(struct sim_device *sdev, bool added)
 {
 	debugfs_remove_recursive(sdev->dir);
@@ -1381,6 +1494,7 @@ static void sim_device_destroy(struct sim_device *sdev, bool added)
 		platform_device_del(sdev->pdev);
 	if (sdev->pdev) {
 		sim_board_fini(sdev);
+		sim_fuses_fini(sdev);
 		platform_device_put(sdev->pdev);
 	}
 	if (sdev->thread)
@@ -1505,6 +1619,9 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 			goto err_destroy;
 	}
 	ret = sim_board_init(sdev, pdev);
+	if (ret)
+		goto err_destroy;
+	ret = sim_fuses_init(sdev, pdev);
 	if (ret)
 		goto err_destroy;
 

@@ -26,6 +26,7 @@
 struct dentry;
 struct irq_domain;
 struct sim_board_res;
+struct sim_fuse_res;
 struct platform_device;
 struct property_entry;
 struct regmap;
@@ -142,6 +143,48 @@ struct sim_board {
 };
 
 /**
+ * struct sim_fuse_cell - a cell of the SoC's fuse block the GPU's node
+ * names in nvmem-cells, transcribed from an upstream DTS.
+ * @name: the cell's node name in the DTS.
+ * @con_id: the node's nvmem-cell-names entry for it.
+ * @offset: byte offset of the cell in the block (its reg).
+ * @bytes: bytes the cell spans.
+ * @bit_offset: first bit of the value in those bytes (its bits, first).
+ * @nbits: width of the value (its bits, second).
+ * @value: what the simulated part has fused there.
+ */
+struct sim_fuse_cell {
+	const char *name;
+	const char *con_id;
+	unsigned int offset;
+	unsigned int bytes;
+	unsigned int bit_offset;
+	unsigned int nbits;
+	u32 value;
+};
+
+/**
+ * struct sim_fuses - the SoC's fuse block (QFPROM and the like) as far as
+ * the GPU reads it.
+ * @source: the DTS file and node it comes from.
+ * @size: bytes in the block.
+ * @cells: the cells the GPU's node refers to.
+ * @num_cells: entries in @cells (at most %SIM_MAX_FUSE_CELLS).
+ *
+ * The simulator registers the block as a read-only nvmem device with
+ * these cells, and an nvmem cell lookup per cell for the GPU's device and
+ * @con_id, as the devicetree's nvmem-cells would provide.
+ */
+struct sim_fuses {
+	const char *source;
+	unsigned int size;
+	const struct sim_fuse_cell *cells;
+	unsigned int num_cells;
+};
+
+#define SIM_MAX_FUSE_CELLS	2
+
+/**
  * struct sim_model - a simulated GPU model.
  * @name: name used in the ``gpus`` module parameter.
  * @pdev_name: platform device name the driver matches.
@@ -150,6 +193,7 @@ struct sim_board {
  *	driver takes the rate from a clock of @board).
  * @board: clocks and power domain of the block, or NULL: always clocked
  *	and powered.
+ * @fuses: the fuse block the GPU's node reads (speed bins), or NULL.
  * @max_register: highest register offset.
  * @num_irqs: number of interrupt lines.
  * @irq_names: names of the IORESOURCE_IRQ resources, one per line, or
@@ -184,6 +228,7 @@ struct sim_model {
 	const char *pdev_name;
 	u32 timestamp_frequency;
 	const struct sim_board *board;
+	const struct sim_fuses *fuses;
 	unsigned int max_register;
 	unsigned int num_irqs;
 	const char * const *irq_names;
@@ -223,6 +268,8 @@ struct sim_model {
  * @dir: debugfs directory of the device.
  * @res: the board's clock and power-domain providers, NULL without a
  *	&sim_model.board.
+ * @fuse_res: the fuse block's nvmem device and lookups, NULL without
+ *	&sim_model.fuses.
  * @clk_on: bit n set while clock n of the board runs; under @lock.
  * @powered: the power domain is on; under @lock.
  * @rst_asserted: bit n set while reset line n of the board is asserted;
@@ -253,6 +300,7 @@ struct sim_device {
 	atomic_t kicked;
 	struct dentry *dir;
 	struct sim_board_res *res;
+	struct sim_fuse_res *fuse_res;
 	unsigned long clk_on;
 	bool powered;
 	unsigned long rst_asserted;
