@@ -2012,6 +2012,66 @@ static void a6xx_fini(struct sim_device *sdev)
 	a6xx_free(to_a6xx(sdev));
 }
 
+/*
+ * The boards' GPU operating points, from the upstream devicetree: the
+ * gpu_opp_table of sc7180.dtsi (a618) and of sc7280.dtsi (a635), each
+ * OPP's opp-hz and opp-level, an RPMh corner of the GFX rail (the values
+ * of dt-bindings/power/qcom,rpmhpd.h; their opp-peak-kBps, the GPU's
+ * bandwidth vote to DDR, is not modelled). Only the points the simulated
+ * speed bin enables: those whose opp-supported-hw has the bit the msm
+ * driver maps the fuse to. The a618's fuse 0 is bit 0, which leaves out
+ * the 825 MHz point (0x04); the a635's fuse 1 is none of its catalog's,
+ * for which msm falls back to bit 0: the points of SKUs whose top is
+ * 550 MHz (0x07, 0x01).
+ *
+ * On those SoCs the GPU node names no clock: the GMU owns the GX clock
+ * and votes the corner. The simulated a6xx has no GMU, and the boards
+ * give the GPU one unnamed clock, the core clock GMU-less a6xx nodes
+ * name "core", which takes exactly the OPPs' rates and starts at the
+ * lowest. Both nodes have #cooling-cells = <2>.
+ */
+#define RPMH_MIN_SVS	48
+#define RPMH_LOW_SVS	64
+#define RPMH_SVS	128
+#define RPMH_SVS_L1	192
+#define RPMH_NOM	256
+#define RPMH_NOM_L1	320
+#define RPMH_TURBO	384
+
+static const struct sim_board_opp a618_opps[] = {
+	{ 180000000, 0, RPMH_MIN_SVS },
+	{ 267000000, 0, RPMH_LOW_SVS },
+	{ 355000000, 0, RPMH_SVS },
+	{ 430000000, 0, RPMH_SVS_L1 },
+	{ 565000000, 0, RPMH_NOM },
+	{ 650000000, 0, RPMH_NOM_L1 },
+	{ 800000000, 0, RPMH_TURBO },
+};
+
+static const struct sim_board a618_board = {
+	.source = "sc7180.dtsi gpu@5000000 and gpu_opp_table",
+	.clks = { { NULL, 180000000 } },
+	.num_clks = 1,
+	.opps = a618_opps,
+	.num_opps = ARRAY_SIZE(a618_opps),
+	.cooling_cells = 2,
+};
+
+static const struct sim_board_opp a635_opps[] = {
+	{ 315000000, 0, RPMH_LOW_SVS },
+	{ 450000000, 0, RPMH_SVS },
+	{ 550000000, 0, RPMH_SVS_L1 },
+};
+
+static const struct sim_board a635_board = {
+	.source = "sc7280.dtsi gpu@3d00000 and gpu_opp_table",
+	.clks = { { NULL, 315000000 } },
+	.num_clks = 1,
+	.opps = a635_opps,
+	.num_opps = ARRAY_SIZE(a635_opps),
+	.cooling_cells = 2,
+};
+
 static const struct property_entry a618_props[] = {
 	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-618.0"),
 	PROPERTY_ENTRY_U32("qcom,speed-bin", 0),
@@ -2024,11 +2084,12 @@ static const struct property_entry a635_props[] = {
 	{ }
 };
 
-#define A6XX_MODEL(_name, _props, _init)				\
+#define A6XX_MODEL(_name, _props, _init, _board)			\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-adreno",				\
 		.timestamp_frequency = A6XX_AON_HZ,			\
+		.board = _board,					\
 		.max_register = A6XX_SMMU_WINDOW +			\
 				A6XX_SMMU_WINDOW_SIZE - 4,		\
 		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
@@ -2046,6 +2107,6 @@ static const struct property_entry a635_props[] = {
 	}
 
 const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,
-						    a618_init);
+						    a618_init, &a618_board);
 const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props,
-						    a635_init);
+						    a635_init, &a635_board);
