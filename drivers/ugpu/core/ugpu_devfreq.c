@@ -112,6 +112,11 @@ void ugpu_devfreq_set_busy(struct ugpu_devfreq *df, bool busy)
 }
 EXPORT_SYMBOL_GPL(ugpu_devfreq_set_busy);
 
+/*
+ * Only the memory goes: the devfreq and cooling devices are device
+ * resources of their own, added after this one and so released before
+ * it, the OPP table and its configuration after it.
+ */
 static void ugpu_devfreq_release(struct device *dev, void *res)
 {
 }
