@@ -9,6 +9,7 @@
  * runs on every Adreno device as a dynamic subtest named after the device.
  */
 #include <endian.h>
+#include <dirent.h>
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -323,6 +324,22 @@
  *	never lands; with the good microcode back the device works.
  * Sub-category: DRM core
  * Functionality: microcode
+ *
+ * SUBTEST: devfreq-opps
+ * Description: The device's devfreq offers exactly the operating points
+ *	its board's devicetree enables for its speed bin, under
+ *	simple_ondemand, minimum and maximum at the table's ends, with a
+ *	cooling device having a state per point but the top one where the
+ *	kernel has devfreq cooling.
+ * Sub-category: Power management
+ * Functionality: frequency scaling
+ *
+ * SUBTEST: devfreq-scales
+ * Description: A stream of commands keeping the ring busy takes the GPU
+ *	to its top operating point and idle back to the lowest, with the
+ *	core clock's rate following, in at least two transitions.
+ * Sub-category: Power management
+ * Functionality: frequency scaling
  */
 
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
@@ -3397,6 +3414,362 @@ static void test_sqe_bad(struct ugpu_device_info *d)
 	}
 }
 
+/* Frequency scaling */
+
+/*
+ * The boards' GPU operating points, from the upstream devicetree:
+ * gpu_opp_table of sc7180.dtsi (a618) and of sc7280.dtsi (a635), each
+ * with its opp-supported-hw. A part runs at the points whose mask has
+ * the bit of its speed bin.
+ */
+struct board_opp {
+	unsigned long hz;
+	uint32_t supported_hw;
+};
+
+static const struct board_opp a618_opps[] = {
+	{ 180000000, 0x07 }, { 267000000, 0x07 }, { 355000000, 0x07 },
+	{ 430000000, 0x07 }, { 565000000, 0x07 }, { 650000000, 0x07 },
+	{ 800000000, 0x07 }, { 825000000, 0x04 },
+};
+
+static const struct board_opp a635_opps[] = {
+	{ 315000000, 0x07 }, { 450000000, 0x07 }, { 550000000, 0x01 },
+	{ 550000000, 0x06 }, { 608000000, 0x06 }, { 700000000, 0x06 },
+	{ 812000000, 0x06 }, { 840000000, 0x02 }, { 900000000, 0x02 },
+};
+
+static const struct {
+	uint32_t model;
+	const struct board_opp *opps;
+	unsigned int num_opps;
+} board_opps[] = {
+	{ 618, a618_opps, ARRAY_SIZE(a618_opps) },
+	{ 635, a635_opps, ARRAY_SIZE(a635_opps) },
+};
+
+#define DEVFREQ_CLASS	"/sys/class/devfreq"
+#define SIM_MODULE	"/sys/module/ugpu_sim"
+
+#define MAX_BOARD_OPPS	16
+
+struct devfreq_env {
+	struct env e;
+	char dir[PATH_MAX];
+	unsigned long opps[MAX_BOARD_OPPS];	/* the part's, lowest first */
+	unsigned int num_opps;
+};
+
+/*
+ * The device's devfreq directory and its board's table. Skips without
+ * devfreq (a board whose GMU owns the clock), except on the simulator,
+ * whose boards have operating points and no GMU.
+ */
+static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
+{
+	uint64_t chip_id, model, bin;
+	bool known = false;
+	unsigned int i, j;
+
+	memset(df, 0, sizeof(*df));
+	env_open(&df->e, d);
+	chip_id = ugpu_get_param(df->e.fd, DRM_UGPU_PARAM_CHIP_ID, 0);
+	model = ugpu_get_param(df->e.fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+	bin = ugpu_get_param(df->e.fd, DRM_UGPU_PARAM_ADRENO_SPEED_BIN, 0);
+	igt_assert_lt_u64(bin, 32);
+	for (i = 0; i < ARRAY_SIZE(board_opps); i++) {
+		if (board_opps[i].model != model)
+			continue;
+		known = true;
+		for (j = 0; j < board_opps[i].num_opps; j++) {
+			if (!(board_opps[i].opps[j].supported_hw & 1u << bin))
+				continue;
+			igt_assert_lt(df->num_opps, MAX_BOARD_OPPS);
+			df->opps[df->num_opps++] = board_opps[i].opps[j].hz;
+		}
+	}
+	snprintf(df->dir, sizeof(df->dir), DEVFREQ_CLASS "/%s", d->name);
+	if (access(df->dir, F_OK)) {
+		igt_assert_f(!known || access(SIM_MODULE, F_OK),
+			     "%s: the simulated board of chip 0x%" PRIx64 " has no devfreq\n",
+			     d->name, chip_id);
+		env_close(&df->e);
+		igt_skip("%s: no devfreq\n", d->name);
+	}
+	if (!known) {
+		env_close(&df->e);
+		igt_skip("%s: chip 0x%" PRIx64 ", board table unknown\n",
+			 d->name, chip_id);
+	}
+}
+
+static void devfreq_read(struct devfreq_env *df, const char *file, char *buf,
+			 size_t size)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", df->dir, file);
+	igt_assert_lt(0, ugpu_file_read(path, buf, size));
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static unsigned long devfreq_read_ul(struct devfreq_env *df, const char *file)
+{
+	char buf[64];
+
+	devfreq_read(df, file, buf, sizeof(buf));
+	return strtoul(buf, NULL, 10);
+}
+
+/* trans_stat's total, its last line. */
+static unsigned int devfreq_transitions(struct devfreq_env *df)
+{
+	static const char total[] = "Total transition : ";
+	char path[PATH_MAX + 64], buf[4096];
+	const char *t;
+
+	snprintf(path, sizeof(path), "%s/trans_stat", df->dir);
+	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
+	t = strstr(buf, total);
+	igt_assert_f(t, "no transition count in trans_stat\n");
+	return strtoul(t + strlen(total), NULL, 10);
+}
+
+/* The kernel has devfreq cooling devices (CONFIG_DEVFREQ_THERMAL). */
+static bool have_devfreq_cooling(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " devfreq_cooling_em_register") != NULL;
+	fclose(f);
+	return found;
+}
+
+/* max_state of cooling device "devfreq-<dev>", or -1 if there is none. */
+static int cooling_max_state(const char *dev)
+{
+	char name[80], path[PATH_MAX], buf[80];
+	struct dirent *de;
+	int max = -1;
+	DIR *dir;
+
+	dir = opendir("/sys/class/thermal");
+	igt_assert(dir);
+	snprintf(name, sizeof(name), "devfreq-%s", dev);
+	while (max < 0 && (de = readdir(dir))) {
+		if (strncmp(de->d_name, "cooling_device", 14))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/thermal/%s/type",
+			 de->d_name);
+		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, name))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/thermal/%s/max_state",
+			 de->d_name);
+		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
+		max = atoi(buf);
+	}
+	closedir(dir);
+	return max;
+}
+
+/*
+ * available_frequencies is the board's table, the governor is
+ * simple_ondemand, and as both boards' GPU nodes have #cooling-cells the
+ * GPU is a cooling device with a state per OPP but the top one, where
+ * the kernel has devfreq cooling.
+ */
+static void test_devfreq_opps(struct ugpu_device_info *d)
+{
+	struct devfreq_env df;
+	char buf[512], *p;
+	unsigned int i;
+
+	devfreq_open(&df, d);
+	devfreq_read(&df, "available_frequencies", buf, sizeof(buf));
+	igt_info("%s: %s\n", d->name, buf);
+	p = buf;
+	for (i = 0; i < df.num_opps; i++) {
+		char *end;
+
+		igt_assert_eq_u64(strtoul(p, &end, 10), df.opps[i]);
+		igt_assert(end != p);
+		p = end;
+	}
+	igt_assert_f(!p[strspn(p, " ")],
+		     "more frequencies than the board's: %s\n", p);
+	devfreq_read(&df, "governor", buf, sizeof(buf));
+	igt_assert_f(!strcmp(buf, "simple_ondemand"), "governor %s\n", buf);
+	igt_assert_eq_u64(devfreq_read_ul(&df, "min_freq"), df.opps[0]);
+	igt_assert_eq_u64(devfreq_read_ul(&df, "max_freq"),
+			  df.opps[df.num_opps - 1]);
+
+	if (have_devfreq_cooling())
+		igt_assert_eq(cooling_max_state(d->name),
+			      (int)df.num_opps - 1);
+	else
+		igt_info("no devfreq cooling in this kernel\n");
+	env_close(&df.e);
+}
+
+/*
+ * The rate of the clock @dev holds, from the clock framework's summary,
+ * whose rows name the consumer device; 0 without debugfs clk.
+ */
+static unsigned long device_clk_rate(const char *dev)
+{
+	char line[512], tok[12][128];
+	unsigned long rate = 0;
+	FILE *f;
+	int n;
+
+	f = fopen("/sys/kernel/debug/clk/clk_summary", "r");
+	if (!f)
+		return 0;
+	while (!rate && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%127s %127s %127s %127s %127s %127s %127s %127s %127s %127s %127s %127s",
+			   tok[0], tok[1], tok[2], tok[3], tok[4], tok[5],
+			   tok[6], tok[7], tok[8], tok[9], tok[10], tok[11]);
+		/* clock, counts, rate, ..., consumer device, connection */
+		if (n >= 9 && !strcmp(tok[n - 2], dev))
+			rate = strtoul(tok[4], NULL, 10);
+	}
+	fclose(f);
+	return rate;
+}
+
+static void devfreq_check_clk(struct devfreq_env *df, unsigned long hz)
+{
+	unsigned long rate = device_clk_rate(df->e.d->name);
+
+	if (!rate) {
+		igt_info("%s: no debugfs clk\n", df->e.d->name);
+		return;
+	}
+	igt_info("%s: core clock at %lu Hz\n", df->e.d->name, rate);
+	igt_assert_eq_u64(rate, hz);
+}
+
+/*
+ * Load: commands each waiting for a flag of their own, released by the
+ * CPU one at a time once the next one is in the ring, so that the ring
+ * is never empty while the load lasts and no command waits long.
+ */
+#define LOAD_CMDS	8
+#define LOAD_FLAGS	0x3000		/* data: a flag per command */
+#define LOAD_CMD_SIZE	0x400		/* cmd: room of each command */
+
+struct devfreq_load {
+	uint32_t sync[LOAD_CMDS];
+	unsigned int next;		/* command slot submitted next */
+	unsigned int queued;		/* submitted and not released */
+	unsigned int submitted;
+};
+
+static void load_submit(struct env *e, struct devfreq_load *l)
+{
+	unsigned int i = l->next;
+	struct adreno_cs cs;
+
+	/* The slot's last command is done: it was released long ago. */
+	igt_assert_eq(ugpu_syncobj_wait_status(e->fd, l->sync[i]), 1);
+	ugpu_bo_write32(e->data, LOAD_FLAGS + 4 * i, 0);
+	adreno_cs_init(&cs, e->cmd, i * LOAD_CMD_SIZE);
+	adreno_wait_mem_eq(&cs, e->data->va + LOAD_FLAGS + 4 * i, 1);
+	/* Not behind the previous command's implicit fence: in the ring. */
+	submit_cs(e, e->ctx, &cs, DRM_UGPU_QUEUE_AUTO,
+		  DRM_UGPU_SUBMIT_NO_IMPLICIT, l->sync[i]);
+	l->next = (i + 1) % LOAD_CMDS;
+	l->queued++;
+	l->submitted++;
+}
+
+/* Release the oldest waiting command. */
+static void load_release(struct env *e, struct devfreq_load *l)
+{
+	unsigned int i = (l->next + LOAD_CMDS - l->queued) % LOAD_CMDS;
+
+	ugpu_bo_write32(e->data, LOAD_FLAGS + 4 * i, 1);
+	l->queued--;
+}
+
+/* Keep two commands queued; release the older. */
+static void load_step(struct env *e, struct devfreq_load *l)
+{
+	while (l->queued < 2)
+		load_submit(e, l);
+	load_release(e, l);
+}
+
+/* Wait for cur_freq to be @hz, keeping the ring busy with @l if not NULL. */
+static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
+			      unsigned long hz, unsigned int ms)
+{
+	int64_t deadline = ugpu_deadline_ns(ms);
+
+	do {
+		if (l)
+			load_step(&df->e, l);
+		if (devfreq_read_ul(df, "cur_freq") == hz)
+			return true;
+		usleep(5000);
+	} while ((int64_t)ugpu_nsec_now() < deadline);
+	return false;
+}
+
+/*
+ * Commands kept on the ring take the GPU to its top operating point,
+ * idle takes it back to the lowest, and the core clock follows. The
+ * deadlines are generous; nothing is timed.
+ */
+static void test_devfreq_scales(struct ugpu_device_info *d)
+{
+	struct devfreq_load l = { };
+	struct devfreq_env df;
+	unsigned long top;
+	unsigned int t0, i;
+
+	devfreq_open(&df, d);
+	top = df.opps[df.num_opps - 1];
+
+	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0], 20000),
+		     "idle GPU not at the lowest OPP: %lu Hz\n",
+		     devfreq_read_ul(&df, "cur_freq"));
+	devfreq_check_clk(&df, df.opps[0]);
+	t0 = devfreq_transitions(&df);
+
+	/* Signalled: every slot starts free. */
+	for (i = 0; i < LOAD_CMDS; i++)
+		l.sync[i] = ugpu_syncobj_create(df.e.fd, true);
+	igt_assert_f(devfreq_wait_freq(&df, &l, top, 30000),
+		     "busy GPU not at the top OPP: %lu Hz after %u commands\n",
+		     devfreq_read_ul(&df, "cur_freq"), l.submitted);
+	igt_info("%s: top OPP after %u commands\n", d->name, l.submitted);
+	devfreq_check_clk(&df, top);
+
+	while (l.queued)
+		load_release(&df.e, &l);
+	for (i = 0; i < LOAD_CMDS; i++) {
+		igt_assert_eq(ugpu_syncobj_wait_status(df.e.fd, l.sync[i]), 1);
+		ugpu_syncobj_destroy(df.e.fd, l.sync[i]);
+	}
+
+	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0], 30000),
+		     "idle GPU not back at the lowest OPP: %lu Hz\n",
+		     devfreq_read_ul(&df, "cur_freq"));
+	devfreq_check_clk(&df, df.opps[0]);
+	igt_assert_lte(t0 + 2, devfreq_transitions(&df));
+	env_close(&df.e);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -3616,4 +3989,14 @@ igt_main
 	igt_subtest_with_dynamic("sqe-bad")
 		for_each_adreno(d)
 			test_sqe_bad(d);
+
+	igt_describe("The board's operating points under simple_ondemand, and a cooling device.");
+	igt_subtest_with_dynamic("devfreq-opps")
+		for_each_adreno(d)
+			test_devfreq_opps(d);
+
+	igt_describe("A busy ring raises the GPU clock to the top point; idle lowers it.");
+	igt_subtest_with_dynamic("devfreq-scales")
+		for_each_adreno(d)
+			test_devfreq_scales(d);
 }

@@ -14,10 +14,13 @@
 #include <linux/workqueue.h>
 
 #include <ugpu/ugpu_core.h>
+#include <ugpu/ugpu_devfreq.h>
 #include <ugpu/ugpu_pgtable.h>
 #include <ugpu/hw/adreno_regs.h>
 /* Where the SMMU context bank is: the simulated a6xx's window. */
 #include <ugpu/sim/adreno_smmu.h>
+
+struct clk;
 
 #define ADRENO_NUM_QUEUES	3	/* one per context priority */
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
@@ -239,6 +242,8 @@ struct adreno_fault {
  * @speed_bin: the part's speed bin, from its fuses.
  * @irq_gpu: the RBBM interrupt.
  * @irq_smmu: the SMMU context fault interrupt.
+ * @core_clk: the GPU's core clock, on boards without a GMU; or NULL.
+ * @df: frequency scaling, or NULL; set before any command runs.
  * @kpgt: kernel page table, what the CP uses between clients.
  * @kernel_ttbr: TTBR0 value of @kpgt.
  * @rings_cpu: CPU address of the ring.
@@ -253,7 +258,8 @@ struct adreno_fault {
  * @sqe_sgt: it as a one-segment table.
  * @lock: protects @ring, @pending, @last_fault,
  *	@fault_error and the CP ring registers. Taken in threaded interrupt
- *	handlers and process context.
+ *	handlers and process context; the busy state of @df is reported
+ *	under it.
  * @ring: the ringbuffer.
  * @pending: per queue (priority), jobs the scheduler ran that are not
  *	in the ring yet, oldest first; each holds a job reference.
@@ -274,6 +280,8 @@ struct adreno_device {
 	u32 speed_bin;
 	int irq_gpu;
 	int irq_smmu;
+	struct clk *core_clk;
+	struct ugpu_devfreq *df;
 
 	struct ugpu_pgtable *kpgt;
 	u64 kernel_ttbr;

@@ -10,6 +10,7 @@
  * bin.
  */
 
+#include <linux/clk.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/mod_devicetable.h>
@@ -380,6 +381,31 @@ static void adreno_reset(struct ugpu_device *udev)
 	adreno_cp_hw_init(adev);
 }
 
+/*
+ * Scale the core clock on the node's operating points. This is for a GPU
+ * without a GMU: where the board has one, the GMU owns the GX clock and
+ * votes the rail's corner, and a frequency change is a request to the
+ * GMU's firmware, which this driver cannot make (it refuses such boards,
+ * adreno_sqe_load()).
+ */
+static int adreno_devfreq_init(struct adreno_device *adev)
+{
+	const struct ugpu_devfreq_config config = {
+		.clk = adev->core_clk,
+		.clk_name = "core",
+		.supported_hw = BIT(adev->speed_bin),
+	};
+	struct ugpu_devfreq *df;
+
+	if (!adev->core_clk)
+		return 0;
+	df = ugpu_devfreq_init(adev->udev.dev, &config);
+	if (IS_ERR(df))
+		return PTR_ERR(df);
+	adev->df = df;
+	return 0;
+}
+
 static const struct ugpu_family_ops adreno_ops = {
 	.get_param = adreno_get_param,
 	.read_timestamp = adreno_read_timestamp,
@@ -423,6 +449,11 @@ static int adreno_probe(struct platform_device *pdev)
 	if (IS_ERR(regs))
 		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
 	udev->regs = regs;
+	/* The GPU answers once clocked; the GMU's clocks are the GMU's. */
+	adev->core_clk = devm_clk_get_optional_enabled(dev, "core");
+	if (IS_ERR(adev->core_clk))
+		return dev_err_probe(dev, PTR_ERR(adev->core_clk),
+				     "cannot get the core clock\n");
 
 	ret = adreno_identify(adev);
 	if (ret)
@@ -500,6 +531,10 @@ static int adreno_probe(struct platform_device *pdev)
 		strscpy(udev->queues[i].name, adreno_queue_names[i]);
 	}
 
+	ret = adreno_devfreq_init(adev);
+	if (ret)
+		goto err_mmu;
+
 	adreno_debugfs_init(adev);
 
 	ret = ugpu_device_register(udev);
@@ -547,19 +582,26 @@ MODULE_DEVICE_TABLE(platform, adreno_id_table);
 
 /*
  * System sleep: the core drains the queues. Without runtime PM callbacks
- * the GPU keeps its power, so its state, across the sleep.
+ * the GPU keeps its power, so its state, across the sleep. Frequency
+ * scaling stops with the drained GPU and starts on a fresh window: the
+ * sleep was no idle time.
  */
 static int adreno_system_suspend(struct device *dev)
 {
 	struct adreno_device *adev = dev_get_drvdata(dev);
+	int ret;
 
-	return ugpu_pm_suspend(&adev->udev);
+	ret = ugpu_pm_suspend(&adev->udev);
+	if (!ret)
+		ugpu_devfreq_suspend(adev->df);
+	return ret;
 }
 
 static int adreno_system_resume(struct device *dev)
 {
 	struct adreno_device *adev = dev_get_drvdata(dev);
 
+	ugpu_devfreq_resume(adev->df);
 	return ugpu_pm_resume(&adev->udev);
 }
 

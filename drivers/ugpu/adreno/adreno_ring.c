@@ -276,6 +276,16 @@ static void ring_write_job(struct adreno_device *adev, struct adreno_job *aj)
 }
 
 /*
+ * The GPU is busy, for frequency scaling, while a command is in the ring:
+ * from its write to the CP to its retirement. @adev->lock held.
+ */
+static void adreno_devfreq_record_locked(struct adreno_device *adev)
+{
+	lockdep_assert_held(&adev->lock);
+	ugpu_devfreq_set_busy(adev->df, !list_empty(&adev->ring.jobs));
+}
+
+/*
  * Write the pending commands that may go now into the ring, and give
  * them to the CP. @adev->lock held.
  */
@@ -329,6 +339,7 @@ int adreno_job_run(struct ugpu_job *job)
 	spin_lock_irqsave(&adev->lock, flags);
 	list_add_tail(&aj->node, &adev->pending[job->queue]);
 	adreno_kick_locked(adev);
+	adreno_devfreq_record_locked(adev);
 	spin_unlock_irqrestore(&adev->lock, flags);
 	return 0;
 }
@@ -354,6 +365,7 @@ void adreno_retire(struct adreno_device *adev)
 		list_move_tail(&aj->node, &done);
 	}
 	adreno_kick_locked(adev);
+	adreno_devfreq_record_locked(adev);
 	spin_unlock_irqrestore(&adev->lock, flags);
 
 	list_for_each_entry_safe(aj, tmp, &done, node) {
@@ -586,6 +598,7 @@ void adreno_rings_reset(struct adreno_device *adev)
 	WRITE_ONCE(adev->memptrs->rptr, 0);
 	WRITE_ONCE(adev->memptrs->fence, ring->seqno);
 	adev->fault_error = 0;
+	adreno_devfreq_record_locked(adev);
 	spin_unlock_irqrestore(&adev->lock, flags);
 
 	list_for_each_entry_safe(aj, tmp, &drop, node) {

@@ -6,7 +6,6 @@
 #ifndef _UGPU_MALI_H_
 #define _UGPU_MALI_H_
 
-#include <linux/devfreq.h>
 #include <linux/irqreturn.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -14,6 +13,7 @@
 #include <linux/spinlock.h>
 
 #include <ugpu/ugpu_core.h>
+#include <ugpu/ugpu_devfreq.h>
 #include <ugpu/ugpu_pgtable.h>
 #include <ugpu/hw/mali_regs.h>
 
@@ -42,35 +42,6 @@ enum mali_feature_word {
 	MALI_FEAT_TEXTURE_FEATURES_3,
 	MALI_FEAT_SHADER_PRESENT_LO,
 	MALI_FEAT_COUNT,
-};
-
-/**
- * struct mali_devfreq - frequency scaling on the board's operating points.
- * @devfreq: the devfreq device, or NULL without operating points.
- * @profile: its profile.
- * @gov_data: simple_ondemand's thresholds.
- * @set_supply: the OPP table was added before the driver could configure
- *	it: the driver sets the supply's voltage, not the OPP core.
- * @enabled: busy time is accounted; under &mali_device.js_lock.
- * @lock: protects the fields below; taken inside &mali_device.js_lock,
- *	never from hard interrupt context.
- * @busy: a job is on the hardware.
- * @busy_time: time with a job on the hardware since @window.
- * @window: start of the current measurement window.
- * @last: when @busy_time was last brought up to date.
- */
-struct mali_devfreq {
-	struct devfreq *devfreq;
-	struct devfreq_dev_profile profile;
-	struct devfreq_simple_ondemand_data gov_data;
-	bool set_supply;
-	bool enabled;
-
-	spinlock_t lock;	/* see @lock above */
-	bool busy;
-	ktime_t busy_time;
-	ktime_t window;
-	ktime_t last;
 };
 
 struct clk_bulk_data;
@@ -272,7 +243,8 @@ struct mali_device {
 	bool gone;
 	struct mali_fault last_fault;
 
-	struct mali_devfreq df;
+	/* Frequency scaling, or NULL; set before any job runs. */
+	struct ugpu_devfreq *df;
 };
 
 static inline struct mali_device *to_mali(struct ugpu_device *udev)
@@ -355,7 +327,5 @@ void mali_debugfs_init(struct mali_device *mdev);
 /* mali_devfreq.c */
 int mali_devfreq_init(struct mali_device *mdev);
 void mali_devfreq_record(struct mali_device *mdev);
-void mali_devfreq_suspend(struct mali_device *mdev);
-void mali_devfreq_resume(struct mali_device *mdev);
 
 #endif /* _UGPU_MALI_H_ */

@@ -328,7 +328,7 @@ static int mali_runtime_suspend(struct device *dev)
 		mali_mmu_reset(mdev);
 	}
 	/* Its monitor stops first: the clock may change until it has. */
-	mali_devfreq_suspend(mdev);
+	ugpu_devfreq_suspend(mdev->df);
 	mali_power_down(mdev);
 	return 0;
 }
@@ -344,7 +344,7 @@ static int mali_runtime_resume(struct device *dev)
 	/* The domain or supply may have been off: the GPU kept nothing. */
 	if (mdev->hw_ready)
 		ret = mali_hw_init(mdev);
-	mali_devfreq_resume(mdev);
+	ugpu_devfreq_resume(mdev->df);
 	return ret;
 }
 

@@ -2014,6 +2014,74 @@ static void a6xx_fini(struct sim_device *sdev)
 	a6xx_free(to_a6xx(sdev));
 }
 
+/*
+ * The boards' GPU operating points, from the upstream devicetree: the
+ * gpu_opp_table of sc7180.dtsi (a618) and of sc7280.dtsi (a635), each
+ * OPP's opp-hz and opp-level, an RPMh corner of the GFX rail (the values
+ * of dt-bindings/power/qcom,rpmhpd.h; their opp-peak-kBps, the GPU's
+ * bandwidth vote to DDR, is not modelled). Only the points the simulated
+ * part runs at: those whose opp-supported-hw has the bit of its speed bin,
+ * as the OPP core keeps them on a board once the driver has told it the
+ * bin. The a618 is fused as bin 2 (bit 0x04): all eight points, 825 MHz
+ * included. The a635 is fused as bin 1 (bit 0x02): the points up to
+ * 900 MHz, with the 550 MHz entry of the faster parts (opp-550000000-1).
+ *
+ * On those SoCs the GPU node names no clock: the GMU owns the GX clock
+ * and votes the corner. The simulated a6xx has no GMU, and the boards
+ * give the GPU one unnamed clock, the core clock GMU-less a6xx nodes
+ * name "core", which takes exactly the OPPs' rates and starts at the
+ * lowest. Both nodes have #cooling-cells = <2>.
+ */
+#define RPMH_MIN_SVS	48
+#define RPMH_LOW_SVS	64
+#define RPMH_SVS	128
+#define RPMH_SVS_L1	192
+#define RPMH_SVS_L2	224
+#define RPMH_NOM	256
+#define RPMH_NOM_L1	320
+#define RPMH_TURBO	384
+#define RPMH_TURBO_L1	416
+
+static const struct sim_board_opp a618_opps[] = {
+	{ 180000000, 0, RPMH_MIN_SVS },
+	{ 267000000, 0, RPMH_LOW_SVS },
+	{ 355000000, 0, RPMH_SVS },
+	{ 430000000, 0, RPMH_SVS_L1 },
+	{ 565000000, 0, RPMH_NOM },
+	{ 650000000, 0, RPMH_NOM_L1 },
+	{ 800000000, 0, RPMH_TURBO },
+	{ 825000000, 0, RPMH_TURBO_L1 },
+};
+
+static const struct sim_board a618_board = {
+	.source = "sc7180.dtsi gpu@5000000 and gpu_opp_table",
+	.clks = { { NULL, 180000000 } },
+	.num_clks = 1,
+	.opps = a618_opps,
+	.num_opps = ARRAY_SIZE(a618_opps),
+	.cooling_cells = 2,
+};
+
+static const struct sim_board_opp a635_opps[] = {
+	{ 315000000, 0, RPMH_LOW_SVS },
+	{ 450000000, 0, RPMH_SVS },
+	{ 550000000, 0, RPMH_SVS_L1 },
+	{ 608000000, 0, RPMH_SVS_L2 },
+	{ 700000000, 0, RPMH_NOM },
+	{ 812000000, 0, RPMH_NOM_L1 },
+	{ 840000000, 0, RPMH_TURBO },
+	{ 900000000, 0, RPMH_TURBO_L1 },
+};
+
+static const struct sim_board a635_board = {
+	.source = "sc7280.dtsi gpu@3d00000 and gpu_opp_table",
+	.clks = { { NULL, 315000000 } },
+	.num_clks = 1,
+	.opps = a635_opps,
+	.num_opps = ARRAY_SIZE(a635_opps),
+	.cooling_cells = 2,
+};
+
 static const struct property_entry a618_props[] = {
 	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-618.0"),
 	{ }
@@ -2053,11 +2121,12 @@ static const struct sim_fuses sc7280_fuses = {
 	.num_cells = ARRAY_SIZE(sc7280_fuse_cells),
 };
 
-#define A6XX_MODEL(_name, _props, _fuses, _init)			\
+#define A6XX_MODEL(_name, _props, _fuses, _init, _board)		\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-adreno",				\
 		.timestamp_frequency = A6XX_AON_HZ,			\
+		.board = _board,					\
 		.max_register = A6XX_SMMU_WINDOW +			\
 				A6XX_SMMU_WINDOW_SIZE - 4,		\
 		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
@@ -2076,6 +2145,6 @@ static const struct sim_fuses sc7280_fuses = {
 	}
 
 const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,
-						    &sc7180_fuses, a618_init);
+						    &sc7180_fuses, a618_init, &a618_board);
 const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props,
-						    &sc7280_fuses, a635_init);
+						    &sc7280_fuses, a635_init, &a635_board);

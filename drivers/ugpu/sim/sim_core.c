@@ -877,6 +877,7 @@ static int sim_board_add_opps(struct sim_device *sdev)
 		struct dev_pm_opp_data data = {
 			.freq = board->opps[i].hz,
 			.u_volt = board->opps[i].microvolt,
+			.level = board->opps[i].level,
 		};
 
 		ret = dev_pm_opp_add_dynamic(&pdev->dev, &data);

@@ -91,11 +91,14 @@ struct sim_board_supply {
 /**
  * struct sim_board_opp - an operating point of the node's OPP table.
  * @hz: its opp-hz.
- * @microvolt: the target voltage of its opp-microvolt.
+ * @microvolt: the target voltage of its opp-microvolt, 0 if it has none.
+ * @level: its opp-level (a performance state of the SoC's power
+ *	controller, such as an RPMh corner), 0 if it has none.
  */
 struct sim_board_opp {
 	unsigned long hz;
 	unsigned long microvolt;
+	unsigned int level;
 };
 
 /**
