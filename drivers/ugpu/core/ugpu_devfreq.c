@@ -121,7 +121,12 @@ static void ugpu_devfreq_release(struct device *dev, void *res)
 {
 }
 
-/* The device's scaling, from the devfreq callbacks. */
+/*
+ * The device's scaling, from the devfreq callbacks. NULL once the driver
+ * is being unbound: devres takes every resource off the device before it
+ * releases the first, and the devfreq device, released before this one,
+ * may run its monitor until it is gone. The callbacks then do nothing.
+ */
 static struct ugpu_devfreq *ugpu_devfreq_of(struct device *dev)
 {
 	return devres_find(dev, ugpu_devfreq_release, NULL, NULL);
@@ -135,6 +140,8 @@ static int ugpu_devfreq_target(struct device *dev, unsigned long *freq,
 	unsigned long old;
 	int uV, ret;
 
+	if (!df)
+		return 0;
 	opp = devfreq_recommended_opp(dev, freq, flags);
 	if (IS_ERR(opp))
 		return PTR_ERR(opp);
@@ -166,6 +173,13 @@ static int ugpu_devfreq_get_dev_status(struct device *dev,
 	ktime_t now = ktime_get();
 	unsigned long flags;
 
+	if (!df) {
+		/* Idle: the governor keeps the frequency. */
+		status->current_frequency = 0;
+		status->busy_time = 0;
+		status->total_time = 1;
+		return 0;
+	}
 	status->current_frequency = clk_get_rate(df->clk);
 	spin_lock_irqsave(&df->lock, flags);
 	ugpu_devfreq_update(df, now);
@@ -180,7 +194,9 @@ static int ugpu_devfreq_get_dev_status(struct device *dev,
 
 static int ugpu_devfreq_get_cur_freq(struct device *dev, unsigned long *freq)
 {
-	*freq = clk_get_rate(ugpu_devfreq_of(dev)->clk);
+	struct ugpu_devfreq *df = ugpu_devfreq_of(dev);
+
+	*freq = df ? clk_get_rate(df->clk) : 0;
 	return 0;
 }
 
