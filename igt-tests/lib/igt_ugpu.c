@@ -1297,3 +1297,79 @@ bool ugpu_coredump_tool_ok(const uint8_t *buf, size_t len)
 	unlink(path);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
+
+void ugpu_devfreq_read(const char *dir, const char *file, char *buf,
+		       size_t size)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	igt_assert_lt(0, ugpu_file_read(path, buf, size));
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+unsigned long ugpu_devfreq_read_ul(const char *dir, const char *file)
+{
+	char buf[64];
+
+	ugpu_devfreq_read(dir, file, buf, sizeof(buf));
+	return strtoul(buf, NULL, 10);
+}
+
+unsigned int ugpu_devfreq_transitions(const char *dir)
+{
+	static const char total[] = "Total transition : ";
+	char path[PATH_MAX + 64], buf[4096];
+	const char *t;
+
+	/* The whole table: the count is its last line. */
+	snprintf(path, sizeof(path), "%s/trans_stat", dir);
+	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
+	t = strstr(buf, total);
+	igt_assert_f(t, "no transition count in trans_stat\n");
+	return strtoul(t + strlen(total), NULL, 10);
+}
+
+bool ugpu_kernel_has_devfreq_cooling(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " devfreq_cooling_em_register") != NULL;
+	fclose(f);
+	return found;
+}
+
+int ugpu_devfreq_cooling_max_state(const char *dev)
+{
+	char name[80], path[PATH_MAX], buf[80];
+	struct dirent *de;
+	int max = -1;
+	DIR *dir;
+
+	dir = opendir("/sys/class/thermal");
+	igt_assert(dir);
+	snprintf(name, sizeof(name), "devfreq-%s", dev);
+	while (max < 0 && (de = readdir(dir))) {
+		if (strncmp(de->d_name, "cooling_device", 14))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/thermal/%s/type",
+			 de->d_name);
+		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, name))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/thermal/%s/max_state",
+			 de->d_name);
+		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
+		max = atoi(buf);
+	}
+	closedir(dir);
+	return max;
+}

@@ -77,6 +77,18 @@ int64_t ugpu_deadline_ns(unsigned int ms);
  * returns 0 or -errno.
  */
 int ugpu_file_read(const char *path, char *buf, size_t size);
+/*
+ * Frequency scaling, from a devfreq directory (/sys/class/devfreq/<dev>):
+ * a file's first line, a number, trans_stat's transition count. The
+ * cooling device "devfreq-<dev>"'s max_state, -1 without one;
+ * ugpu_kernel_has_devfreq_cooling() says whether the kernel has them.
+ */
+void ugpu_devfreq_read(const char *dir, const char *file, char *buf,
+		       size_t size);
+unsigned long ugpu_devfreq_read_ul(const char *dir, const char *file);
+unsigned int ugpu_devfreq_transitions(const char *dir);
+bool ugpu_kernel_has_devfreq_cooling(void);
+int ugpu_devfreq_cooling_max_state(const char *dev);
 int ugpu_file_write(const char *path, const char *str);
 
 /* Drop CAP_SYS_NICE from every capability set of this process. */

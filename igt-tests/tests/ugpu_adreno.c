@@ -3503,84 +3503,6 @@ static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
 	}
 }
 
-static void devfreq_read(struct devfreq_env *df, const char *file, char *buf,
-			 size_t size)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", df->dir, file);
-	igt_assert_lt(0, ugpu_file_read(path, buf, size));
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-static unsigned long devfreq_read_ul(struct devfreq_env *df, const char *file)
-{
-	char buf[64];
-
-	devfreq_read(df, file, buf, sizeof(buf));
-	return strtoul(buf, NULL, 10);
-}
-
-/* trans_stat's total, its last line. */
-static unsigned int devfreq_transitions(struct devfreq_env *df)
-{
-	static const char total[] = "Total transition : ";
-	char path[PATH_MAX + 64], buf[4096];
-	const char *t;
-
-	snprintf(path, sizeof(path), "%s/trans_stat", df->dir);
-	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
-	t = strstr(buf, total);
-	igt_assert_f(t, "no transition count in trans_stat\n");
-	return strtoul(t + strlen(total), NULL, 10);
-}
-
-/* The kernel has devfreq cooling devices (CONFIG_DEVFREQ_THERMAL). */
-static bool have_devfreq_cooling(void)
-{
-	char line[256];
-	bool found = false;
-	FILE *f;
-
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " devfreq_cooling_em_register") != NULL;
-	fclose(f);
-	return found;
-}
-
-/* max_state of cooling device "devfreq-<dev>", or -1 if there is none. */
-static int cooling_max_state(const char *dev)
-{
-	char name[80], path[PATH_MAX], buf[80];
-	struct dirent *de;
-	int max = -1;
-	DIR *dir;
-
-	dir = opendir("/sys/class/thermal");
-	igt_assert(dir);
-	snprintf(name, sizeof(name), "devfreq-%s", dev);
-	while (max < 0 && (de = readdir(dir))) {
-		if (strncmp(de->d_name, "cooling_device", 14))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/thermal/%s/type",
-			 de->d_name);
-		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
-			continue;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (strcmp(buf, name))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/thermal/%s/max_state",
-			 de->d_name);
-		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
-		max = atoi(buf);
-	}
-	closedir(dir);
-	return max;
-}
-
 /*
  * available_frequencies is the board's table, the governor is
  * simple_ondemand, and as both boards' GPU nodes have #cooling-cells the
@@ -3594,7 +3516,7 @@ static void test_devfreq_opps(struct ugpu_device_info *d)
 	unsigned int i;
 
 	devfreq_open(&df, d);
-	devfreq_read(&df, "available_frequencies", buf, sizeof(buf));
+	ugpu_devfreq_read(df.dir, "available_frequencies", buf, sizeof(buf));
 	igt_info("%s: %s\n", d->name, buf);
 	p = buf;
 	for (i = 0; i < df.num_opps; i++) {
@@ -3606,14 +3528,14 @@ static void test_devfreq_opps(struct ugpu_device_info *d)
 	}
 	igt_assert_f(!p[strspn(p, " ")],
 		     "more frequencies than the board's: %s\n", p);
-	devfreq_read(&df, "governor", buf, sizeof(buf));
+	ugpu_devfreq_read(df.dir, "governor", buf, sizeof(buf));
 	igt_assert_f(!strcmp(buf, "simple_ondemand"), "governor %s\n", buf);
-	igt_assert_eq_u64(devfreq_read_ul(&df, "min_freq"), df.opps[0]);
-	igt_assert_eq_u64(devfreq_read_ul(&df, "max_freq"),
+	igt_assert_eq_u64(ugpu_devfreq_read_ul(df.dir, "min_freq"), df.opps[0]);
+	igt_assert_eq_u64(ugpu_devfreq_read_ul(df.dir, "max_freq"),
 			  df.opps[df.num_opps - 1]);
 
-	if (have_devfreq_cooling())
-		igt_assert_eq(cooling_max_state(d->name),
+	if (ugpu_kernel_has_devfreq_cooling())
+		igt_assert_eq(ugpu_devfreq_cooling_max_state(d->name),
 			      (int)df.num_opps - 1);
 	else
 		igt_info("no devfreq cooling in this kernel\n");
@@ -3718,7 +3640,7 @@ static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
 	do {
 		if (l)
 			load_step(&df->e, l);
-		if (devfreq_read_ul(df, "cur_freq") == hz)
+		if (ugpu_devfreq_read_ul(df->dir, "cur_freq") == hz)
 			return true;
 		usleep(5000);
 	} while ((int64_t)ugpu_nsec_now() < deadline);
@@ -3742,16 +3664,16 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 
 	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0], 20000),
 		     "idle GPU not at the lowest OPP: %lu Hz\n",
-		     devfreq_read_ul(&df, "cur_freq"));
+		     ugpu_devfreq_read_ul(df.dir, "cur_freq"));
 	devfreq_check_clk(&df, df.opps[0]);
-	t0 = devfreq_transitions(&df);
+	t0 = ugpu_devfreq_transitions(df.dir);
 
 	/* Signalled: every slot starts free. */
 	for (i = 0; i < LOAD_CMDS; i++)
 		l.sync[i] = ugpu_syncobj_create(df.e.fd, true);
 	igt_assert_f(devfreq_wait_freq(&df, &l, top, 30000),
 		     "busy GPU not at the top OPP: %lu Hz after %u commands\n",
-		     devfreq_read_ul(&df, "cur_freq"), l.submitted);
+		     ugpu_devfreq_read_ul(df.dir, "cur_freq"), l.submitted);
 	igt_info("%s: top OPP after %u commands\n", d->name, l.submitted);
 	devfreq_check_clk(&df, top);
 
@@ -3764,9 +3686,9 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 
 	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0], 30000),
 		     "idle GPU not back at the lowest OPP: %lu Hz\n",
-		     devfreq_read_ul(&df, "cur_freq"));
+		     ugpu_devfreq_read_ul(df.dir, "cur_freq"));
 	devfreq_check_clk(&df, df.opps[0]);
-	igt_assert_lte(t0 + 2, devfreq_transitions(&df));
+	igt_assert_lte(t0 + 2, ugpu_devfreq_transitions(df.dir));
 	env_close(&df.e);
 }
 

@@ -2791,37 +2791,6 @@ static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
 	}
 }
 
-static void devfreq_read(struct devfreq_env *df, const char *file, char *buf,
-			 size_t size)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", df->dir, file);
-	igt_assert_lt(0, ugpu_file_read(path, buf, size));
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-static unsigned long devfreq_read_ul(struct devfreq_env *df, const char *file)
-{
-	char buf[64];
-
-	devfreq_read(df, file, buf, sizeof(buf));
-	return strtoul(buf, NULL, 10);
-}
-
-static unsigned int devfreq_transitions(struct devfreq_env *df)
-{
-	char path[PATH_MAX + 64], buf[4096];
-	const char *t;
-
-	/* The whole table: the count is its last line. */
-	snprintf(path, sizeof(path), "%s/trans_stat", df->dir);
-	igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
-	t = strstr(buf, "Total transition : ");
-	igt_assert_f(t, "no transition count in trans_stat\n");
-	return strtoul(t + strlen("Total transition : "), NULL, 10);
-}
-
 /*
  * The clock the device's driver holds, from the clock framework's
  * summary (a clock's row carries its first consumer, further ones
@@ -2881,22 +2850,6 @@ static long supply_uV(const char *dev)
 	return uV;
 }
 
-/* The kernel has devfreq cooling devices (CONFIG_DEVFREQ_THERMAL). */
-static bool kernel_has_devfreq_cooling(void)
-{
-	char line[256];
-	bool found = false;
-	FILE *f;
-
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " devfreq_cooling_em_register") != NULL;
-	fclose(f);
-	return found;
-}
-
 /*
  * available_frequencies is the board's table, the governor is
  * simple_ondemand, and a board node with #cooling-cells (both boards')
@@ -2905,16 +2858,14 @@ static bool kernel_has_devfreq_cooling(void)
  */
 static void test_devfreq_opps(struct ugpu_device_info *d)
 {
-	char buf[512], name[80], path[PATH_MAX];
 	struct devfreq_env df;
-	bool cooling = false;
 	unsigned int i;
-	struct dirent *de;
-	DIR *dir;
+	int max_state;
+	char buf[512];
 	char *p;
 
 	devfreq_open(&df, d);
-	devfreq_read(&df, "available_frequencies", buf, sizeof(buf));
+	ugpu_devfreq_read(df.dir, "available_frequencies", buf, sizeof(buf));
 	igt_info("%s: %s\n", d->name, buf);
 	p = buf;
 	for (i = 0; i < df.num_opps; i++) {
@@ -2925,38 +2876,20 @@ static void test_devfreq_opps(struct ugpu_device_info *d)
 		p = end;
 	}
 	igt_assert_f(!p[strspn(p, " ")], "more frequencies than the board's: %s\n", p);
-	devfreq_read(&df, "governor", buf, sizeof(buf));
+	ugpu_devfreq_read(df.dir, "governor", buf, sizeof(buf));
 	igt_assert_f(!strcmp(buf, "simple_ondemand"), "governor %s\n", buf);
-	igt_assert_eq_u64(devfreq_read_ul(&df, "min_freq"), df.opps[0].hz);
-	igt_assert_eq_u64(devfreq_read_ul(&df, "max_freq"),
+	igt_assert_eq_u64(ugpu_devfreq_read_ul(df.dir, "min_freq"), df.opps[0].hz);
+	igt_assert_eq_u64(ugpu_devfreq_read_ul(df.dir, "max_freq"),
 			  df.opps[df.num_opps - 1].hz);
 
-	if (!kernel_has_devfreq_cooling()) {
+	if (!ugpu_kernel_has_devfreq_cooling()) {
 		igt_info("no devfreq cooling in this kernel\n");
 		env_close(&df.e);
 		return;
 	}
-	dir = opendir("/sys/class/thermal");
-	igt_assert(dir);
-	snprintf(name, sizeof(name), "devfreq-%s", d->name);
-	while ((de = readdir(dir))) {
-		if (strncmp(de->d_name, "cooling_device", 14))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/thermal/%s/type",
-			 de->d_name);
-		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
-			continue;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (strcmp(buf, name))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/thermal/%s/max_state",
-			 de->d_name);
-		igt_assert_lt(0, ugpu_file_read(path, buf, sizeof(buf)));
-		igt_assert_eq(atoi(buf), (int)df.num_opps - 1);
-		cooling = true;
-	}
-	closedir(dir);
-	igt_assert_f(cooling, "no cooling device %s\n", name);
+	max_state = ugpu_devfreq_cooling_max_state(d->name);
+	igt_assert_f(max_state >= 0, "no cooling device devfreq-%s\n", d->name);
+	igt_assert_eq(max_state, (int)df.num_opps - 1);
 	env_close(&df.e);
 }
 
@@ -3037,7 +2970,7 @@ static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
 	do {
 		if (l)
 			devfreq_load_refill(df, l);
-		if (devfreq_read_ul(df, "cur_freq") == hz)
+		if (ugpu_devfreq_read_ul(df->dir, "cur_freq") == hz)
 			return true;
 		usleep(5000);
 	} while ((int64_t)ugpu_nsec_now() < deadline);
@@ -3100,9 +3033,9 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	/* Settle at the lowest point first. */
 	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0].hz, 20000),
 		     "idle GPU not at the lowest OPP: %lu Hz\n",
-		     devfreq_read_ul(&df, "cur_freq"));
+		     ugpu_devfreq_read_ul(df.dir, "cur_freq"));
 	devfreq_check_opp(&df, 0);
-	t0 = devfreq_transitions(&df);
+	t0 = ugpu_devfreq_transitions(df.dir);
 
 	for (i = 0; i < LOAD_BOS; i++) {
 		l.bo[i] = ugpu_bo_new(df.e.fd, LOAD_FILL * LONG_STRIDE, 0);
@@ -3111,7 +3044,7 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	}
 	igt_assert_f(devfreq_wait_freq(&df, &l, top, 30000),
 		     "busy GPU not at the top OPP: %lu Hz after %u chains\n",
-		     devfreq_read_ul(&df, "cur_freq"), l.submitted);
+		     ugpu_devfreq_read_ul(df.dir, "cur_freq"), l.submitted);
 	igt_info("%s: top OPP after %u chains\n", d->name, l.submitted);
 	devfreq_check_opp(&df, df.num_opps - 1);
 
@@ -3125,10 +3058,10 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	}
 	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0].hz, 30000),
 		     "idle GPU not back at the lowest OPP: %lu Hz\n",
-		     devfreq_read_ul(&df, "cur_freq"));
+		     ugpu_devfreq_read_ul(df.dir, "cur_freq"));
 	devfreq_check_opp(&df, 0);
 	/* Up and down again: at least two transitions. */
-	igt_assert_lte(t0 + 2, devfreq_transitions(&df));
+	igt_assert_lte(t0 + 2, ugpu_devfreq_transitions(df.dir));
 
 	devfreq_restore(0);
 	igt_assert_eq(ugpu_sim_bus_errors(df.e.fd), 0);
