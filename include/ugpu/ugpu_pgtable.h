@@ -18,6 +18,7 @@
 #include <linux/types.h>
 
 struct device;
+struct drm_device;
 struct io_pgtable_ops;
 struct ugpu_pgtable_backend;
 struct ugpu_pt;
@@ -108,5 +109,7 @@ int ugpu_pgtable_map(struct ugpu_pgtable *pgt, u64 va, struct sg_table *sgt,
 void ugpu_pgtable_unmap(struct ugpu_pgtable *pgt, u64 va, u64 size);
 int ugpu_pgtable_lookup(struct ugpu_pgtable *pgt, u64 va, dma_addr_t *dma,
 			u64 *pte);
+void ugpu_pgtable_debugfs_init(struct drm_device *drm,
+			       const struct ugpu_pgtable_format *fmt);
 
 #endif /* _UGPU_PGTABLE_H_ */

@@ -7,9 +7,9 @@
  * Two implementations sit behind the one interface: the kernel's
  * io-pgtable where it is built in (arm64, ugpu_pgtable_iop.c), and ugpu's
  * own below where it is not (x86, 32-bit ARM). The own one writes
- * descriptor for descriptor what io-pgtable writes for the same calls.
- * Only 4 KiB pages are mapped: no block descriptors, so unmapping never
- * has to split a block.
+ * descriptor for descriptor what io-pgtable writes for the same calls;
+ * ugpu_pgtable_test.c checks that. Only 4 KiB pages are mapped: no block
+ * descriptors, so unmapping never has to split a block.
  *
  * ugpu's own tables: every table is one 4 KiB page of 512 descriptors,
  * DMA-mapped towards the GPU for its whole life; the tables hold DMA

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The two implementations behind ugpu_pgtable_*(): the kernel's io-pgtable
- * and ugpu's own.
+ * and ugpu's own, and what the self-test that compares them needs.
  */
 #ifndef _UGPU_PGTABLE_PRIV_H_
 #define _UGPU_PGTABLE_PRIV_H_
