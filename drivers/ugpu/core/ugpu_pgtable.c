@@ -146,7 +146,7 @@ static struct ugpu_pt *pt_alloc(struct ugpu_pgtable *pgt, unsigned int lvl)
 		goto err_free_page;
 
 	/* The descriptor holds the address: it must fit. */
-	if (pt->dma >> pgt->oas) {
+	if ((u64)pt->dma >> pgt->oas) {
 		dev_err(pgt->dev, "page table at %pad out of reach\n", &pt->dma);
 		goto err_unmap;
 	}
