@@ -764,6 +764,53 @@ bool ugpu_sim_debugfs_path(int fd, const char *file, char *buf, size_t size)
 	return access(buf, W_OK) == 0;
 }
 
+int ugpu_drm_debugfs_read(int fd, const char *file, char *buf, size_t size)
+{
+	char dev[64], path[PATH_MAX];
+	struct dirent *de;
+	int ret = -1;
+	DIR *dir;
+
+	if (!ugpu_device_sysfs_name(fd, dev, sizeof(dev)))
+		return -1;
+	dir = opendir("/sys/kernel/debug/dri");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
+			 de->d_name);
+		if (ugpu_file_read(path, buf, size) <= 0 || !strstr(buf, dev))
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/%s",
+			 de->d_name, file);
+		ret = ugpu_file_read(path, buf, size);
+		if (ret > 0)
+			break;
+	}
+	closedir(dir);
+	return ret;
+}
+
+void ugpu_pgtable_selftest_check(int fd)
+{
+	char buf[8192];
+	const char *skip;
+
+	igt_require_f(ugpu_drm_debugfs_read(fd, "ugpu_pgtable_selftest", buf,
+					    sizeof(buf)) > 0,
+		      "no ugpu_pgtable_selftest in the device's debugfs\n");
+	igt_info("%s", buf);
+	skip = strstr(buf, "result: skip");
+	igt_skip_on_f(skip, "%s", skip);
+	igt_assert_f(strstr(buf, "\nmismatches: 0\n"),
+		     "io-pgtable's and ugpu's page tables differ\n");
+	igt_assert_f(strstr(buf, "\ntamper-mismatches: 1\n"),
+		     "a flipped descriptor bit went unnoticed\n");
+	igt_assert(strstr(buf, "\nresult: pass\n"));
+}
+
 int ugpu_sim_debugfs_write(int fd, const char *file, const char *value)
 {
 	char path[PATH_MAX];

@@ -232,6 +232,18 @@ void ugpu_signal_set(int fd, uint32_t handle, uint32_t state);
 int __ugpu_signal_wait(int fd, uint32_t handle, uint32_t timeout_ms);
 int __ugpu_signal_export(int fd, struct drm_ugpu_signal_export *arg);
 
+/*
+ * Read the file @file of the DRM debugfs directory of the device behind
+ * @fd into @buf; returns the bytes read, or -1 when there is no such file.
+ */
+int ugpu_drm_debugfs_read(int fd, const char *file, char *buf, size_t size);
+/*
+ * Run the driver's page-table self-test (ugpu_pgtable_selftest): skip
+ * where the kernel has no io-pgtable, fail when its tables and ugpu's
+ * own differ or the test's tampering went unnoticed.
+ */
+void ugpu_pgtable_selftest_check(int fd);
+
 /* The simulator's debugfs controls of the device behind @fd. */
 bool ugpu_sim_debugfs_path(int fd, const char *file, char *buf, size_t size);
 int ugpu_sim_debugfs_write(int fd, const char *file, const char *value);

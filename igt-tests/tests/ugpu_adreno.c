@@ -311,6 +311,15 @@
  *	still serve commands.
  * Functionality: register protection
  *
+ * SUBTEST: pgtable-io-pgtable
+ * Description: Where the kernel has io-pgtable (arm64), the driver's
+ *	page-table self-test builds the same mappings with io-pgtable and
+ *	with ugpu's own implementation: return values, lookups and every
+ *	descriptor of both trees agree, and one flipped descriptor bit is
+ *	noticed. Skips on kernels without io-pgtable.
+ * Sub-category: Memory management
+ * Functionality: GPU page tables
+ *
  * SUBTEST: sqe-missing
  * Description: Without its SQE microcode file the device does not bind,
  *	with a message naming the device and the file, and binds again once
@@ -3692,6 +3701,18 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	env_close(&df.e);
 }
 
+/*
+ * The kernel builds the device's page tables with io-pgtable where it has
+ * it; its tables and ugpu's own for the same mappings must be identical.
+ */
+static void test_pgtable_io_pgtable(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+
+	ugpu_pgtable_selftest_check(fd);
+	close(fd);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -3901,6 +3922,11 @@ igt_main
 	igt_subtest_with_dynamic("cp-protect")
 		for_each_adreno(d)
 			test_cp_protect(d);
+
+	igt_describe("The kernel's io-pgtable and ugpu's own page tables write identical descriptors for the same mappings.");
+	igt_subtest_with_dynamic("pgtable-io-pgtable")
+		for_each_adreno(d)
+			test_pgtable_io_pgtable(d);
 
 	igt_describe("Without its SQE microcode the device does not bind.");
 	igt_subtest_with_dynamic("sqe-missing")

@@ -246,6 +246,15 @@
  * Sub-category: Power management
  * Functionality: frequency scaling
  *
+ * SUBTEST: pgtable-io-pgtable
+ * Description: Where the kernel has io-pgtable (arm64), the driver's
+ *	page-table self-test builds the same mappings with io-pgtable and
+ *	with ugpu's own implementation: return values, lookups and every
+ *	descriptor of both trees agree, and one flipped descriptor bit is
+ *	noticed. Skips on kernels without io-pgtable.
+ * Sub-category: Memory management
+ * Functionality: GPU page tables
+ *
  * SUBTEST: board-bound
  * Description: Every Mali platform device of the simulated boards has a
  *	driver bound, is a ugpu DRM device, and saw no register access while
@@ -3097,6 +3106,18 @@ static void test_board_bound(void)
 					    UGPU_MAX_DEVICES));
 }
 
+/*
+ * The kernel builds the device's page tables with io-pgtable where it has
+ * it; its tables and ugpu's own for the same mappings must be identical.
+ */
+static void test_pgtable_io_pgtable(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+
+	ugpu_pgtable_selftest_check(fd);
+	close(fd);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -3273,6 +3294,11 @@ igt_main
 	igt_subtest_with_dynamic("devfreq-scales")
 		for_each_mali(d)
 			test_devfreq_scales(d);
+
+	igt_describe("The kernel's io-pgtable and ugpu's own page tables write identical descriptors for the same mappings.");
+	igt_subtest_with_dynamic("pgtable-io-pgtable")
+		for_each_mali(d)
+			test_pgtable_io_pgtable(d);
 
 	igt_describe("Every Mali device probed, with no register access while unpowered.");
 	igt_subtest("board-bound")

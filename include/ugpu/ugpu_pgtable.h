@@ -5,6 +5,10 @@
  * differ between the Mali "legacy" format and the AArch64 stage-1 format
  * (Mali Bifrost in AArch64 mode, the Adreno SMMU); a format descriptor
  * captures them.
+ *
+ * Where the kernel has the ARM io-pgtable library (arm64), the tables are
+ * built by it; elsewhere by a copy in ugpu that writes the same
+ * descriptors. Drivers see neither: only this interface.
  */
 #ifndef _UGPU_PGTABLE_H_
 #define _UGPU_PGTABLE_H_
@@ -14,6 +18,9 @@
 #include <linux/types.h>
 
 struct device;
+struct drm_device;
+struct io_pgtable_ops;
+struct ugpu_pgtable_backend;
 struct ugpu_pt;
 
 #define UGPU_PGTABLE_LEVELS	4
@@ -23,6 +30,8 @@ struct ugpu_pt;
 /**
  * struct ugpu_pgtable_format - the descriptor bits of one table format.
  * @name: format name for messages.
+ * @iop_fmt: the matching &enum io_pgtable_fmt.
+ * @oas_max: widest output address the format holds, in bits.
  * @table: bits of a table descriptor (levels 0 to 2), besides the
  *	next-level table address.
  * @page: bits every level-3 page descriptor has (type, access flag,
@@ -42,6 +51,8 @@ struct ugpu_pt;
  */
 struct ugpu_pgtable_format {
 	const char *name;
+	unsigned int iop_fmt;
+	unsigned int oas_max;
 	u64 table;
 	u64 page;
 	u64 read;
@@ -52,11 +63,15 @@ struct ugpu_pgtable_format {
 	u64 addr_mask;
 };
 
-/* Mali Midgard "legacy" format: page type 1, read bit 6, write bit 7, no AF. */
+/*
+ * Mali Midgard "legacy" format (io-pgtable's ARM_MALI_LPAE): page type 1,
+ * outer shareable, read bit 6, write bit 7, no access flag.
+ */
 extern const struct ugpu_pgtable_format ugpu_pgtable_mali_legacy;
 /*
- * AArch64 stage-1 4K format: page type 3, AF, nG, AP[1] unprivileged
- * access, AP[2] read-only, XN.
+ * AArch64 stage-1 4K format (io-pgtable's ARM_64_LPAE_S1): page type 3,
+ * AF, nG, outer shareable, AP[1] unprivileged access, AP[2] read-only,
+ * UXN and PXN.
  */
 extern const struct ugpu_pgtable_format ugpu_pgtable_arm64_s1;
 
@@ -64,17 +79,25 @@ extern const struct ugpu_pgtable_format ugpu_pgtable_arm64_s1;
  * struct ugpu_pgtable - one set of page tables (one GPU address space).
  * @dev: device that DMA-maps the table pages (the GPU or its SMMU).
  * @fmt: descriptor format.
+ * @backend: the implementation building the tables.
+ * @oas: output address bits: those of the format the device reaches.
  * @lock: serialises ugpu_pgtable_map(), ugpu_pgtable_unmap() and
- *	ugpu_pgtable_lookup(); protects every table below @root. It is a
- *	mutex: mapping allocates table pages with GFP_KERNEL.
- * @root: the level-0 table; its DMA address goes into TRANSTAB/TTBR.
+ *	ugpu_pgtable_lookup(); protects every table. It is a mutex:
+ *	mapping allocates table pages with GFP_KERNEL.
+ * @root_dma: DMA address of the level-0 table.
+ * @root: ugpu's own tables: the level-0 table.
+ * @iop: io-pgtable's tables: its operations.
  */
 struct ugpu_pgtable {
 	struct device *dev;
 	const struct ugpu_pgtable_format *fmt;
+	const struct ugpu_pgtable_backend *backend;
+	unsigned int oas;
 	/* Serialises map, unmap and lookup; protects the tables. */
 	struct mutex lock;
+	dma_addr_t root_dma;
 	struct ugpu_pt *root;
+	struct io_pgtable_ops *iop;
 };
 
 struct ugpu_pgtable *ugpu_pgtable_alloc(struct device *dev,
@@ -86,5 +109,7 @@ int ugpu_pgtable_map(struct ugpu_pgtable *pgt, u64 va, struct sg_table *sgt,
 void ugpu_pgtable_unmap(struct ugpu_pgtable *pgt, u64 va, u64 size);
 int ugpu_pgtable_lookup(struct ugpu_pgtable *pgt, u64 va, dma_addr_t *dma,
 			u64 *pte);
+void ugpu_pgtable_debugfs_init(struct drm_device *drm,
+			       const struct ugpu_pgtable_format *fmt);
 
 #endif /* _UGPU_PGTABLE_H_ */

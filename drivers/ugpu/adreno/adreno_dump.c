@@ -160,11 +160,13 @@ static int adreno_state_show(struct seq_file *m, void *data)
 }
 
 /**
- * adreno_debugfs_init() - add adreno_state to the DRM debugfs directory.
+ * adreno_debugfs_init() - add adreno_state and the page-table self-test to
+ * the DRM debugfs directory.
  * @adev: the device, before it is registered.
  */
 void adreno_debugfs_init(struct adreno_device *adev)
 {
 	drm_debugfs_add_file(&adev->udev.drm, "adreno_state",
 			     adreno_state_show, NULL);
+	ugpu_pgtable_debugfs_init(&adev->udev.drm, &ugpu_pgtable_arm64_s1);
 }

@@ -4,22 +4,30 @@
  * tables itself (Mali) and for GPU SMMUs using the AArch64 stage-1 format
  * (Adreno).
  *
- * Every table is one 4 KiB page of 512 descriptors, DMA-mapped towards the
- * GPU for its whole life; the tables hold DMA addresses. A CPU-side shadow
- * (struct ugpu_pt) keeps, for the tables of levels 0 to 2, the pointers to
- * the next-level tables, so walking never has to turn a DMA address back
- * into a CPU pointer. Only 4 KiB pages are mapped: no block descriptors.
+ * Two implementations sit behind the one interface: the kernel's
+ * io-pgtable where it is built in (arm64, ugpu_pgtable_iop.c), and ugpu's
+ * own below where it is not (x86, 32-bit ARM). The own one writes
+ * descriptor for descriptor what io-pgtable writes for the same calls;
+ * ugpu_pgtable_test.c checks that. Only 4 KiB pages are mapped: no block
+ * descriptors, so unmapping never has to split a block.
  *
- * Empty tables are kept until the whole address space is freed: a table
- * freed at unmap time could still be cached by the GPU's walk cache until
- * the caller's TLB invalidation, and a recycled page would then be read as
- * a table.
+ * ugpu's own tables: every table is one 4 KiB page of 512 descriptors,
+ * DMA-mapped towards the GPU for its whole life; the tables hold DMA
+ * addresses. A CPU-side shadow (struct ugpu_pt) keeps, for the tables of
+ * levels 0 to 2, the pointers to the next-level tables, so walking never
+ * has to turn a DMA address back into a CPU pointer.
+ *
+ * Empty tables are kept until the whole address space is freed, by both
+ * implementations: a table freed at unmap time could still be cached by
+ * the GPU's walk cache until the caller's TLB invalidation, and a recycled
+ * page would then be read as a table.
  */
 
 #include <linux/bits.h>
 #include <linux/dma-mapping.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
+#include <linux/io-pgtable.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -28,32 +36,43 @@
 #include <ugpu/ugpu_core.h>
 #include <ugpu/ugpu_pgtable.h>
 
-#define UGPU_PT_SIZE		SZ_4K
-#define UGPU_PT_SHIFT		12
-#define UGPU_PT_BITS		9
+#include "ugpu_pgtable_priv.h"
 
 /* LPAE descriptor bits shared by the formats below. */
-#define LPAE_TYPE_TABLE		0x3ULL
 #define LPAE_TYPE_PAGE		0x3ULL
-#define LPAE_TYPE_MASK		0x3ULL
 /* AP[1] of the AArch64 format: unprivileged accesses allowed too. */
 #define LPAE_AP_UNPRIV		BIT_ULL(6)
 #define LPAE_AP_RDONLY		BIT_ULL(7)
-#define LPAE_SH_INNER		(3ULL << 8)
+#define LPAE_SH_OUTER		(2ULL << 8)
 #define LPAE_AF			BIT_ULL(10)
 #define LPAE_NG			BIT_ULL(11)
-#define LPAE_XN			BIT_ULL(54)
+/* PXN and UXN (XN) both, as io-pgtable sets them. */
+#define LPAE_XN			(BIT_ULL(53) | BIT_ULL(54))
 #define LPAE_ADDR_MASK		GENMASK_ULL(47, 12)
+/*
+ * A bit walkers ignore in table descriptors. io-pgtable sets it once a new
+ * table's descriptor is synced for the device; ugpu's tables set it too,
+ * so both write the same descriptors.
+ */
+#define LPAE_TABLE_SYNCED	BIT_ULL(55)
 
-/* Mali legacy: stage-2-like read/write enables, page type 1, no AF. */
+/*
+ * Mali legacy: stage-2-like read/write enables, page type 1, no AF. The
+ * GPU's own shareability domains make outer shareable mean "beyond the
+ * GPU". AttrIndx 0 selects AS_MEMATTR byte 0: these GPUs are not
+ * IO-coherent, so no page asks for the write-allocate index.
+ */
 #define MALI_LEGACY_TYPE_PAGE	0x1ULL
 #define MALI_LEGACY_READ	BIT_ULL(6)
 #define MALI_LEGACY_WRITE	BIT_ULL(7)
+#define MALI_LEGACY_OAS_MAX	40
 
 const struct ugpu_pgtable_format ugpu_pgtable_mali_legacy = {
 	.name = "mali-legacy",
-	.table = LPAE_TYPE_TABLE,
-	.page = MALI_LEGACY_TYPE_PAGE,
+	.iop_fmt = ARM_MALI_LPAE,
+	.oas_max = MALI_LEGACY_OAS_MAX,
+	.table = LPAE_TYPE_TABLE | LPAE_TABLE_SYNCED,
+	.page = MALI_LEGACY_TYPE_PAGE | LPAE_SH_OUTER,
 	.read = MALI_LEGACY_READ,
 	.write = MALI_LEGACY_WRITE,
 	.noexec = LPAE_XN,
@@ -63,15 +82,18 @@ EXPORT_SYMBOL_GPL(ugpu_pgtable_mali_legacy);
 
 /*
  * AArch64 stage 1: access flag set up front (no AF faults), not global
- * (ASID-tagged). GPU transactions are unprivileged, so pages are open to
- * unprivileged accesses (AP[1]) unless mapped with UGPU_PROT_PRIV: kernel
- * buffers only the GPU's privileged accesses, those of the kernel's own
- * command streams, may use.
+ * (ASID-tagged), outer shareable and AttrIndx 0 (MAIR's non-cacheable
+ * entry) as for a walker that does not snoop CPU caches. GPU transactions
+ * are unprivileged, so pages are open to unprivileged accesses (AP[1])
+ * unless mapped with UGPU_PROT_PRIV: kernel buffers only the GPU's
+ * privileged accesses, those of the kernel's own command streams, may use.
  */
 const struct ugpu_pgtable_format ugpu_pgtable_arm64_s1 = {
 	.name = "arm64-s1",
-	.table = LPAE_TYPE_TABLE,
-	.page = LPAE_TYPE_PAGE | LPAE_AF | LPAE_NG | LPAE_SH_INNER,
+	.iop_fmt = ARM_64_LPAE_S1,
+	.oas_max = 48,
+	.table = LPAE_TYPE_TABLE | LPAE_TABLE_SYNCED,
+	.page = LPAE_TYPE_PAGE | LPAE_AF | LPAE_NG | LPAE_SH_OUTER,
 	.rdonly = LPAE_AP_RDONLY,
 	.noexec = LPAE_XN,
 	.unpriv = LPAE_AP_UNPRIV,
@@ -80,7 +102,7 @@ const struct ugpu_pgtable_format ugpu_pgtable_arm64_s1 = {
 EXPORT_SYMBOL_GPL(ugpu_pgtable_arm64_s1);
 
 /**
- * struct ugpu_pt - CPU-side view of one table.
+ * struct ugpu_pt - CPU-side view of one of ugpu's own tables.
  * @entries: the descriptors (CPU address of the page).
  * @page: the page holding the descriptors.
  * @dma: DMA address of @page, as the parent descriptor records it.
@@ -95,16 +117,6 @@ struct ugpu_pt {
 	dma_addr_t dma;
 	struct ugpu_pt **next;
 };
-
-static unsigned int lvl_shift(unsigned int lvl)
-{
-	return UGPU_PT_SHIFT + UGPU_PT_BITS * (UGPU_PGTABLE_LEVELS - 1 - lvl);
-}
-
-static unsigned int lvl_index(u64 va, unsigned int lvl)
-{
-	return (va >> lvl_shift(lvl)) & (UGPU_PGTABLE_ENTRIES - 1);
-}
 
 static struct ugpu_pt *pt_alloc(struct ugpu_pgtable *pgt, unsigned int lvl)
 {
@@ -134,7 +146,7 @@ static struct ugpu_pt *pt_alloc(struct ugpu_pgtable *pgt, unsigned int lvl)
 		goto err_free_page;
 
 	/* The descriptor holds the address: it must fit. */
-	if (pt->dma & ~pgt->fmt->addr_mask) {
+	if ((u64)pt->dma >> pgt->oas) {
 		dev_err(pgt->dev, "page table at %pad out of reach\n", &pt->dma);
 		goto err_unmap;
 	}
@@ -177,64 +189,19 @@ static void pt_sync(struct ugpu_pgtable *pgt, struct ugpu_pt *pt,
 				   count * sizeof(u64), DMA_TO_DEVICE);
 }
 
-/**
- * ugpu_pgtable_alloc() - allocate an empty set of page tables.
- * @dev: device that walks the tables; table pages are DMA-mapped for it.
- * @fmt: descriptor format, e.g. &ugpu_pgtable_mali_legacy.
- *
- * Return: the page tables, or NULL when out of memory.
- */
-struct ugpu_pgtable *ugpu_pgtable_alloc(struct device *dev,
-					const struct ugpu_pgtable_format *fmt)
+static int own_init(struct ugpu_pgtable *pgt)
 {
-	struct ugpu_pgtable *pgt;
-
-	pgt = kzalloc(sizeof(*pgt), GFP_KERNEL);
-	if (!pgt)
-		return NULL;
-
-	pgt->dev = dev;
-	pgt->fmt = fmt;
-	mutex_init(&pgt->lock);
-
 	pgt->root = pt_alloc(pgt, 0);
-	if (!pgt->root) {
-		mutex_destroy(&pgt->lock);
-		kfree(pgt);
-		return NULL;
-	}
-
-	return pgt;
+	if (!pgt->root)
+		return -ENOMEM;
+	pgt->root_dma = pgt->root->dma;
+	return 0;
 }
-EXPORT_SYMBOL_GPL(ugpu_pgtable_alloc);
 
-/**
- * ugpu_pgtable_free() - free page tables and every table below the root.
- * @pgt: page tables, or NULL. The GPU must no longer use them.
- */
-void ugpu_pgtable_free(struct ugpu_pgtable *pgt)
+static void own_fini(struct ugpu_pgtable *pgt)
 {
-	if (!pgt)
-		return;
-
 	pt_free(pgt, pgt->root);
-	mutex_destroy(&pgt->lock);
-	kfree(pgt);
 }
-EXPORT_SYMBOL_GPL(ugpu_pgtable_free);
-
-/**
- * ugpu_pgtable_root() - DMA address of the level-0 table.
- * @pgt: page tables.
- *
- * Return: the address to program into the GPU's TRANSTAB or the SMMU's
- * TTBR. It does not change for the life of @pgt.
- */
-dma_addr_t ugpu_pgtable_root(const struct ugpu_pgtable *pgt)
-{
-	return pgt->root->dma;
-}
-EXPORT_SYMBOL_GPL(ugpu_pgtable_root);
 
 /* The level-3 table covering @va, allocating missing tables on the way. */
 static struct ugpu_pt *pt_walk_alloc(struct ugpu_pgtable *pgt, u64 va)
@@ -243,7 +210,7 @@ static struct ugpu_pt *pt_walk_alloc(struct ugpu_pgtable *pgt, u64 va)
 	unsigned int lvl;
 
 	for (lvl = 0; lvl < UGPU_PGTABLE_LEVELS - 1; lvl++) {
-		unsigned int idx = lvl_index(va, lvl);
+		unsigned int idx = ugpu_pt_lvl_index(va, lvl);
 		struct ugpu_pt *next = pt->next[idx];
 
 		if (!next) {
@@ -263,13 +230,29 @@ static struct ugpu_pt *pt_walk_alloc(struct ugpu_pgtable *pgt, u64 va)
 	return pt;
 }
 
-/*
- * Map [@va, @va + @len) to DMA addresses from @addr. @done counts the
- * bytes mapped, also on failure, so the caller can undo them.
- */
-static int pgtable_map_range(struct ugpu_pgtable *pgt, u64 va, dma_addr_t addr,
-			     u64 len, u64 bits, u64 *done)
+/* The bits of a page descriptor for UGPU_PROT_* @prot, address aside. */
+static u64 own_page_bits(const struct ugpu_pgtable_format *fmt, u32 prot)
 {
+	u64 bits = fmt->page;
+
+	if (prot & UGPU_PROT_READ)
+		bits |= fmt->read;
+	if (prot & UGPU_PROT_WRITE)
+		bits |= fmt->write;
+	else if (prot & UGPU_PROT_READ)
+		bits |= fmt->rdonly;
+	if (!(prot & UGPU_PROT_EXEC))
+		bits |= fmt->noexec;
+	if (!(prot & UGPU_PROT_PRIV))
+		bits |= fmt->unpriv;
+	return bits;
+}
+
+static int own_map(struct ugpu_pgtable *pgt, u64 va, dma_addr_t addr, u64 len,
+		   u32 prot, u64 *done)
+{
+	u64 bits = own_page_bits(pgt->fmt, prot);
+
 	while (len) {
 		struct ugpu_pt *pt = pt_walk_alloc(pgt, va);
 		unsigned int first, count, i;
@@ -278,7 +261,7 @@ static int pgtable_map_range(struct ugpu_pgtable *pgt, u64 va, dma_addr_t addr,
 		if (!pt)
 			return -ENOMEM;
 
-		first = lvl_index(va, UGPU_PGTABLE_LEVELS - 1);
+		first = ugpu_pt_lvl_index(va, UGPU_PGTABLE_LEVELS - 1);
 		count = min_t(u64, UGPU_PGTABLE_ENTRIES - first,
 			      len >> UGPU_PT_SHIFT);
 
@@ -303,38 +286,202 @@ static int pgtable_map_range(struct ugpu_pgtable *pgt, u64 va, dma_addr_t addr,
 	return 0;
 }
 
-static void pgtable_unmap_range(struct ugpu_pgtable *pgt, u64 va, u64 size)
+static void own_unmap(struct ugpu_pgtable *pgt, u64 va, unsigned int count)
+{
+	struct ugpu_pt *pt = pgt->root;
+	unsigned int lvl, first, i;
+
+	for (lvl = 0; lvl < UGPU_PGTABLE_LEVELS - 1; lvl++) {
+		pt = pt->next[ugpu_pt_lvl_index(va, lvl)];
+		if (WARN_ON(!pt))
+			return;
+	}
+
+	first = ugpu_pt_lvl_index(va, lvl);
+	for (i = 0; i < count; i++)
+		WRITE_ONCE(pt->entries[first + i], 0);
+	pt_sync(pgt, pt, first, count);
+}
+
+static void *own_next(struct ugpu_pgtable *pgt, void *table, unsigned int idx)
+{
+	struct ugpu_pt *pt = table;
+
+	if (!pt)
+		return pgt->root;
+	return pt->next ? pt->next[idx] : NULL;
+}
+
+static const u64 *own_entries(void *table)
+{
+	return ((struct ugpu_pt *)table)->entries;
+}
+
+const struct ugpu_pgtable_backend ugpu_pgtable_own = {
+	.name = "ugpu",
+	.init = own_init,
+	.fini = own_fini,
+	.map = own_map,
+	.unmap = own_unmap,
+	.next = own_next,
+	.entries = own_entries,
+};
+
+/**
+ * ugpu_pgtable_alloc_backend() - allocate empty tables of one backend.
+ * @dev: device that walks the tables; table pages are DMA-mapped for it.
+ * @fmt: descriptor format.
+ * @backend: &ugpu_pgtable_own, or &ugpu_pgtable_iop where it exists.
+ *
+ * Return: the page tables, or NULL on failure.
+ */
+struct ugpu_pgtable *
+ugpu_pgtable_alloc_backend(struct device *dev,
+			   const struct ugpu_pgtable_format *fmt,
+			   const struct ugpu_pgtable_backend *backend)
+{
+	struct ugpu_pgtable *pgt;
+
+	pgt = kzalloc(sizeof(*pgt), GFP_KERNEL);
+	if (!pgt)
+		return NULL;
+
+	pgt->dev = dev;
+	pgt->fmt = fmt;
+	pgt->backend = backend;
+	/* Tables and pages must lie where the device and format reach. */
+	pgt->oas = min_t(unsigned int, fmt->oas_max, fls64(dma_get_mask(dev)));
+	mutex_init(&pgt->lock);
+
+	if (backend->init(pgt)) {
+		mutex_destroy(&pgt->lock);
+		kfree(pgt);
+		return NULL;
+	}
+
+	return pgt;
+}
+
+/**
+ * ugpu_pgtable_alloc() - allocate an empty set of page tables.
+ * @dev: device that walks the tables; table pages are DMA-mapped for it.
+ *	Its DMA mask bounds the output addresses.
+ * @fmt: descriptor format, e.g. &ugpu_pgtable_mali_legacy.
+ *
+ * The tables come from the kernel's io-pgtable where it is built in, from
+ * ugpu's own implementation elsewhere.
+ *
+ * Return: the page tables, or NULL when out of memory.
+ */
+struct ugpu_pgtable *ugpu_pgtable_alloc(struct device *dev,
+					const struct ugpu_pgtable_format *fmt)
+{
+#if UGPU_PGTABLE_HAVE_IOP
+	return ugpu_pgtable_alloc_backend(dev, fmt, &ugpu_pgtable_iop);
+#else
+	return ugpu_pgtable_alloc_backend(dev, fmt, &ugpu_pgtable_own);
+#endif
+}
+EXPORT_SYMBOL_GPL(ugpu_pgtable_alloc);
+
+/**
+ * ugpu_pgtable_free() - free page tables and every table below the root.
+ * @pgt: page tables, or NULL. The GPU must no longer use them.
+ */
+void ugpu_pgtable_free(struct ugpu_pgtable *pgt)
+{
+	if (!pgt)
+		return;
+
+	pgt->backend->fini(pgt);
+	mutex_destroy(&pgt->lock);
+	kfree(pgt);
+}
+EXPORT_SYMBOL_GPL(ugpu_pgtable_free);
+
+/**
+ * ugpu_pgtable_root() - DMA address of the level-0 table.
+ * @pgt: page tables.
+ *
+ * Return: the address to program into the GPU's TRANSTAB or the SMMU's
+ * TTBR. It does not change for the life of @pgt.
+ */
+dma_addr_t ugpu_pgtable_root(const struct ugpu_pgtable *pgt)
+{
+	return pgt->root_dma;
+}
+EXPORT_SYMBOL_GPL(ugpu_pgtable_root);
+
+/*
+ * The descriptors of the level-3 table covering @va, or NULL when a level
+ * above has no table; then *@lvl is that level.
+ */
+static const u64 *pgtable_leaf_table(struct ugpu_pgtable *pgt, u64 va,
+				     unsigned int *lvl)
+{
+	const struct ugpu_pgtable_backend *b = pgt->backend;
+	void *table = b->next(pgt, NULL, 0);
+
+	lockdep_assert_held(&pgt->lock);
+
+	for (*lvl = 0; *lvl < UGPU_PGTABLE_LEVELS - 1; (*lvl)++) {
+		unsigned int idx = ugpu_pt_lvl_index(va, *lvl);
+
+		if ((READ_ONCE(b->entries(table)[idx]) & LPAE_TYPE_MASK) !=
+		    LPAE_TYPE_TABLE)
+			return NULL;
+		table = b->next(pgt, table, idx);
+		if (!table)
+			return NULL;
+	}
+
+	return b->entries(table);
+}
+
+/*
+ * Find the runs of mapped pages of [@va, @va + @size), each within one
+ * level-3 table. With @unmap, unmap them; without, stop at the first.
+ *
+ * Return: 0, or -EEXIST when a page is mapped and @unmap is false.
+ */
+static int pgtable_scan_mapped(struct ugpu_pgtable *pgt, u64 va, u64 size,
+			       bool unmap)
 {
 	u64 end = va + size;
 
 	while (va < end) {
-		struct ugpu_pt *pt = pgt->root;
-		unsigned int lvl, first, count, i;
+		unsigned int lvl, first, count, i, run;
+		const u64 *leaf;
 
-		for (lvl = 0; lvl < UGPU_PGTABLE_LEVELS - 1; lvl++) {
-			struct ugpu_pt *next = pt->next[lvl_index(va, lvl)];
-
-			if (!next)
-				break;
-			pt = next;
-		}
-
-		if (lvl < UGPU_PGTABLE_LEVELS - 1) {
-			/* No table: skip the range its descriptor would cover. */
-			u64 span = BIT_ULL(lvl_shift(lvl));
+		leaf = pgtable_leaf_table(pgt, va, &lvl);
+		if (!leaf) {
+			/* No table: nothing mapped in its descriptor's span. */
+			u64 span = BIT_ULL(ugpu_pt_lvl_shift(lvl));
 
 			va = min(round_down(va, span) + span, end);
 			continue;
 		}
 
-		first = lvl_index(va, lvl);
+		first = ugpu_pt_lvl_index(va, UGPU_PGTABLE_LEVELS - 1);
 		count = min_t(u64, UGPU_PGTABLE_ENTRIES - first,
 			      (end - va) >> UGPU_PT_SHIFT);
-		for (i = 0; i < count; i++)
-			WRITE_ONCE(pt->entries[first + i], 0);
-		pt_sync(pgt, pt, first, count);
+		for (i = 0; i < count; i += run) {
+			bool mapped = READ_ONCE(leaf[first + i]);
+
+			for (run = 1; i + run < count; run++)
+				if (!!READ_ONCE(leaf[first + i + run]) != mapped)
+					break;
+			if (!mapped)
+				continue;
+			if (!unmap)
+				return -EEXIST;
+			pgt->backend->unmap(pgt, va + ((u64)i << UGPU_PT_SHIFT),
+					    run);
+		}
 		va += (u64)count << UGPU_PT_SHIFT;
 	}
+
+	return 0;
 }
 
 static bool pgtable_range_ok(u64 va, u64 size)
@@ -349,41 +496,34 @@ static bool pgtable_range_ok(u64 va, u64 size)
  * @va: GPU virtual address, 4 KiB aligned.
  * @sgt: DMA-mapped pages; its DMA segments are mapped in order.
  * @size: bytes to map, 4 KiB aligned, at most the DMA length of @sgt.
- * @prot: UGPU_PROT_* bits.
+ * @prot: UGPU_PROT_* bits; at least one of READ and WRITE.
  *
  * Writes the descriptors and syncs them for the device; the caller does the
  * GPU TLB maintenance. On failure nothing stays mapped.
  *
  * Context: process context; takes &ugpu_pgtable.lock.
- * Return: 0, -EINVAL for a bad range or segment, -EEXIST when a page in
- * the range is already mapped, -ENOMEM.
+ * Return: 0, -EINVAL for a bad range, segment or @prot, -EEXIST when a
+ * page in the range is already mapped, -ENOMEM.
  */
 int ugpu_pgtable_map(struct ugpu_pgtable *pgt, u64 va, struct sg_table *sgt,
 		     u64 size, u32 prot)
 {
-	const struct ugpu_pgtable_format *fmt = pgt->fmt;
 	struct scatterlist *sg;
-	u64 bits = fmt->page;
 	u64 left = size;
 	u64 done = 0;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	if (!pgtable_range_ok(va, size))
+	if (!pgtable_range_ok(va, size) ||
+	    !(prot & (UGPU_PROT_READ | UGPU_PROT_WRITE)))
 		return -EINVAL;
 
-	if (prot & UGPU_PROT_READ)
-		bits |= fmt->read;
-	if (prot & UGPU_PROT_WRITE)
-		bits |= fmt->write;
-	else
-		bits |= fmt->rdonly;
-	if (!(prot & UGPU_PROT_EXEC))
-		bits |= fmt->noexec;
-	if (!(prot & UGPU_PROT_PRIV))
-		bits |= fmt->unpriv;
-
 	mutex_lock(&pgt->lock);
+	/* io-pgtable warns on a mapped page: find them first. */
+	ret = pgtable_scan_mapped(pgt, va, size, false);
+	if (ret)
+		goto out_unlock;
+
 	for_each_sgtable_dma_sg(sgt, sg, i) {
 		dma_addr_t addr = sg_dma_address(sg);
 		u64 len = min_t(u64, sg_dma_len(sg), left);
@@ -391,19 +531,20 @@ int ugpu_pgtable_map(struct ugpu_pgtable *pgt, u64 va, struct sg_table *sgt,
 		if (!left)
 			break;
 		if (!IS_ALIGNED(addr | len, UGPU_PT_SIZE) ||
-		    ((addr + len - 1) & ~fmt->addr_mask & ~(u64)(UGPU_PT_SIZE - 1))) {
+		    ((u64)addr + len - 1) >> pgt->oas) {
 			ret = -EINVAL;
 			break;
 		}
-		ret = pgtable_map_range(pgt, va + done, addr, len, bits, &done);
+		ret = pgt->backend->map(pgt, va + done, addr, len, prot, &done);
 		if (ret)
 			break;
 		left -= len;
 	}
 	if (!ret && left)
 		ret = -EINVAL;
-	if (ret)
-		pgtable_unmap_range(pgt, va, done);
+	if (ret && done)
+		pgtable_scan_mapped(pgt, va, done, true);
+out_unlock:
 	mutex_unlock(&pgt->lock);
 
 	return ret;
@@ -427,7 +568,7 @@ void ugpu_pgtable_unmap(struct ugpu_pgtable *pgt, u64 va, u64 size)
 		return;
 
 	mutex_lock(&pgt->lock);
-	pgtable_unmap_range(pgt, va, size);
+	pgtable_scan_mapped(pgt, va, size, true);
 	mutex_unlock(&pgt->lock);
 }
 EXPORT_SYMBOL_GPL(ugpu_pgtable_unmap);
@@ -447,7 +588,7 @@ EXPORT_SYMBOL_GPL(ugpu_pgtable_unmap);
 int ugpu_pgtable_lookup(struct ugpu_pgtable *pgt, u64 va, dma_addr_t *dma,
 			u64 *pte)
 {
-	struct ugpu_pt *pt;
+	const u64 *leaf;
 	unsigned int lvl;
 	int ret = -ENOENT;
 	u64 desc;
@@ -456,11 +597,9 @@ int ugpu_pgtable_lookup(struct ugpu_pgtable *pgt, u64 va, dma_addr_t *dma,
 		return -ENOENT;
 
 	mutex_lock(&pgt->lock);
-	pt = pgt->root;
-	for (lvl = 0; lvl < UGPU_PGTABLE_LEVELS - 1 && pt; lvl++)
-		pt = pt->next[lvl_index(va, lvl)];
-	if (pt) {
-		desc = READ_ONCE(pt->entries[lvl_index(va, lvl)]);
+	leaf = pgtable_leaf_table(pgt, va, &lvl);
+	if (leaf) {
+		desc = READ_ONCE(leaf[ugpu_pt_lvl_index(va, lvl)]);
 		if ((desc & LPAE_TYPE_MASK) ==
 		    (pgt->fmt->page & LPAE_TYPE_MASK)) {
 			*dma = (desc & pgt->fmt->addr_mask) |

@@ -183,11 +183,13 @@ static int mali_state_show(struct seq_file *m, void *data)
 }
 
 /**
- * mali_debugfs_init() - add mali_state to the DRM debugfs directory.
- * @mdev: the device, before it is registered.
+ * mali_debugfs_init() - add mali_state and the page-table self-test to the
+ * DRM debugfs directory.
+ * @mdev: the device, identified, before it is registered.
  */
 void mali_debugfs_init(struct mali_device *mdev)
 {
 	drm_debugfs_add_file(&mdev->udev.drm, "mali_state", mali_state_show,
 			     NULL);
+	ugpu_pgtable_debugfs_init(&mdev->udev.drm, mdev->pgfmt);
 }
