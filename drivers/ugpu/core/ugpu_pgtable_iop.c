@@ -9,10 +9,11 @@
  * address, so every table it hands out is one the device reaches, and a
  * table's CPU address follows from the address in its descriptor.
  *
- * io-pgtable calls TLB callbacks only when it frees or splits a table,
- * which mapping and unmapping single 4 KiB pages never does; the drivers
- * invalidate the GPU's TLB after each map and unmap, as with ugpu's own
- * tables, so no callbacks are given.
+ * io-pgtable asks for TLB maintenance through optional callbacks (for
+ * each page it unmaps, and when it frees or splits a table); the drivers
+ * invalidate the GPU's TLB themselves after each map and unmap, in ring
+ * order where the hardware needs it, as with ugpu's own tables, so none
+ * are given.
  */
 
 #include <linux/bits.h>
