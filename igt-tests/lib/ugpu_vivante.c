@@ -358,32 +358,12 @@ void viv_clear(struct viv_stream *s, uint32_t dst_bo, uint64_t dst_off,
 
 long long viv_stat(int fd, const char *key)
 {
-	char dev[64], path[PATH_MAX], buf[4096], *p;
-	struct dirent *de;
-	long long val = -1;
-	DIR *dir;
+	char buf[4096], *p;
 
-	if (!ugpu_device_sysfs_name(fd, dev, sizeof(dev)))
+	if (ugpu_drm_debugfs_read(fd, "vivante_stats", buf, sizeof(buf)) <= 0)
 		return -1;
-	dir = opendir("/sys/kernel/debug/dri");
-	if (!dir)
+	p = strstr(buf, key);
+	if (!p || p[strlen(key)] != ':')
 		return -1;
-	while ((de = readdir(dir))) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
-			 de->d_name);
-		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0 ||
-		    !strstr(buf, dev))
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/kernel/debug/dri/%s/vivante_stats", de->d_name);
-		if (ugpu_file_read(path, buf, sizeof(buf)) <= 0)
-			continue;
-		p = strstr(buf, key);
-		if (p && p[strlen(key)] == ':') {
-			val = strtoll(p + strlen(key) + 1, NULL, 0);
-			break;
-		}
-	}
-	closedir(dir);
-	return val;
+	return strtoll(p + strlen(key) + 1, NULL, 0);
 }
