@@ -6,6 +6,8 @@
  * command. Every subtest runs once per ugpu device present, as a dynamic
  * subtest named after the device.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -34,6 +36,12 @@
  *	read) is refused with -EINVAL while another context's fence on it is
  *	pending; the refused submits queued nothing and a correct submit then
  *	writes the BO.
+ *
+ * SUBTEST: duplicate-bo-two-handles
+ * Description: The same BO under two handles of one file (a flink name
+ *	opened on the primary node) listed under both in one submit is
+ *	refused with -EINVAL, in either order and with either flags, and
+ *	queues nothing; listed under either handle alone, it is written.
  *
  * SUBTEST: cmdbuf-bad-input
  * Description: Every command buffer and relocation field wrong in turn
@@ -185,6 +193,89 @@ static void test_duplicate_bo(struct ugpu_device_info *d)
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 7);
 
 	ugpu_syncobj_destroy(fd, pending);
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+/* The primary node of the device whose render node is @minor, opened. */
+static int open_card_of(int minor)
+{
+	char path[300];
+	struct dirent *e;
+	int fd = -1;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/class/drm/renderD%d/device/drm",
+		 minor);
+	dir = opendir(path);
+	igt_assert_f(dir, "%s: %m\n", path);
+	while ((e = readdir(dir))) {
+		if (strncmp(e->d_name, "card", 4))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", e->d_name);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		break;
+	}
+	closedir(dir);
+	igt_require_f(fd >= 0, "no primary node for renderD%d\n", minor);
+	return fd;
+}
+
+/*
+ * The same BO under two handles of one file: listing both is listing the
+ * BO twice, which a check of the handles alone would not see.
+ */
+static void test_duplicate_bo_two_handles(struct ugpu_device_info *d)
+{
+	static const uint32_t flags[][2] = {
+		{ DRM_UGPU_SUBMIT_BO_WRITE, DRM_UGPU_SUBMIT_BO_READ },
+		{ DRM_UGPU_SUBMIT_BO_READ, DRM_UGPU_SUBMIT_BO_WRITE },
+		{ DRM_UGPU_SUBMIT_BO_WRITE, DRM_UGPU_SUBMIT_BO_WRITE },
+	};
+	int fd = open_card_of(d->minor);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	struct drm_gem_flink flink = { .handle = bo->handle };
+	struct drm_gem_open gem_open = { 0 };
+	uint32_t handles[2];
+	struct ugpu_submit s;
+	unsigned int i, j;
+
+	/* Root is authenticated on the primary node. */
+	do_ioctl(fd, DRM_IOCTL_GEM_FLINK, &flink);
+	gem_open.name = flink.name;
+	do_ioctl(fd, DRM_IOCTL_GEM_OPEN, &gem_open);
+	igt_assert_neq_u32(gem_open.handle, bo->handle);
+	handles[0] = bo->handle;
+	handles[1] = gem_open.handle;
+
+	ugpu_bo_map(bo);
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		for (j = 0; j < 2; j++) {
+			ugpu_submit_init(&s, ctx);
+			ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, handles[j], 0,
+					i + 1, 0);
+			s.bos[0].handle = handles[j];
+			s.bos[0].flags = flags[i][0];
+			s.bos[1].handle = handles[!j];
+			s.bos[1].flags = flags[i][1];
+			s.bo_count = 2;
+			expect_err(fd, &s, EINVAL, "BO listed under two handles");
+		}
+	}
+	/* Nothing was queued by the refused submits. */
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
+
+	for (j = 0; j < 2; j++) {
+		ugpu_submit_init(&s, ctx);
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, handles[j], 0,
+				0x100 + j, 0);
+		ugpu_submit_bo(&s, handles[j], DRM_UGPU_SUBMIT_BO_WRITE);
+		igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+		igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x100 + j);
+	}
+
+	gem_close(fd, gem_open.handle);
 	ugpu_bo_free(bo);
 	close(fd);
 }
@@ -447,6 +538,12 @@ igt_main
 	igt_subtest_with_dynamic("duplicate-bo")
 		for_each_device(d)
 			test_duplicate_bo(d);
+
+	igt_describe("One BO under two handles of a file, both listed in one "
+		     "submit, is refused; either handle alone works.");
+	igt_subtest_with_dynamic("duplicate-bo-two-handles")
+		for_each_device(d)
+			test_duplicate_bo_two_handles(d);
 
 	igt_describe("Command buffers and relocations: every field wrong in "
 		     "turn, with its errno; the device still works.");

@@ -228,8 +228,15 @@ struct ugpu_ctx {
 struct ugpu_mapping {
 	/** @refcount: handles (one for all of them) and jobs. */
 	struct kref refcount;
-	/** @node: entry in &ugpu_bo.mappings, while handles exist. */
+	/**
+	 * @node: entry in &ugpu_bo.mappings, while handles exist; changed
+	 * under the BO lock, walked under RCU by ugpu_vm_bo_get().
+	 */
 	struct list_head node;
+	/** @listed: @node is on the list; under the BO lock. */
+	bool listed;
+	/** @rcu: the mapping is freed after a grace period. */
+	struct rcu_head rcu;
 	/** @vm: the address space (referenced). */
 	struct ugpu_vm *vm;
 	/** @va: the allocated range; its size includes the guard page. */
@@ -465,6 +472,7 @@ struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
 void ugpu_vm_bo_premap_done(struct drm_gem_object *obj,
 			    struct ugpu_mapping *map);
 struct ugpu_mapping *ugpu_vm_bo_find(struct ugpu_bo *bo, struct ugpu_vm *vm);
+struct ugpu_mapping *ugpu_vm_bo_get(struct ugpu_bo *bo, struct ugpu_vm *vm);
 void ugpu_mapping_put(struct ugpu_mapping *map);
 void ugpu_vm_file_close(struct ugpu_vm *vm);
 void ugpu_vms_unplug(struct ugpu_device *udev);

@@ -8,7 +8,6 @@
  * armed; from then on nothing can fail, so the commands of a submit are
  * queued together or not at all.
  */
-#include <linux/bsearch.h>
 #include <linux/capability.h>
 #include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
@@ -283,8 +282,6 @@ struct ugpu_submit {
 	/* Relocations of every buffer, in buffer order. */
 	struct drm_ugpu_reloc *relocs;
 	u32 reloc_total;
-	/* The BO list sorted by handle, for the command buffers' handles. */
-	struct ugpu_submit_key *handles;
 	struct ugpu_bo_list *bo_list;
 	struct ugpu_core_job **jobs;
 	struct drm_syncobj **syncobjs;
@@ -493,44 +490,18 @@ static int ugpu_submit_key_cmp(const void *a, const void *b)
 }
 
 /*
- * A BO may be listed once: its flags say how the submit uses it, and the
- * fence slots reserved for it are counted per entry. Sorting by object
- * finds the same BO under two handles too. The list is then kept sorted by
- * handle to resolve the command buffers' handles.
+ * One BO list for the whole submit: its jobs share it. Every handle is
+ * looked up under one hold of the file's handle table (as etnaviv does)
+ * rather than a lock round trip per handle. A BO listed twice, also under
+ * two handles, is refused when the reservations are locked: its second
+ * entry finds its reservation held already.
  */
-static int ugpu_submit_sort_bos(struct ugpu_submit *s)
-{
-	struct ugpu_bo_list *list = s->bo_list;
-	struct ugpu_submit_key *keys;
-	u32 i;
-
-	keys = kvmalloc_array(list->count, sizeof(*keys), GFP_KERNEL_ACCOUNT);
-	if (!keys)
-		return -ENOMEM;
-	s->handles = keys;
-	for (i = 0; i < list->count; i++) {
-		keys[i].key = (unsigned long)list->objs[i];
-		keys[i].index = i;
-	}
-	sort(keys, list->count, sizeof(*keys), ugpu_submit_key_cmp, NULL);
-	for (i = 1; i < list->count; i++)
-		if (keys[i].key == keys[i - 1].key)
-			return -EINVAL;
-	if (!s->buf_total)
-		return 0;
-	for (i = 0; i < list->count; i++) {
-		keys[i].key = s->bos[i].handle;
-		keys[i].index = i;
-	}
-	sort(keys, list->count, sizeof(*keys), ugpu_submit_key_cmp, NULL);
-	return 0;
-}
-
-/* One BO list for the whole submit: its jobs share it. */
 static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 {
+	struct drm_file *file = s->file;
 	struct ugpu_bo_list *list;
 	u32 i, n = s->args->bo_count;
+	int ret = 0;
 
 	if (!n)
 		return 0;
@@ -539,19 +510,65 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 		return -ENOMEM;
 	kref_init(&list->refcount);
 	list->count = n;
-	s->bo_list = list;
 	/* The submit's view of the BOs, for a coredump of its jobs. */
-	list->entries = kvmemdup(s->bos, array_size(n, sizeof(*s->bos)),
-				 GFP_KERNEL_ACCOUNT);
-	if (!list->entries)
+	list->entries = s->bos;
+	s->bo_list = list;
+
+	spin_lock(&file->table_lock);
+	for (i = 0; i < n; i++) {
+		struct drm_gem_object *obj;
+
+		/* NULL also for a handle being created or closed. */
+		obj = idr_find(&file->object_idr, s->bos[i].handle);
+		if (!obj) {
+			ret = -ENOENT;
+			break;
+		}
+		/* The table's reference cannot go while we hold its lock. */
+		drm_gem_object_get(obj);
+		list->objs[i] = obj;
+	}
+	spin_unlock(&file->table_lock);
+	return ret;
+}
+
+/*
+ * The BO list entry of each command buffer's handle: the buffers (few)
+ * are sorted by handle, and one pass over the BO list finds each entry's
+ * buffers by binary search, so a long BO list costs no sort.
+ */
+static int ugpu_submit_match_bufs(struct ugpu_submit *s)
+{
+	struct ugpu_bo_list *list = s->bo_list;
+	u32 i, lo, hi, n = s->buf_total;
+	struct ugpu_submit_key *keys;
+
+	keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL_ACCOUNT);
+	if (!keys)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		list->objs[i] = drm_gem_object_lookup(s->file,
-						      s->bos[i].handle);
-		if (!list->objs[i])
-			return -ENOENT;
+		keys[i].key = s->ubufs[i].handle;
+		keys[i].index = i;
+		s->bufs[i].bo = U32_MAX;
 	}
-	return ugpu_submit_sort_bos(s);
+	sort(keys, n, sizeof(*keys), ugpu_submit_key_cmp, NULL);
+	for (i = 0; list && i < list->count; i++) {
+		unsigned long handle = list->entries[i].handle;
+
+		/* The first buffer whose handle is not below this one. */
+		for (lo = 0, hi = n; lo < hi;) {
+			u32 mid = lo + (hi - lo) / 2;
+
+			if (keys[mid].key < handle)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < n && keys[lo].key == handle; lo++)
+			s->bufs[keys[lo].index].bo = i;
+	}
+	kvfree(keys);
+	return 0;
 }
 
 /*
@@ -563,23 +580,24 @@ static int ugpu_submit_resolve_bufs(struct ugpu_submit *s)
 	const struct ugpu_cmdbuf_caps *caps = &s->udev->cmdbuf;
 	struct ugpu_bo_list *list = s->bo_list;
 	u32 i, j;
+	int ret;
 
+	if (!s->buf_total)
+		return 0;
+	ret = ugpu_submit_match_bufs(s);
+	if (ret)
+		return ret;
 	for (i = 0; i < s->buf_total; i++) {
-		const struct drm_ugpu_cmd_buf *b = &s->ubufs[i];
 		struct ugpu_job_buf *jb = &s->bufs[i];
-		struct ugpu_submit_key key = { .key = b->handle }, *found;
-		u64 bytes = b->size << caps->size_shift;
+		u64 bytes = s->ubufs[i].size << caps->size_shift;
 		size_t bo_size;
 
-		found = list ? bsearch(&key, s->handles, list->count,
-				       sizeof(key), ugpu_submit_key_cmp) : NULL;
-		if (!found)
+		if (jb->bo == U32_MAX)
 			return -ENOENT;
-		bo_size = list->objs[found->index]->size;
-		if (bytes > bo_size || b->offset > bo_size - bytes)
+		bo_size = list->objs[jb->bo]->size;
+		if (bytes > bo_size || s->ubufs[i].offset > bo_size - bytes)
 			return -EINVAL;
-		jb->bo = found->index;
-		jb->offset = b->offset;
+		jb->offset = s->ubufs[i].offset;
 		jb->size = bytes;
 		for (j = 0; j < jb->reloc_count; j++) {
 			const struct drm_ugpu_reloc *r = &jb->relocs[j];
@@ -604,13 +622,7 @@ static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
 	if (!maps)
 		return -ENOMEM;
 	for (i = 0; i < list->count; i++) {
-		struct ugpu_bo *bo = to_ugpu_bo(list->objs[i]);
-
-		mutex_lock(&bo->lock);
-		maps[i] = ugpu_vm_bo_find(bo, vm);
-		if (maps[i])
-			kref_get(&maps[i]->refcount);
-		mutex_unlock(&bo->lock);
+		maps[i] = ugpu_vm_bo_get(to_ugpu_bo(list->objs[i]), vm);
 		/* The handle was closed under us. */
 		if (!maps[i])
 			goto err;
@@ -949,13 +961,14 @@ static void ugpu_submit_cleanup(struct ugpu_submit *s)
 	kfree(s->chains);
 	/* Frees the list unless a job still holds it. */
 	ugpu_bo_list_put(s->bo_list);
-	kvfree(s->handles);
 	kvfree(s->relocs);
 	kvfree(s->bufs);
 	kvfree(s->ubufs);
 	kfree(s->buf_first);
 	kvfree(s->cmds);
-	kvfree(s->bos);
+	/* A BO list took the array over. */
+	if (!s->bo_list)
+		kvfree(s->bos);
 	kvfree(s->in_syncs);
 	kvfree(s->out_syncs);
 	if (s->ctx)
@@ -1024,13 +1037,20 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 	if (ret)
 		goto out;
 
-	/* Every BO is listed once and gets one fence per command. */
+	/* Every BO gets one fence per command. */
 	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, args->bo_count);
 	drm_exec_until_all_locked(&exec) {
 		for (i = 0; i < args->bo_count; i++) {
 			ret = drm_exec_prepare_obj(&exec, s.bo_list->objs[i],
 						   args->cmd_count);
 			drm_exec_retry_on_contention(&exec);
+			/*
+			 * Held already: the BO is listed twice (or shares its
+			 * reservation with another entry), and the slots
+			 * reserved per entry would not cover its fences.
+			 */
+			if (ret == -EALREADY)
+				ret = -EINVAL;
 			if (ret)
 				goto out_exec;
 		}

@@ -123,6 +123,35 @@ struct ugpu_mapping *ugpu_vm_bo_find(struct ugpu_bo *bo, struct ugpu_vm *vm)
 	return NULL;
 }
 
+/**
+ * ugpu_vm_bo_get - reference the mapping of a BO in a VM, without locks
+ * @bo: the BO, referenced by the caller
+ * @vm: the address space
+ *
+ * For SUBMIT, which takes every BO of its list: an RCU walk of the BO's
+ * mappings rather than a mutex round trip per BO. A mapping whose handle
+ * is being closed may still be found; it stays mapped as long as the
+ * reference taken here, just as if the handle had been closed right
+ * after a locked lookup.
+ *
+ * Return: the mapping (referenced), or NULL if @vm has none.
+ */
+struct ugpu_mapping *ugpu_vm_bo_get(struct ugpu_bo *bo, struct ugpu_vm *vm)
+{
+	struct ugpu_mapping *map, *found = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(map, &bo->mappings, node) {
+		/* Zero: being released, i.e. unmapped; no use to anyone. */
+		if (map->vm == vm && kref_get_unless_zero(&map->refcount)) {
+			found = map;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 static void ugpu_mapping_release(struct kref *kref)
 {
 	struct ugpu_mapping *map = container_of(kref, struct ugpu_mapping,
@@ -142,7 +171,8 @@ static void ugpu_mapping_release(struct kref *kref)
 	drm_mm_remove_node(&map->va);
 	mutex_unlock(&vm->lock);
 	ugpu_vm_put(vm);
-	kfree(map);
+	/* ugpu_vm_bo_get() may still be looking at it. */
+	kfree_rcu(map, rcu);
 }
 
 void ugpu_mapping_put(struct ugpu_mapping *map)
@@ -223,7 +253,8 @@ int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file)
 			return PTR_ERR(map);
 		}
 		map->handle_count = 1;
-		list_add_tail(&map->node, &bo->mappings);
+		map->listed = true;
+		list_add_tail_rcu(&map->node, &bo->mappings);
 	}
 	mutex_unlock(&bo->lock);
 	return 0;
@@ -257,7 +288,8 @@ struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
 	/* One reference for the (future) handles, one for the caller. */
 	kref_get(&map->refcount);
 	mutex_lock(&bo->lock);
-	list_add_tail(&map->node, &bo->mappings);
+	map->listed = true;
+	list_add_tail_rcu(&map->node, &bo->mappings);
 	mutex_unlock(&bo->lock);
 	return map;
 }
@@ -277,9 +309,11 @@ void ugpu_vm_bo_premap_done(struct drm_gem_object *obj,
 	bool orphan;
 
 	mutex_lock(&bo->lock);
-	orphan = !map->handle_count && !list_empty(&map->node);
-	if (orphan)
-		list_del_init(&map->node);
+	orphan = !map->handle_count && map->listed;
+	if (orphan) {
+		list_del_rcu(&map->node);
+		map->listed = false;
+	}
 	mutex_unlock(&bo->lock);
 	if (orphan)
 		ugpu_mapping_put(map);
@@ -299,7 +333,8 @@ void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file)
 		mutex_unlock(&bo->lock);
 		return;
 	}
-	list_del_init(&map->node);
+	list_del_rcu(&map->node);
+	map->listed = false;
 	mutex_unlock(&bo->lock);
 	/* Jobs still using the BO keep the mapping until they are freed. */
 	ugpu_mapping_put(map);
