@@ -195,6 +195,7 @@ struct viv_walk {
 	struct viv_job *vjob;
 	struct viv_bo_range *bos;
 	u32 *by_addr;			/* BO indices sorted by start address */
+	bool sorted;			/* @by_addr is filled and sorted */
 	unsigned long *reloc_words;	/* relocated words not consumed yet */
 	unsigned long *cmd_starts;	/* stream words starting a command */
 	unsigned long *covered;		/* stream words of a command */
@@ -238,6 +239,8 @@ static DECLARE_BITMAP(viv_rs_states, VIV_STATE_WORDS);
 static DECLARE_BITMAP(viv_blt_states, VIV_STATE_WORDS);
 /* Every state the hardware reads an address from, listed or not. */
 static DECLARE_BITMAP(viv_addr_states, VIV_STATE_WORDS);
+/* Bits set in viv_addr_states: a job loads at most that many of them. */
+static u32 viv_num_addr_states;
 /* Address states the GPU writes through. */
 static DECLARE_BITMAP(viv_write_states, VIV_STATE_WORDS);
 /* States kept in a context's state (viv_state_tracked()). */
@@ -470,6 +473,7 @@ void viv_validate_init(void)
 	for (i = 0; i < ARRAY_SIZE(viv_addr_ranges); i++)
 		bitmap_set(viv_addr_states, viv_addr_ranges[i].state,
 			   viv_addr_ranges[i].count);
+	viv_num_addr_states = bitmap_weight(viv_addr_states, VIV_STATE_WORDS);
 	for (i = 0; i < ARRAY_SIZE(viv_write_ranges); i++)
 		bitmap_set(viv_write_states, viv_write_ranges[i].state,
 			   viv_write_ranges[i].count);
@@ -652,29 +656,34 @@ static int viv_cmp_bo(const void *a, const void *b, const void *priv)
 	return sa < sb ? -1 : sa > sb;
 }
 
-/* Order the submit's BOs by address once, for viv_find_bo(). */
-static int viv_sort_bos(struct viv_walk *w)
+/*
+ * Order the submit's BOs by address, once, for viv_find_bo(): on its first
+ * call, as a stream that loads no address (a shader upload, say) needs no
+ * order. The array is allocated up front, where failing is allowed.
+ */
+static void viv_sort_bos(struct viv_walk *w)
 {
 	u32 i, n = w->job->bo_count;
 
-	w->by_addr = kvmalloc_array(n ?: 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	if (!w->by_addr)
-		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		w->by_addr[i] = i;
 	sort_r(w->by_addr, n, sizeof(u32), viv_cmp_bo, NULL, w->bos);
-	return 0;
+	w->sorted = true;
 }
 
 /*
  * The BO of the submit holding GPU address @addr, or -1: a binary search
- * for the last BO starting at or below @addr. BOs do not overlap.
+ * for the last BO starting at or below @addr. BOs do not overlap (the
+ * core refuses a BO listed twice, after this walk: a duplicate's range
+ * is found under one of its entries, and the submit fails anyway).
  */
 static int viv_find_bo(struct viv_walk *w, u32 addr)
 {
 	u32 lo = 0, hi = w->job->bo_count;
 	const struct viv_bo_range *b;
 
+	if (!w->sorted)
+		viv_sort_bos(w);
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
@@ -1613,6 +1622,13 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 		vjob->writes[vjob->num_writes].state = state;
 		vjob->writes[vjob->num_writes].value = val;
 		vjob->num_writes++;
+		/*
+		 * The ring resets every address state the job loaded after
+		 * it. Only this path sees them: viv_record()'s runs are plain.
+		 */
+		if (viv_state_is_address(state) &&
+		    !test_and_set_bit(state >> 2, w->addr_seen))
+			vjob->addr_states[vjob->num_addr_states++] = state;
 	}
 	return 0;
 }
@@ -1935,13 +1951,17 @@ int viv_job_prepare(struct ugpu_job *job)
 	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.addr_seen = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
-	vjob->addr_states = kvmalloc_array(words, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	w.by_addr = kvmalloc_array(job->bo_count ?: 1, sizeof(u32),
+				   GFP_KERNEL_ACCOUNT);
+	/* Each address state is recorded once (addr_seen). */
+	vjob->addr_states = kvmalloc_array(min(words, viv_num_addr_states),
+					   sizeof(u32), GFP_KERNEL_ACCOUNT);
 	if (!vdev->mmuv2) {
 		w.sh = kvmalloc_array(VIV_SH_WORDS, sizeof(u32), GFP_KERNEL_ACCOUNT);
 		w.sh_set = bitmap_zalloc(VIV_SH_WORDS, GFP_KERNEL_ACCOUNT);
 	}
 	if (!vjob->stream || !vjob->links || !vjob->writes || !w.covered ||
-	    !w.reloc_words || !w.cmd_starts || !w.addr_seen ||
+	    !w.reloc_words || !w.cmd_starts || !w.addr_seen || !w.by_addr ||
 	    !vjob->addr_states || (!vdev->mmuv2 && (!w.sh || !w.sh_set))) {
 		ret = -ENOMEM;
 		goto out;
@@ -1957,18 +1977,9 @@ int viv_job_prepare(struct ugpu_job *job)
 	}
 
 	t0 = ktime_get();
-	ret = viv_sort_bos(&w);
-	if (!ret)
-		ret = viv_walk(&w, buf_gpu);
+	ret = viv_walk(&w, buf_gpu);
 	if (ret)
 		goto out;
-	for (i = 0; i < vjob->num_writes; i++) {
-		u32 st = vjob->writes[i].state;
-
-		if (viv_state_is_address(st) &&
-		    !test_and_set_bit(st >> 2, w.addr_seen))
-			vjob->addr_states[vjob->num_addr_states++] = st;
-	}
 	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), t0)), &vdev->stat_validate_ns);
 	atomic64_add(total, &vdev->stat_validated);
 
