@@ -5,7 +5,8 @@
  * command stream validation, relocations (MMUv1) and per-file page tables
  * (MMUv2), the contiguous pool, user signals and events, resolves checked
  * against a reference (de)tiler, fast clear, MSAA downsampling, the
- * kernel's context switching, hangs and recovery, the 2D pipe.
+ * kernel's context switching, hangs and recovery, the 2D pipe, and 3D
+ * draws of the GC2000 through the pixel engine's colour and depth caches.
  */
 #include <endian.h>
 #include <limits.h>
@@ -28,7 +29,8 @@
  *   relocations (MMUv1) and per-file page tables (MMUv2), the resolve, BLT
  *   and 2D engines checked against a reference (de)tiler, tile status and
  *   its cache, context switching, hangs and recovery, user signals and
- *   soft commands, timestamps, runtime power management and unbinding.
+ *   soft commands, timestamps, runtime power management and unbinding,
+ *   and 3D draws through the pixel engine's colour and depth caches.
  * Category: Hardware building block
  * Mega feature: General Core features
  * Sub-category: Command submission
@@ -550,6 +552,43 @@
  *   colour/depth flush, locks the core up (ETIMEDOUT); after the flush and
  *   an RA to PE stall it works.
  * Functionality: tile status
+ *
+ * SUBTEST: draw-color-kernel-flush-gc2000
+ * Description: A triangle drawn by a vertex shader (MOV of the position
+ *   input) and a pixel shader (MOV of a uniform colour) in a stream with
+ *   no flush: after the job the target has the colour exactly inside the
+ *   triangle and the clear value elsewhere, which the colour cache holds
+ *   back until the kernel's end-of-job flush.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-color-supertiled-gc2000
+ * Description: The same triangle into a 64x64 supertiled colour target
+ *   (PE_COLOR_FORMAT SUPER_TILED): each pixel where the supertiling puts
+ *   it, after the kernel's end-of-job flush.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-depth-kernel-flush-gc2000
+ * Description: A triangle at depth 0.25, then the whole target as an
+ *   indexed strip at 0.5, LESS with depth writes, no flush: the D16 depth
+ *   target and the colours show the triangle in front, through the depth
+ *   cache and the kernel's end-of-job flush.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-resolve-no-flush-gc2000
+ * Description: A resolve of the colour target after a draw in the same
+ *   stream, without a colour flush: it copies the stale memory (the clear
+ *   value everywhere); the target has the draw after the job.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-resolve-flush-no-stall-gc2000
+ * Description: The same with a colour flush but no stall on the pixel
+ *   engine before the resolve: still the stale memory.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-resolve-flush-stall-gc2000
+ * Description: The same with a colour flush and an RA to PE semaphore and
+ *   stall: the resolve copies the drawn triangle.
+ * Functionality: 3D pixel engine caches
  *
  * SUBTEST: blt-copy-linear-gc7000
  * Description: BLT copies out of and into a linear image: the whole image
@@ -5057,6 +5096,345 @@ static void test_other_engine(int minor, bool blt_core)
 	viv_env_close(&e);
 }
 
+/*
+ * Draws the simulated GC2000 rasterises, computed from the hardware's
+ * description (the ISA and state documentation), not the simulator:
+ *
+ * - a shader instruction is 128 bits: word 0 has the opcode (bits 0-5),
+ *   DST_USE (bit 12), the destination temporary (16-22) and its written
+ *   components (23-26); word 3 SRC2_USE (bit 3), the source register
+ *   (4-12), its swizzle (14-21, 2 bits a component) and register group
+ *   (28-30: 0 temporary, 2 uniform). MOV (opcode 9) copies source 2;
+ *   NOP is all zero;
+ * - the GC2000 runs shaders from its unified instruction states, the
+ *   vertex shader's from 0xc000, the pixel shader's from 0xd000, each PC
+ *   counting from there; byte i of VS_INPUT names the temporary vertex
+ *   element i is loaded into, byte 0 of VS_OUTPUT the one that holds the
+ *   position, PS_OUTPUT_REG the one that holds the colour; uniforms are
+ *   vec4s of float32 from VS_UNIFORMS and PS_UNIFORMS;
+ * - the window position is NDC x scale + offset (PA_VIEWPORT_*); a pixel
+ *   is drawn when its centre is inside the triangle (no test puts a
+ *   centre on an edge: checked) and the scissor;
+ * - colour channels r, g, b, a become round(c x 255) in bits 16, 8, 0, 24
+ *   of an A8R8G8B8 pixel; D16 depth is round(z x PE_DEPTH_NORMALIZE);
+ *   targets are 4x4 tiled (the reference tiler);
+ * - the pixel engine holds pixels in its colour and depth caches; memory
+ *   has them after GL_FLUSH_CACHE COLOR (DEPTH) and a stall on the PE,
+ *   which the kernel emits at the end of every job.
+ */
+#define ISA_OP_MOV	0x09
+#define ISA_DST_USE	(1u << 12)
+#define ISA_SRC2_USE	(1u << 3)
+#define ISA_GROUP_TEMP	0u
+#define ISA_GROUP_UNIF	2u
+#define ISA_SWIZ_XYZW	(0u | 1u << 2 | 2u << 4 | 3u << 6)
+#define D3_CLEAR	0x11223344u
+#define D3_F32_NORM16	0x477fff00u	/* 65535.0f */
+
+/* One MOV of all four components: temporary @dst = @group register @src. */
+static void isa_mov(uint32_t w[4], uint32_t dst, uint32_t group, uint32_t src)
+{
+	w[0] = ISA_OP_MOV | ISA_DST_USE | dst << 16 | 0xfu << 23;
+	w[1] = 0;
+	w[2] = 0;
+	w[3] = ISA_SRC2_USE | src << 4 | ISA_SWIZ_XYZW << 14 | group << 28;
+}
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+/* A triangle in window coordinates, quarter pixels. */
+struct d3_tri {
+	int32_t x[3], y[3];
+};
+
+/* A triangle of 1233 pixels, and a small one of 39 (3 x 3 tiles). */
+static const struct d3_tri d3_big = {
+	{ 4 * 6 + 1, 4 * 58, 4 * 21 }, { 4 * 4, 4 * 13 + 1, 4 * 54 + 1 } };
+static const struct d3_tri d3_small = {
+	{ 4 * 10 + 1, 4 * 19 + 1, 4 * 12 + 1 }, { 4 * 9, 4 * 11 + 1, 4 * 18 } };
+
+static int64_t d3_edge(const struct d3_tri *t, int a, int b, int64_t px,
+		       int64_t py)
+{
+	return (int64_t)(t->x[b] - t->x[a]) * (py - t->y[a]) -
+	       (int64_t)(t->y[b] - t->y[a]) * (px - t->x[a]);
+}
+
+/* Pixel (@x, @y)'s centre lies inside @t; it lies on no edge. */
+static bool d3_inside(const struct d3_tri *t, uint32_t x, uint32_t y)
+{
+	int64_t px = 4 * x + 2, py = 4 * y + 2;
+	int64_t e0 = d3_edge(t, 0, 1, px, py), e1 = d3_edge(t, 1, 2, px, py);
+	int64_t e2 = d3_edge(t, 2, 0, px, py);
+
+	igt_assert(e0 && e1 && e2);
+	return (e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0);
+}
+
+/* Vertex @i of the stream: window (@qx, @qy) quarter pixels, depth @z. */
+static void d3_vertex(struct scene_env *se, unsigned int i, int32_t qx,
+		      int32_t qy, float z)
+{
+	/* Viewport scale 32 and offset 32: NDC = (window - 32) / 32. */
+	float v[4] = { (qx / 4.0f - 32) / 32, (qy / 4.0f - 32) / 32, z, 1 };
+	unsigned int c;
+
+	for (c = 0; c < 4; c++)
+		ugpu_bo_write32(se->bo[SC_VTX - 1],
+				scene_base[SC_VTX] + i * 16 + c * 4, f32_bits(v[c]));
+}
+
+static void d3_tri_vertices(struct scene_env *se, unsigned int first,
+			    const struct d3_tri *t, float z)
+{
+	unsigned int k;
+
+	for (k = 0; k < 3; k++)
+		d3_vertex(se, first + k, t->x[k], t->y[k], z);
+}
+
+/* The whole 64 x 64 target as a strip of two triangles from vertex @first. */
+static void d3_quad_vertices(struct scene_env *se, unsigned int first, float z)
+{
+	d3_vertex(se, first, 0, 0, z);
+	d3_vertex(se, first + 1, 4 * RT, 0, z);
+	d3_vertex(se, first + 2, 0, 4 * RT, z);
+	d3_vertex(se, first + 3, 4 * RT, 4 * RT, z);
+}
+
+/* The pixel shader's uniform colour (r, g, b, a). */
+static void d3_color(struct viv_stream *s, const float rgba[4])
+{
+	uint32_t u[4];
+	unsigned int c;
+
+	for (c = 0; c < 4; c++)
+		u[c] = f32_bits(rgba[c]);
+	viv_ls_n(s, VIV_PS_UNIFORMS, 4, u);
+}
+
+static uint32_t d3_unorm8(float c)
+{
+	return (uint32_t)(c * 255 + 0.5f);
+}
+
+static uint32_t d3_pixel(const float rgba[4])
+{
+	return d3_unorm8(rgba[3]) << 24 | d3_unorm8(rgba[0]) << 16 |
+	       d3_unorm8(rgba[1]) << 8 | d3_unorm8(rgba[2]);
+}
+
+/*
+ * The states of a draw on the scene's 64 x 64 targets: one float vertex
+ * element (x, y, z, w) loaded into t0, a vertex shader "NOP; MOV t1, t0"
+ * with t1 the position, a pixel shader "MOV t0, u0" with t0 the colour,
+ * solid fill, the viewport, colour written (supertiled with @super),
+ * depth as @dconfig.
+ */
+static void d3_emit(struct viv_stream *s, struct scene *sc, bool super,
+		    uint32_t dconfig)
+{
+	uint32_t vs[8] = { 0 }, ps[4];
+
+	sc->cformat = VIV_PE_FORMAT_A8R8G8B8 | 0xf << VIV_PE_COLOR_COMPONENTS_SHIFT |
+		      (super ? VIV_PE_COLOR_SUPER_TILED : 0);
+	sc->dconfig = dconfig;
+	sc->dstride = RT / 4 * 16 * 2;
+	scene_emit(s, sc);
+	viv_ls(s, VIV_FE_VERTEX_ELEMENT_CONFIG(0),
+	       VIV_FE_DATA_TYPE_FLOAT | 16u << 24);
+	viv_ls(s, VIV_VS_INPUT(0), 0);
+	viv_ls(s, VIV_VS_OUTPUT(0), 1);
+	viv_ls(s, VIV_VS_OUTPUT_COUNT, 1);
+	viv_ls(s, VIV_VS_TEMP_REGISTER_CONTROL, 2);
+	isa_mov(&vs[4], 1, ISA_GROUP_TEMP, 0);
+	viv_ls_n(s, VIV_SH_INST_MEM, 8, vs);
+	viv_ls(s, VIV_VS_START_PC, 0);
+	viv_ls(s, VIV_VS_END_PC, 2);
+	isa_mov(ps, 0, ISA_GROUP_UNIF, 0);
+	viv_ls_n(s, VIV_SH_INST_MEM_PS, 4, ps);
+	viv_ls(s, VIV_PS_START_PC, 0);
+	viv_ls(s, VIV_PS_END_PC, 1);
+	viv_ls(s, VIV_PS_OUTPUT_REG, 0);
+	viv_ls(s, VIV_PA_CONFIG, VIV_PA_CONFIG_FILL_SOLID);
+	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_SCALE_X, 1, true), 32 << 16);
+	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_SCALE_Y, 1, true), 32 << 16);
+	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_SCALE_Z, 1, true), 1 << 15);
+	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_OFFSET_X, 1, true), 32 << 16);
+	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_OFFSET_Y, 1, true), 32 << 16);
+	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_OFFSET_Z, 1, true), 1 << 15);
+	viv_ls(s, VIV_PE_DEPTH_NORMALIZE, D3_F32_NORM16);
+}
+
+/* A GC2000 scene: colour cleared to D3_CLEAR, depth to 0xffff (1.0). */
+static void d3_open(struct scene_env *se, struct scene *sc)
+{
+	scene_open(se, find_model(0x2000), RT_BYTES, RT_BYTES, RT_BYTES, 8192,
+		   4096);
+	hold_power(se->e.fd, true);
+	scene_init(sc, se->e.fd);
+	memset32_words(se->bo[SC_COLOR - 1], D3_CLEAR);
+	memset(se->bo[SC_DEPTH - 1]->map, 0xff, se->bo[SC_DEPTH - 1]->size);
+}
+
+static void d3_close(struct scene_env *se)
+{
+	hold_power(se->e.fd, false);
+	scene_close(se);
+}
+
+static void d3_run(struct scene_env *se, struct viv_stream *s)
+{
+	int status = -1;
+
+	igt_assert_eq(viv_exec(&se->e, s, se->bo, SC_NUM, 0, &status), 0);
+	igt_assert_eq(status, 0);
+}
+
+/*
+ * The colour target, in layout @l, holds @in inside @t and @out elsewhere
+ * (a 64 x 64 supertiled target has the stride of a tiled one: a row of
+ * supertiles divided by 16).
+ */
+static void d3_check_color(struct scene_env *se, enum viv_layout l,
+			   const struct d3_tri *t, uint32_t in, uint32_t out)
+{
+	uint32_t x, y, got, want;
+
+	for (y = 0; y < RT; y++)
+		for (x = 0; x < RT; x++) {
+			got = ugpu_bo_read32(se->bo[SC_COLOR - 1], scene_base[SC_COLOR] +
+					     viv_ref_offset(l, RT_STRIDE, x, y, 4));
+			want = d3_inside(t, x, y) ? in : out;
+			igt_assert_f(got == want, "colour (%u,%u): %#x != %#x\n",
+				     x, y, got, want);
+		}
+}
+
+/*
+ * A triangle, the job ends, the CPU reads the target: the stream has no
+ * flush, so the pixels are in memory only because the kernel flushes the
+ * colour cache at the end of the job.
+ */
+static void test_draw_color(enum viv_layout l)
+{
+	static const float red[4] = { 1.0f, 0.5f, 0.25f, 1.0f };
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+
+	d3_open(&se, &sc);
+	d3_tri_vertices(&se, 0, &d3_big, 0.0f);
+	viv_reset_stream(&s);
+	d3_emit(&s, &sc, l == VIV_SUPERTILED, 0);
+	d3_color(&s, red);
+	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+	d3_run(&se, &s);
+	igt_assert_eq_u32(d3_pixel(red), 0xffff8040);
+	d3_check_color(&se, l, &d3_big, d3_pixel(red), D3_CLEAR);
+	d3_close(&se);
+}
+
+/*
+ * Depth: the triangle at depth 0.25, then the whole target (an indexed
+ * strip) at 0.5, both LESS with writes: the triangle keeps its colour and
+ * depth, the rest takes the second draw's; no flush in the stream.
+ */
+static void test_draw_depth(void)
+{
+	static const float near_c[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
+	static const float far_c[4] = { 0.0f, 0.0f, 1.0f, 0.5f };
+	static const uint8_t idx[4] = { 0, 1, 2, 3 };
+	static struct viv_stream s;
+	uint32_t zcfg = VIV_PE_DEPTH_MODE_Z | VIV_PE_DEPTH_WRITE_ENABLE |
+			VIV_COMPARE_LESS << VIV_PE_DEPTH_FUNC_SHIFT;
+	struct scene_env se;
+	struct scene sc;
+	uint32_t x, y, got, want;
+
+	d3_open(&se, &sc);
+	/* NDC z -0.5 and 0: window 0.25 and 0.5 (scale and offset 0.5). */
+	d3_tri_vertices(&se, 0, &d3_big, -0.5f);
+	d3_quad_vertices(&se, 4, 0.0f);
+	memcpy((uint8_t *)se.bo[SC_IDX - 1]->map + scene_base[SC_IDX], idx,
+	       sizeof(idx));
+	viv_reset_stream(&s);
+	d3_emit(&s, &sc, false, zcfg);
+	d3_color(&s, near_c);
+	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+	d3_color(&s, far_c);
+	draw_indexed(&s, VIV_PRIM_TRIANGLE_STRIP, 0, 2, 4);
+	d3_run(&se, &s);
+
+	d3_check_color(&se, VIV_TILED, &d3_big, d3_pixel(near_c),
+		       d3_pixel(far_c));
+	for (y = 0; y < RT; y++)
+		for (x = 0; x < RT; x++) {
+			uint64_t off = scene_base[SC_DEPTH] +
+				       viv_ref_offset(VIV_TILED, RT / 4 * 16 * 2,
+						      x, y, 2);
+			uint8_t *p = (uint8_t *)se.bo[SC_DEPTH - 1]->map + off;
+
+			got = p[0] | p[1] << 8;
+			/* round(0.25 x 65535), round(0.5 x 65535) */
+			want = d3_inside(&d3_big, x, y) ? 16384 : 32768;
+			igt_assert_f(got == want, "depth (%u,%u): %u != %u\n",
+				     x, y, got, want);
+		}
+	d3_close(&se);
+}
+
+enum d3_sync { D3_NO_FLUSH, D3_FLUSH_NO_STALL, D3_FLUSH_STALL };
+
+/*
+ * A small triangle, then in the same stream a resolve of the colour
+ * target to a linear copy: only after a colour flush and a stall on the
+ * PE does the resolve (which reads memory) see the pixels; before, it
+ * copies what memory held. Either way the kernel's end-of-job flush puts
+ * the pixels into the target.
+ */
+static void test_draw_resolve(enum d3_sync sync)
+{
+	static const float col[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+	static struct viv_stream s;
+	struct scene_env se;
+	struct scene sc;
+	uint32_t x, y, got, want;
+
+	d3_open(&se, &sc);
+	memset(se.bo[SC_TEX - 1]->map, 0, se.bo[SC_TEX - 1]->size);
+	d3_tri_vertices(&se, 0, &d3_small, 0.0f);
+	viv_reset_stream(&s);
+	d3_emit(&s, &sc, false, 0);
+	d3_color(&s, col);
+	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
+	if (sync != D3_NO_FLUSH)
+		viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR);
+	if (sync == D3_FLUSH_STALL)
+		viv_sem_stall(&s, VIV_SYNC_RA, VIV_SYNC_PE);
+	viv_resolve(&s, SC_COLOR, scene_base[SC_COLOR], VIV_TILED, RT_STRIDE,
+		    SC_TEX, scene_base[SC_TEX], VIV_LINEAR, RT * 4, RT, RT, 0);
+	d3_run(&se, &s);
+
+	for (y = 0; y < RT; y++)
+		for (x = 0; x < RT; x++) {
+			got = ugpu_bo_read32(se.bo[SC_TEX - 1],
+					     scene_base[SC_TEX] + y * RT * 4 + x * 4);
+			want = sync == D3_FLUSH_STALL && d3_inside(&d3_small, x, y) ?
+			       d3_pixel(col) : D3_CLEAR;
+			igt_assert_f(got == want, "resolved (%u,%u): %#x != %#x\n",
+				     x, y, got, want);
+		}
+	d3_check_color(&se, VIV_TILED, &d3_small, d3_pixel(col), D3_CLEAR);
+	d3_close(&se);
+}
+
 /* No Vivante core saw a register access with its clocks or power off. */
 static void test_no_bus_errors(void)
 {
@@ -5389,6 +5767,25 @@ igt_main
 	igt_describe("BLT states on a core with the RS are rejected.");
 	igt_subtest("validator-blt-on-rs-core-gc2000")
 		test_other_engine(find_model(0x2000), false);
+
+	igt_describe("A draw's pixels reach memory through the kernel's end-of-job colour flush.");
+	igt_subtest("draw-color-kernel-flush-gc2000")
+		test_draw_color(VIV_TILED);
+	igt_describe("The same draw into a 64x64 supertiled colour target.");
+	igt_subtest("draw-color-supertiled-gc2000")
+		test_draw_color(VIV_SUPERTILED);
+	igt_describe("Depth test and writes through the depth cache, flushed by the kernel.");
+	igt_subtest("draw-depth-kernel-flush-gc2000")
+		test_draw_depth();
+	igt_describe("A resolve after a draw without a colour flush copies stale memory.");
+	igt_subtest("draw-resolve-no-flush-gc2000")
+		test_draw_resolve(D3_NO_FLUSH);
+	igt_describe("A colour flush without a stall on the PE is not enough for a resolve.");
+	igt_subtest("draw-resolve-flush-no-stall-gc2000")
+		test_draw_resolve(D3_FLUSH_NO_STALL);
+	igt_describe("After a colour flush and an RA to PE stall a resolve copies the draw.");
+	igt_subtest("draw-resolve-flush-stall-gc2000")
+		test_draw_resolve(D3_FLUSH_STALL);
 
 	/* Last: the device comes back under another minor. */
 	igt_describe("Unbind with live contexts and jobs; the device works after rebind.");

@@ -18,6 +18,27 @@
  * TS_FLUSH_CACHE or a reset empties; the 2D engine writes through the
  * pixel engine's cache, flushed by GL_FLUSH_CACHE with PE2D.
  *
+ * 3D draws: what is modelled and what is not. On the GC2000 only (the
+ * core that runs shaders from its instruction states), a draw in a small
+ * subset is rasterised into the pixel engine's colour and depth caches,
+ * which GL_FLUSH_CACHE COLOR (DEPTH) writes back once the FE stalls on
+ * the PE (or an event comes), and which a reset loses. The subset:
+ * DRAW_PRIMITIVES and DRAW_INDEXED of triangles, strips and fans, solid
+ * fill, no culling, clipping, MSAA, fast clear, blending, alpha test or
+ * stencil; float vertex elements loaded into the VS temporaries VS_INPUT
+ * names; vertex and pixel shaders of NOP and MOV (temporary or uniform to
+ * temporary, no modifiers) from the unified instruction states (VS from
+ * 0xc000, PS from 0xd000), the position from the VS_OUTPUT byte 0
+ * temporary, divided by a positive w, through the PA viewport, within a
+ * +-16384 pixel guard band; pixel centres inside the triangle and the
+ * scissor (top-left tie rule); the colour from the PS_OUTPUT_REG
+ * temporary as an 8-bit A8R8G8B8 / X8R8G8B8 pixel, 4x4 tiled or
+ * supertiled, all channels or none written; depth mode Z with D16 only
+ * and the eight depth functions. Everything else -- other opcodes,
+ * formats, primitives, varyings, textures, the GC7000 (HALTI5 shader
+ * states, instruction cache) -- rasterises nothing, as before. All of it
+ * is fixed point: the kernel cannot use the FPU.
+ *
  * The MMU caches translations in a TLB until the driver flushes it through
  * the FE, so page-table changes without a flush use stale translations as
  * on silicon. MMUv1 has no exceptions: an entry of 0 sends the access to
@@ -37,6 +58,7 @@
 #include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 
 #include <ugpu/hw/vivante_regs.h>
@@ -102,6 +124,7 @@ static const struct vsim_config vsim_gc2000 = {
 	.specs2 = (0 << 8) | (168 << 16),	/* instructions: 0 = 512 on GC2000 */
 	.specs3 = 1 | (8 << 4),
 	.mmuv2 = false,
+	.sh_states = true,
 	.cycle_reg = VIV_MC_PROFILE_CYCLE_COUNTER,
 };
 
@@ -162,6 +185,8 @@ static void vsim_reset_locked(struct vsim *v)
 	vsim_tlb_flush(v);
 	/* What the pixel engine held back is lost. */
 	sim_cache_invalidate(&v->pe);
+	sim_cache_invalidate(&v->pe_color);
+	sim_cache_invalidate(&v->pe_depth);
 	sim_cache_invalidate(&v->ts);
 	sim_cache_invalidate(&v->blt);
 }
@@ -587,13 +612,36 @@ int vsim_write(struct sim_device *sdev, u32 addr, const void *buf, size_t len)
 
 /* State space */
 
-static bool vsim_token_stall(struct vsim *v, u32 token)
+/*
+ * The colour and depth flushes GL_FLUSH_CACHE asked for are done: the FE
+ * waited for the pixel engine (a stall on the PE, or an event).
+ */
+static void vsim_pe_flush_done(struct sim_device *sdev)
 {
+	struct vsim *v = sdev->priv;
+	unsigned long flags;
+
+	if (!v->pe_flush_pending)
+		return;
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (v->pe_flush_pending & VIV_GL_FLUSH_CACHE_COLOR)
+		sim_cache_clean_invalidate(&v->pe_color);
+	if (v->pe_flush_pending & VIV_GL_FLUSH_CACHE_DEPTH)
+		sim_cache_clean_invalidate(&v->pe_depth);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	v->pe_flush_pending = 0;
+}
+
+static bool vsim_token_stall(struct sim_device *sdev, u32 token)
+{
+	struct vsim *v = sdev->priv;
 	u32 bit = BIT(VIV_TOKEN_TO(token) & 0x1f);
 
 	if (!(v->sem_armed & bit))
 		return false;
 	v->sem_armed &= ~bit;
+	if (VIV_TOKEN_TO(token) == VIV_SYNC_PE)
+		vsim_pe_flush_done(sdev);
 	if (VIV_TOKEN_FROM(token) == VIV_SYNC_FE &&
 	    VIV_TOKEN_TO(token) == VIV_SYNC_PE)
 		v->drained = true;
@@ -616,6 +664,7 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 	switch (state) {
 	case VIV_GL_EVENT:
 		/* Everything before is done: the simulated pipe is in order. */
+		vsim_pe_flush_done(sdev);
 		spin_lock_irqsave(&sdev->lock, flags);
 		if (VIV_GL_EVENT_ID(val) < VIV_NUM_EVENTS)
 			vsim_raise(sdev, BIT(VIV_GL_EVENT_ID(val)));
@@ -625,7 +674,7 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 		v->sem_armed |= BIT(VIV_TOKEN_TO(val) & 0x1f);
 		break;
 	case VIV_GL_STALL_TOKEN:
-		if (!vsim_token_stall(v, val)) {
+		if (!vsim_token_stall(sdev, val)) {
 			vsim_hang(sdev, "stall token without semaphore");
 			return false;
 		}
@@ -692,12 +741,18 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 		if ((val & (VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH)) ==
 		    (VIV_GL_FLUSH_CACHE_COLOR | VIV_GL_FLUSH_CACHE_DEPTH))
 			v->pe_flushed = true;
-		/* A pixel-engine flush writes back and empties the cache. */
+		/* A 2D pixel-engine flush writes back and empties the cache. */
 		if (val & VIV_GL_FLUSH_CACHE_PE2D) {
 			spin_lock_irqsave(&sdev->lock, flags);
 			sim_cache_clean_invalidate(&v->pe);
 			spin_unlock_irqrestore(&sdev->lock, flags);
 		}
+		/*
+		 * The 3D pixel engine's flush goes down its pipeline: memory
+		 * has the pixels once the FE waited for the PE.
+		 */
+		v->pe_flush_pending |= val & (VIV_GL_FLUSH_CACHE_COLOR |
+					      VIV_GL_FLUSH_CACHE_DEPTH);
 		break;
 	case VIV_TS_FLUSH_CACHE:
 		if (val & VIV_TS_FLUSH_CACHE_FLUSH) {
@@ -740,12 +795,607 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 	return true;
 }
 
-/* Draws: no rasterisation, but the state must be complete and sane. */
-static bool vsim_draw(struct sim_device *sdev)
+/*
+ * 3D pipe: a small subset of what a draw does, so that the pixel engine's
+ * colour and depth caches hold something the kernel must flush. See the
+ * header comment of this file and Documentation/simulator.rst for the
+ * subset; a draw outside it rasterises nothing.
+ */
+
+/* Instruction fields (128 bits, four little-endian words). */
+#define VSIM_ISA_OPCODE(w0, w2)	(((w0) & 0x3f) | (((w2) >> 16 & 1) << 6))
+#define VSIM_ISA_COND(w0)	(((w0) >> 6) & 0x1f)
+#define VSIM_ISA_SAT		BIT(11)
+#define VSIM_ISA_DST_USE	BIT(12)
+#define VSIM_ISA_DST_AMODE(w0)	(((w0) >> 13) & 0x7)
+#define VSIM_ISA_DST_REG(w0)	(((w0) >> 16) & 0x7f)
+#define VSIM_ISA_DST_COMPS(w0)	(((w0) >> 23) & 0xf)
+#define VSIM_ISA_TYPE(w1, w2)	((((w1) >> 21) & 1) << 2 | ((w2) >> 30))
+#define VSIM_ISA_SRC2_USE	BIT(3)
+#define VSIM_ISA_SRC2_REG(w3)	(((w3) >> 4) & 0x1ff)
+#define VSIM_ISA_SRC2_SWIZ(w3)	(((w3) >> 14) & 0xff)
+#define VSIM_ISA_SRC2_NEG_ABS	(BIT(22) | BIT(23))
+#define VSIM_ISA_SRC2_AMODE(w3)	(((w3) >> 25) & 0x7)
+#define VSIM_ISA_SRC2_RGROUP(w3) (((w3) >> 28) & 0x7)
+#define VSIM_OP_NOP		0x00
+#define VSIM_OP_MOV		0x09
+#define VSIM_RGROUP_TEMP	0
+#define VSIM_RGROUP_UNIFORM_0	2
+#define VSIM_RGROUP_UNIFORM_1	3
+
+/**
+ * struct vsim_vtx - a vertex in the window.
+ * @x: column, 24.8 fixed point.
+ * @y: row, 24.8 fixed point.
+ * @z: depth in units of the depth format.
+ */
+struct vsim_vtx {
+	s64 x;
+	s64 y;
+	u32 z;
+};
+
+/**
+ * struct vsim_draw_ctx - what a draw in the subset reads from the states.
+ * @inputs: vertex elements, each loaded into a VS temporary.
+ * @stream: vertex stream base addresses.
+ * @stride: vertex stream strides.
+ * @x0: first column of the scissor.
+ * @x1: column after its last.
+ * @y0: first row.
+ * @y1: row after the last.
+ * @color: the pixel shader's colour as an A8R8G8B8 pixel.
+ * @color_write: the pixel engine writes colour.
+ * @caddr: colour target address.
+ * @cstride: its stride (a row of tiles).
+ * @clayout: its layout (tiled or supertiled).
+ * @depth: the depth test is on (D16).
+ * @zfunc: its function.
+ * @zwrite: a passing pixel writes its depth.
+ * @zaddr: depth target address.
+ * @zstride: its stride.
+ * @zlayout: its layout.
+ */
+struct vsim_draw_ctx {
+	u32 inputs;
+	u32 stream[VIV_FE_VERTEX_STREAMS];
+	u32 stride[VIV_FE_VERTEX_STREAMS];
+	s64 x0, x1, y0, y1;
+	u32 color;
+	bool color_write;
+	u32 caddr, cstride;
+	enum vsim_layout clayout;
+	bool depth;
+	u32 zfunc;
+	bool zwrite;
+	u32 zaddr, zstride;
+	enum vsim_layout zlayout;
+};
+
+/* Float32 1.0: the w of a vertex component the stream does not give. */
+#define VSIM_F32_ONE		0x3f800000u
+/* Window coordinates a vertex may reach: +-16384 pixels (see vsim_tri()). */
+#define VSIM_GUARD		(16384LL << 8)
+
+/*
+ * Decode one shader, instructions [@start, @end) at state @base. Returns
+ * false for anything outside the subset (NOP, and MOV of a temporary or
+ * uniform to a temporary, unconditional, unsaturated, float, direct).
+ */
+static bool vsim_sh_decode(struct vsim *v, struct vsim_shader *sh, u32 base,
+			   u32 start, u32 end)
+{
+	const u32 *s = v->state;
+	u32 pc;
+
+	if (end <= start || end > VSIM_SH_MAX_INST)
+		return false;
+	sh->n = 0;
+	for (pc = start; pc < end; pc++) {
+		const u32 *w = &s[(base >> 2) + pc * (VIV_SH_INST_BYTES / 4)];
+		struct vsim_sh_inst *in = &sh->inst[sh->n];
+		u32 op = VSIM_ISA_OPCODE(w[0], w[2]), group;
+
+		if (op == VSIM_OP_NOP)
+			continue;
+		group = VSIM_ISA_SRC2_RGROUP(w[3]);
+		if (op != VSIM_OP_MOV || VSIM_ISA_COND(w[0]) ||
+		    (w[0] & VSIM_ISA_SAT) || !(w[0] & VSIM_ISA_DST_USE) ||
+		    VSIM_ISA_DST_AMODE(w[0]) || VSIM_ISA_TYPE(w[1], w[2]) ||
+		    VSIM_ISA_DST_REG(w[0]) >= VSIM_TEMPS ||
+		    !(w[3] & VSIM_ISA_SRC2_USE) || VSIM_ISA_SRC2_AMODE(w[3]) ||
+		    (w[3] & VSIM_ISA_SRC2_NEG_ABS))
+			return false;
+		in->dst = VSIM_ISA_DST_REG(w[0]);
+		in->mask = VSIM_ISA_DST_COMPS(w[0]);
+		in->swiz = VSIM_ISA_SRC2_SWIZ(w[3]);
+		in->src = VSIM_ISA_SRC2_REG(w[3]);
+		if (group == VSIM_RGROUP_UNIFORM_1)
+			in->src += 128;
+		in->uniform = group != VSIM_RGROUP_TEMP;
+		if ((!in->uniform && in->src >= VSIM_TEMPS) ||
+		    (in->uniform && group != VSIM_RGROUP_UNIFORM_0 &&
+		     group != VSIM_RGROUP_UNIFORM_1) ||
+		    in->src >= VIV_SH_UNIFORMS_VEC4)
+			return false;
+		sh->n++;
+	}
+	return true;
+}
+
+/*
+ * Run a decoded shader on v->temps; @uniforms: state of its first uniform.
+ * Reading a temporary component nothing wrote (on silicon: whatever the
+ * last thread left) is outside the subset: false.
+ */
+static bool vsim_sh_run(struct vsim *v, const struct vsim_shader *sh,
+			u32 uniforms)
+{
+	unsigned int i, c;
+	u32 val[4];
+
+	for (i = 0; i < sh->n; i++) {
+		const struct vsim_sh_inst *in = &sh->inst[i];
+
+		for (c = 0; c < 4; c++) {
+			u32 comp = (in->swiz >> (2 * c)) & 3;
+
+			if (!(in->mask & BIT(c)))
+				continue;
+			if (in->uniform) {
+				val[c] = v->state[(uniforms >> 2) + in->src * 4 + comp];
+				continue;
+			}
+			if (!(v->written[in->src] & BIT(comp)))
+				return false;
+			val[c] = v->temps[in->src][comp];
+		}
+		/* All sources are read before the destination is written. */
+		for (c = 0; c < 4; c++) {
+			if (in->mask & BIT(c))
+				v->temps[in->dst][c] = val[c];
+		}
+		v->written[in->dst] |= in->mask;
+	}
+	return true;
+}
+
+/*
+ * Float32 @f as fixed point with @frac fraction bits, truncated; false for
+ * NaN, infinity and magnitudes of 2^(62 - @frac) or more. Denormals are 0.
+ */
+static bool vsim_fix(u32 f, unsigned int frac, s64 *out)
+{
+	int exp = (f >> 23) & 0xff, sh;
+	u64 mant = (f & 0x7fffff) | BIT(23);
+
+	if (exp == 0xff)
+		return false;
+	if (!exp) {
+		*out = 0;
+		return true;
+	}
+	sh = exp - 127 - 23 + frac;
+	if (sh > 38)
+		return false;
+	if (sh >= 0)
+		mant <<= sh;
+	else
+		mant = sh > -64 ? mant >> -sh : 0;
+	*out = f & BIT(31) ? -(s64)mant : (s64)mant;
+	return true;
+}
+
+/* Fixed point 16.16 @x clamped to [0, 1] as an 8-bit channel, rounded. */
+static u32 vsim_unorm8(s64 x)
+{
+	return (clamp_t(s64, x, 0, 0x10000) * 255 + 0x8000) >> 16;
+}
+
+/*
+ * Fetch vertex @idx's elements, run the vertex shader, transform the
+ * position to the window. Returns 0, 1 when the vertex is outside the
+ * subset or the guard band (its primitives are not drawn), or an error
+ * from the fetch (a fault was reported).
+ */
+static int vsim_vertex(struct sim_device *sdev, struct vsim_draw_ctx *d,
+		       u32 idx, struct vsim_vtx *out)
+{
+	struct vsim *v = sdev->priv;
+	const u32 *s = v->state;
+	s64 x, y, z, w, sx, sy, sz, ox, oy, oz, dnorm;
+	unsigned int i, c, reg;
+	__le32 raw[4];
+	u32 cfg, *pos;
+	int ret;
+
+	memset(v->written, 0, sizeof(v->written));
+	for (i = 0; i < d->inputs; i++) {
+		cfg = s[VIV_FE_VERTEX_ELEMENT_CONFIG(i) >> 2];
+		c = VIV_FE_VERTEX_ELEMENT_NUM(cfg) ?: 4;
+		ret = vsim_read(sdev, d->stream[VIV_FE_VERTEX_ELEMENT_STREAM(cfg)] +
+				idx * d->stride[VIV_FE_VERTEX_ELEMENT_STREAM(cfg)] +
+				VIV_FE_VERTEX_ELEMENT_START(cfg), raw, 4 * c);
+		if (ret)
+			return ret;
+		reg = (s[VIV_VS_INPUT(i / 4) >> 2] >> (8 * (i % 4))) & 0xff;
+		if (reg >= VSIM_TEMPS)
+			return 1;
+		/* What the stream does not give reads as (0, 0, 0, 1). */
+		v->temps[reg][1] = 0;
+		v->temps[reg][2] = 0;
+		v->temps[reg][3] = VSIM_F32_ONE;
+		while (c--)
+			v->temps[reg][c] = le32_to_cpu(raw[c]);
+		v->written[reg] = 0xf;
+	}
+	if (!vsim_sh_run(v, &v->vs, VIV_VS_UNIFORMS))
+		return 1;
+	reg = s[VIV_VS_OUTPUT(0) >> 2] & 0xff;
+	if (reg >= VSIM_TEMPS || v->written[reg] != 0xf)
+		return 1;
+	pos = v->temps[reg];
+
+	/* Clip space to NDC (w > 0 only: nothing is clipped) to window. */
+	if (!vsim_fix(pos[0], 16, &x) || !vsim_fix(pos[1], 16, &y) ||
+	    !vsim_fix(pos[2], 16, &z) || !vsim_fix(pos[3], 16, &w) || w <= 0 ||
+	    abs(x) > S32_MAX || abs(y) > S32_MAX || abs(z) > S32_MAX)
+		return 1;
+	x = div64_s64(x << 16, w);
+	y = div64_s64(y << 16, w);
+	z = div64_s64(z << 16, w);
+	if (!vsim_fix(s[VIV_PA_VIEWPORT_SCALE_X >> 2], 16, &sx) ||
+	    !vsim_fix(s[VIV_PA_VIEWPORT_SCALE_Y >> 2], 16, &sy) ||
+	    !vsim_fix(s[VIV_PA_VIEWPORT_SCALE_Z >> 2], 16, &sz) ||
+	    !vsim_fix(s[VIV_PA_VIEWPORT_OFFSET_X >> 2], 16, &ox) ||
+	    !vsim_fix(s[VIV_PA_VIEWPORT_OFFSET_Y >> 2], 16, &oy) ||
+	    !vsim_fix(s[VIV_PA_VIEWPORT_OFFSET_Z >> 2], 16, &oz) ||
+	    !vsim_fix(s[VIV_PE_DEPTH_NORMALIZE >> 2], 16, &dnorm) ||
+	    abs(x) > S32_MAX || abs(y) > S32_MAX || abs(z) > S32_MAX ||
+	    abs(sx) > S32_MAX || abs(sy) > S32_MAX || abs(sz) > S32_MAX ||
+	    abs(ox) > S32_MAX || abs(oy) > S32_MAX || abs(oz) > S32_MAX)
+		return 1;
+	/* 16.16 products, to 24.8 window coordinates. */
+	out->x = ((x * sx >> 16) + ox) >> 8;
+	out->y = ((y * sy >> 16) + oy) >> 8;
+	if (abs(out->x) > VSIM_GUARD || abs(out->y) > VSIM_GUARD)
+		return 1;
+	/* Window depth, clamped to [0, 1], in units of the depth format. */
+	z = clamp_t(s64, (z * sz >> 16) + oz, 0, 0x10000);
+	out->z = clamp_t(s64, (z * clamp_t(s64, dnorm, 0, (s64)U16_MAX << 16) +
+			       0x80000000LL) >> 32, 0, U16_MAX);
+	return 0;
+}
+
+/* Edge function of @a -> @b at @px, @py (24.8; see vsim_tri()). */
+static s64 vsim_edge(const struct vsim_vtx *a, const struct vsim_vtx *b,
+		     s64 px, s64 py)
+{
+	return (b->x - a->x) * (py - a->y) - (b->y - a->y) * (px - a->x);
+}
+
+/*
+ * The tie rule: a pixel centre on an edge belongs to the triangle when the
+ * edge is a top edge (horizontal, interior below) or a left edge.
+ */
+static s64 vsim_edge_bias(const struct vsim_vtx *a, const struct vsim_vtx *b)
+{
+	s64 dx = b->x - a->x, dy = b->y - a->y;
+
+	return (dy == 0 && dx > 0) || dy < 0 ? 0 : 1;
+}
+
+static bool vsim_depth_pass(u32 func, u32 z, u32 old)
+{
+	switch (func) {
+	case VIV_COMPARE_LESS:
+		return z < old;
+	case VIV_COMPARE_EQUAL:
+		return z == old;
+	case VIV_COMPARE_LEQUAL:
+		return z <= old;
+	case VIV_COMPARE_GREATER:
+		return z > old;
+	case VIV_COMPARE_NOTEQUAL:
+		return z != old;
+	case VIV_COMPARE_GEQUAL:
+		return z >= old;
+	case VIV_COMPARE_ALWAYS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * One pixel: depth test and write through the depth cache, then the
+ * colour through the colour cache. Returns 0 or a fault (reported).
+ */
+static int vsim_pixel(struct sim_device *sdev, const struct vsim_draw_ctx *d,
+		      u32 x, u32 y, u32 z)
+{
+	struct vsim *v = sdev->priv;
+	__le32 color = cpu_to_le32(d->color);
+	__le16 old16, z16 = cpu_to_le16(z);
+	u32 addr;
+	int ret;
+
+	if (d->depth) {
+		addr = d->zaddr + vsim_offset(d->zlayout, d->zstride, x, y, 2);
+		ret = vsim_cache_access(sdev, &v->pe_depth, addr, &old16, 2,
+					false);
+		if (ret)
+			return ret;
+		if (!vsim_depth_pass(d->zfunc, z, le16_to_cpu(old16)))
+			return 0;
+		if (d->zwrite) {
+			ret = vsim_cache_access(sdev, &v->pe_depth, addr, &z16,
+						2, true);
+			if (ret)
+				return ret;
+		}
+	}
+	v->pixels++;
+	if (!d->color_write)
+		return 0;
+	addr = d->caddr + vsim_offset(d->clayout, d->cstride, x, y, 4);
+	return vsim_cache_access(sdev, &v->pe_color, addr, &color, 4, true);
+}
+
+/*
+ * Rasterise a triangle: the pixels of the scissor whose centre lies
+ * inside it. Coordinates are 24.8 fixed point within the guard band, so
+ * edge functions (at most 2^47) and depth products stay in 64 bits.
+ * Returns 0, -EINTR when the draw is abandoned, or a fault.
+ */
+static int vsim_tri(struct sim_device *sdev, const struct vsim_draw_ctx *d,
+		    const struct vsim_vtx *v0, const struct vsim_vtx *v1,
+		    const struct vsim_vtx *v2)
+{
+	struct vsim *v = sdev->priv;
+	s64 area, b0, b1, b2, px, py, e0, e1, e2;
+	s64 x0, x1, y0, y1, y;
+	int ret;
+
+	area = vsim_edge(v0, v1, v2->x, v2->y);
+	if (!area)
+		return 0;
+	/* No culling: the other winding is the same triangle. */
+	if (area < 0) {
+		swap(v1, v2);
+		area = -area;
+	}
+	b0 = vsim_edge_bias(v1, v2);
+	b1 = vsim_edge_bias(v2, v0);
+	b2 = vsim_edge_bias(v0, v1);
+	x0 = max3(d->x0, min3(v0->x, v1->x, v2->x) >> 8, 0LL);
+	x1 = min_t(s64, d->x1, (max3(v0->x, v1->x, v2->x) >> 8) + 1);
+	y0 = max3(d->y0, min3(v0->y, v1->y, v2->y) >> 8, 0LL);
+	y1 = min_t(s64, d->y1, (max3(v0->y, v1->y, v2->y) >> 8) + 1);
+	for (y = y0; y < y1; y++) {
+		py = y * 256 + 128;
+		for (px = x0 * 256 + 128; px < x1 * 256; px += 256) {
+			e0 = vsim_edge(v1, v2, px, py);
+			e1 = vsim_edge(v2, v0, px, py);
+			e2 = vsim_edge(v0, v1, px, py);
+			if (e0 < b0 || e1 < b1 || e2 < b2)
+				continue;
+			ret = vsim_pixel(sdev, d, px >> 8, y,
+					 div64_u64((u64)e0 * v0->z + (u64)e1 * v1->z +
+						   (u64)e2 * v2->z + area / 2,
+						   area));
+			if (ret)
+				return ret;
+		}
+		/* A scissor of 64K x 64K: minutes of work. */
+		if (vsim_engine_stopped(v))
+			return -EINTR;
+	}
+	return 0;
+}
+
+/* First pixel whose centre is at or right of (below) 24.8 edge @e. */
+static s64 vsim_scissor_px(u32 f)
+{
+	s64 e;
+
+	if (!vsim_fix(f, 8, &e) || e <= 128)
+		return 0;
+	return min_t(s64, DIV_ROUND_UP(e - 128, 256), U16_MAX + 1);
+}
+
+/*
+ * The states of the subset, read once per draw into @d. Returns false
+ * when the draw is outside it.
+ */
+static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
+{
+	const u32 *s = v->state;
+	u32 pa = s[VIV_PA_CONFIG >> 2], cfmt = s[VIV_PE_COLOR_FORMAT >> 2];
+	u32 zcfg = s[VIV_PE_DEPTH_CONFIG >> 2], fmt, cfg, i, n;
+	u32 streams = VIV_SPECS_STREAM_COUNT(v->cfg->specs);
+
+	if (!v->cfg->sh_states ||
+	    (type != VIV_PRIM_TRIANGLES && type != VIV_PRIM_TRIANGLE_STRIP &&
+	     type != VIV_PRIM_TRIANGLE_FAN) ||
+	    VIV_PA_CONFIG_FILL_MODE(pa) != VIV_PA_FILL_SOLID ||
+	    VIV_PA_CONFIG_CULL_FACE_MODE(pa) != VIV_PA_CULL_OFF ||
+	    (s[VIV_GL_MULTI_SAMPLE_CONFIG >> 2] & VIV_MSAA_SAMPLES_FIELD) ||
+	    (s[VIV_TS_MEM_CONFIG >> 2] & (VIV_TS_MEM_CONFIG_COLOR_FAST_CLEAR |
+					  VIV_TS_MEM_CONFIG_DEPTH_FAST_CLEAR)) ||
+	    (s[VIV_PE_ALPHA_CONFIG >> 2] & VIV_PE_ALPHA_CONFIG_BLEND_ENABLE_COLOR) ||
+	    (s[VIV_PE_ALPHA_OP >> 2] & VIV_PE_ALPHA_OP_ALPHA_TEST) ||
+	    VIV_PE_STENCIL_MODE(s[VIV_PE_STENCIL_CONFIG >> 2]))
+		return false;
+
+	/* Colour: 32-bit ARGB, every channel or none written. */
+	fmt = cfmt & VIV_PE_COLOR_FORMAT_FIELD;
+	if ((fmt != VIV_PE_FORMAT_A8R8G8B8 && fmt != VIV_PE_FORMAT_X8R8G8B8) ||
+	    (VIV_PE_COLOR_COMPONENTS(cfmt) && VIV_PE_COLOR_COMPONENTS(cfmt) != 0xf))
+		return false;
+	d->color_write = VIV_PE_COLOR_COMPONENTS(cfmt);
+	d->caddr = s[VIV_PE_COLOR_ADDR >> 2];
+	d->cstride = s[VIV_PE_COLOR_STRIDE >> 2];
+	d->clayout = cfmt & VIV_PE_COLOR_SUPER_TILED ? VSIM_SUPERTILED : VSIM_TILED;
+
+	/* Depth: none, or a Z test on D16. */
+	d->depth = VIV_PE_DEPTH_MODE(zcfg) != VIV_PE_DEPTH_MODE_NONE;
+	if (d->depth && (VIV_PE_DEPTH_MODE(zcfg) != VIV_PE_DEPTH_MODE_Z ||
+			 (zcfg & VIV_PE_DEPTH_FORMAT_D24S8)))
+		return false;
+	d->zfunc = VIV_PE_DEPTH_FUNC(zcfg);
+	d->zwrite = zcfg & VIV_PE_DEPTH_WRITE_ENABLE;
+	d->zaddr = s[VIV_PE_DEPTH_ADDR >> 2];
+	d->zstride = s[VIV_PE_DEPTH_STRIDE >> 2];
+	d->zlayout = zcfg & VIV_PE_DEPTH_SUPER_TILED ? VSIM_SUPERTILED : VSIM_TILED;
+
+	/* Float elements as they are in memory. */
+	d->inputs = VIV_VS_INPUT_COUNT_COUNT(s[VIV_VS_INPUT_COUNT >> 2]);
+	for (i = 0; i < d->inputs; i++) {
+		cfg = s[VIV_FE_VERTEX_ELEMENT_CONFIG(i) >> 2];
+		if (VIV_FE_VERTEX_ELEMENT_TYPE(cfg) != VIV_FE_DATA_TYPE_FLOAT ||
+		    VIV_FE_VERTEX_ELEMENT_ENDIAN(cfg) ||
+		    VIV_FE_VERTEX_ELEMENT_NORMALIZE(cfg) ||
+		    VIV_FE_VERTEX_ELEMENT_STREAM(cfg) >= max(streams, 1U))
+			return false;
+	}
+	/* Cores with several streams fetch through the per-stream states. */
+	n = streams > 1 ? min_t(u32, streams, VIV_FE_VERTEX_STREAMS) : 1;
+	for (i = 0; i < n; i++) {
+		d->stream[i] = s[(streams > 1 ? VIV_FE_VERTEX_STREAMS_BASE_ADDR(i) :
+				  VIV_FE_VERTEX_STREAM_BASE_ADDR) >> 2];
+		d->stride[i] = VIV_FE_STREAM_STRIDE(s[(streams > 1 ?
+			VIV_FE_VERTEX_STREAMS_CONTROL(i) :
+			VIV_FE_VERTEX_STREAM_CONTROL) >> 2]);
+	}
+
+	d->x0 = vsim_scissor_px(s[VIV_SE_SCISSOR_LEFT >> 2]);
+	d->y0 = vsim_scissor_px(s[VIV_SE_SCISSOR_TOP >> 2]);
+	d->x1 = vsim_scissor_px(s[VIV_SE_SCISSOR_RIGHT >> 2]);
+	d->y1 = vsim_scissor_px(s[VIV_SE_SCISSOR_BOTTOM >> 2]);
+
+	/* The shaders, from the instruction states. */
+	if (!vsim_sh_decode(v, &v->vs, VIV_SH_INST_MEM,
+			    s[VIV_VS_START_PC >> 2], s[VIV_VS_END_PC >> 2]) ||
+	    !vsim_sh_decode(v, &v->ps, VIV_SH_INST_MEM_PS,
+			    s[VIV_PS_START_PC >> 2], s[VIV_PS_END_PC >> 2]))
+		return false;
+	/*
+	 * The pixel shader reads nothing that varies per pixel in the subset
+	 * (no varyings, no position): one run gives every pixel's colour.
+	 */
+	memset(v->written, 0, sizeof(v->written));
+	if (!vsim_sh_run(v, &v->ps, VIV_PS_UNIFORMS))
+		return false;
+	i = s[VIV_PS_OUTPUT_REG >> 2] & 0xff;
+	if (i >= VSIM_TEMPS || v->written[i] != 0xf)
+		return false;
+	d->color = 0;
+	for (n = 0; n < 4; n++) {
+		s64 c;
+
+		if (!vsim_fix(v->temps[i][n], 16, &c))
+			c = 0;
+		/* Channels r, g, b, a to bits 16, 8, 0, 24. */
+		d->color |= vsim_unorm8(c) << (n == 3 ? 24 : 16 - 8 * n);
+	}
+	return true;
+}
+
+/*
+ * Vertex @k of the draw: @start + @k, or the index there plus @offset.
+ * Returns 0 or a fault (reported).
+ */
+static int vsim_vertex_index(struct sim_device *sdev, bool indexed, u32 start,
+			     u32 k, u32 offset, u32 *idx)
+{
+	struct vsim *v = sdev->priv;
+	u32 ctl = v->state[VIV_FE_INDEX_STREAM_CONTROL >> 2];
+	u32 size = 1 << min_t(u32, VIV_FE_INDEX_TYPE(ctl), 2);
+	u8 buf[4];
+	int ret;
+
+	if (!indexed) {
+		*idx = start + k;
+		return 0;
+	}
+	ret = vsim_read(sdev, v->state[VIV_FE_INDEX_STREAM_BASE_ADDR >> 2] +
+			(start + k) * size, buf, size);
+	if (ret)
+		return ret;
+	*idx = (size == 4 ? get_unaligned_le32(buf) :
+		size == 2 ? get_unaligned_le16(buf) : buf[0]) + offset;
+	return 0;
+}
+
+/*
+ * Rasterise @count primitives of @type. Returns false when the FE stops
+ * (a fault, or the draw was abandoned for a reset or restart).
+ */
+static bool vsim_rasterise(struct sim_device *sdev, u32 type, u32 start,
+			   u32 count, bool indexed, u32 offset)
+{
+	struct vsim *v = sdev->priv;
+	struct vsim_draw_ctx d;
+	struct vsim_vtx vtx[3];
+	u32 p, k, idx, kk[3];
+	int ret, skip;
+
+	if (!vsim_draw_setup(v, type, &d) ||
+	    (indexed && (v->state[VIV_FE_INDEX_STREAM_CONTROL >> 2] &
+			 VIV_FE_INDEX_PRIMITIVE_RESTART)))
+		return true;
+	for (p = 0; p < count; p++) {
+		switch (type) {
+		case VIV_PRIM_TRIANGLES:
+			kk[0] = 3 * p;
+			kk[1] = 3 * p + 1;
+			kk[2] = 3 * p + 2;
+			break;
+		case VIV_PRIM_TRIANGLE_STRIP:
+			kk[0] = p;
+			kk[1] = p + 1;
+			kk[2] = p + 2;
+			break;
+		default:
+			kk[0] = 0;
+			kk[1] = p + 1;
+			kk[2] = p + 2;
+			break;
+		}
+		/* Every vertex runs the vertex shader: there is no cache. */
+		skip = 0;
+		for (k = 0; k < 3; k++) {
+			ret = vsim_vertex_index(sdev, indexed, start, kk[k],
+						offset, &idx);
+			if (!ret)
+				ret = vsim_vertex(sdev, &d, idx, &vtx[k]);
+			if (ret < 0)
+				return false;
+			skip |= ret;
+		}
+		if (!skip) {
+			ret = vsim_tri(sdev, &d, &vtx[0], &vtx[1], &vtx[2]);
+			if (ret)
+				return false;
+		}
+		/* Up to 2^32 primitives. */
+		if (vsim_engine_stopped(v))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Draws: the state must be complete and sane (else the core hangs); a
+ * draw in the subset then rasterises.
+ */
+static bool vsim_draw(struct sim_device *sdev, u32 pc, bool indexed)
 {
 	struct vsim *v = sdev->priv;
 	u32 *s = v->state;
 	unsigned int i, elements = 0;
+	__le32 cmd[5];
 	u32 right, bottom;
 
 	v->drained = false;
@@ -774,7 +1424,14 @@ static bool vsim_draw(struct sim_device *sdev)
 		vsim_hang(sdev, "scissor overflows");
 		return false;
 	}
-	return vsim_ts_check(sdev);
+	if (!vsim_ts_check(sdev))
+		return false;
+	/* Type, start, count (and the index offset) after the header. */
+	if (vsim_read(sdev, pc + 4, cmd, indexed ? 16 : 12))
+		return false;
+	return vsim_rasterise(sdev, VIV_DRAW_TYPE(le32_to_cpu(cmd[0])),
+			      le32_to_cpu(cmd[1]), le32_to_cpu(cmd[2]), indexed,
+			      indexed ? le32_to_cpu(cmd[3]) : 0);
 }
 
 /* Fetch one 64-bit command slot. */
@@ -872,7 +1529,7 @@ static int vsim_fe_step(struct sim_device *sdev)
 		return 1;
 	case VIV_FE_OP_STALL:
 		v->pc = pc + 8;
-		if (!vsim_token_stall(v, le32_to_cpu(w[1]))) {
+		if (!vsim_token_stall(sdev, le32_to_cpu(w[1]))) {
 			vsim_hang(sdev, "STALL without semaphore");
 			return 0;
 		}
@@ -882,10 +1539,10 @@ static int vsim_fe_step(struct sim_device *sdev)
 		return 1;
 	case VIV_FE_OP_DRAW_PRIMITIVES:
 		v->pc = pc + 16;
-		return vsim_draw(sdev);
+		return vsim_draw(sdev, pc, false);
 	case VIV_FE_OP_DRAW_INDEXED:
 		v->pc = pc + 24;
-		return vsim_draw(sdev);
+		return vsim_draw(sdev, pc, true);
 	case VIV_FE_OP_DRAW_2D:
 		count = VIV_FE_DRAW_2D_COUNT(hdr);
 		v->pc = pc + 8 + 8 * count +
@@ -940,6 +1597,7 @@ static ktime_t vsim_process(struct sim_device *sdev)
 		if (!(v->cfg->features & VIV_FEATURE_PIPE_3D))
 			v->pipe = VIV_PIPE_2D;
 		v->sem_armed = 0;
+		v->pe_flush_pending = 0;
 		v->drained = true;
 		/* Nothing in flight after a reset: a TS flush is harmless. */
 		v->pe_flushed = true;
@@ -997,7 +1655,7 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 {
 	struct sim_device *sdev = m->private;
 	struct vsim *v = sdev->priv;
-	struct sim_cache_stats pe, ts, blt;
+	struct sim_cache_stats pe, ts, blt, pc, pz;
 	unsigned long flags;
 
 	seq_printf(m, "commands: %llu\nstate_writes: %llu\ndraws: %llu\n",
@@ -1012,6 +1670,8 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 	sim_cache_stats(&v->pe, &pe);
 	sim_cache_stats(&v->ts, &ts);
 	sim_cache_stats(&v->blt, &blt);
+	sim_cache_stats(&v->pe_color, &pc);
+	sim_cache_stats(&v->pe_depth, &pz);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	seq_printf(m, "pe_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
 		   pe.size / SZ_1K, pe.valid, pe.dirty, pe.hits, pe.misses,
@@ -1022,6 +1682,13 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "blt_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
 		   blt.size / SZ_1K, blt.valid, blt.dirty, blt.hits, blt.misses,
 		   blt.writebacks, blt.lost);
+	seq_printf(m, "pe_color_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
+		   pc.size / SZ_1K, pc.valid, pc.dirty, pc.hits, pc.misses,
+		   pc.writebacks, pc.lost);
+	seq_printf(m, "pe_depth_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
+		   pz.size / SZ_1K, pz.valid, pz.dirty, pz.hits, pz.misses,
+		   pz.writebacks, pz.lost);
+	seq_printf(m, "pixels: %llu\n", v->pixels);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vsim_stats);
@@ -1156,7 +1823,11 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	    sim_cache_init(&v->ts, &sdev->lock, VSIM_TS_CACHE_SIZE,
 			   VSIM_TS_CACHE_WAYS) ||
 	    sim_cache_init(&v->blt, &sdev->lock, VSIM_BLT_CACHE_SIZE,
-			   VSIM_BLT_CACHE_WAYS))
+			   VSIM_BLT_CACHE_WAYS) ||
+	    sim_cache_init(&v->pe_color, &sdev->lock, VSIM_PE_COLOR_CACHE_SIZE,
+			   VSIM_PE_COLOR_CACHE_WAYS) ||
+	    sim_cache_init(&v->pe_depth, &sdev->lock, VSIM_PE_DEPTH_CACHE_SIZE,
+			   VSIM_PE_DEPTH_CACHE_WAYS))
 		goto err_cache;
 	v->cfg = cfg;
 	v->core_hz = hz;
@@ -1168,6 +1839,8 @@ static int vsim_init_cfg(struct sim_device *sdev, const struct vsim_config *cfg)
 	return 0;
 
 err_cache:
+	sim_cache_fini(&v->pe_depth);
+	sim_cache_fini(&v->pe_color);
 	sim_cache_fini(&v->blt);
 	sim_cache_fini(&v->ts);
 	sim_cache_fini(&v->pe);
@@ -1197,6 +1870,8 @@ static void vsim_fini(struct sim_device *sdev)
 {
 	struct vsim *v = sdev->priv;
 
+	sim_cache_fini(&v->pe_depth);
+	sim_cache_fini(&v->pe_color);
 	sim_cache_fini(&v->blt);
 	sim_cache_fini(&v->ts);
 	sim_cache_fini(&v->pe);

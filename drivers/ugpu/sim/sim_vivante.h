@@ -40,6 +40,22 @@ struct page;
 #define VSIM_BLT_CACHE_SIZE	SZ_16K
 #define VSIM_BLT_CACHE_WAYS	8
 
+/*
+ * The 3D pixel engine's colour and depth caches: 16 and 8 KiB of 64-byte
+ * lines, 8 ways (the simulator's choice). Draws write pixels through them;
+ * GL_FLUSH_CACHE with COLOR (resp. DEPTH) writes back and empties one; a
+ * reset loses what they hold. Nothing else reads them: the resolve
+ * engine reads memory, so it sees a draw's pixels only after the flush.
+ */
+#define VSIM_PE_COLOR_CACHE_SIZE SZ_16K
+#define VSIM_PE_COLOR_CACHE_WAYS 8
+#define VSIM_PE_DEPTH_CACHE_SIZE SZ_8K
+#define VSIM_PE_DEPTH_CACHE_WAYS 8
+
+/* Shader registers and instructions the interpreter keeps. */
+#define VSIM_TEMPS		64
+#define VSIM_SH_MAX_INST	256
+
 /* Translations the simulated MMU caches (fully associative, FIFO). */
 #define VSIM_TLB_ENTRIES	128
 /*
@@ -63,6 +79,32 @@ struct vsim_tlb_entry {
 };
 
 /**
+ * struct vsim_sh_inst - a decoded shader instruction (MOV, see vsim_draw()).
+ * @dst: destination temporary register.
+ * @mask: components written (bit 0: x).
+ * @swiz: source swizzle, 2 bits a component.
+ * @uniform: the source is a uniform, else a temporary.
+ * @src: source register (uniforms: 0 to 255).
+ */
+struct vsim_sh_inst {
+	u8 dst;
+	u8 mask;
+	u8 swiz;
+	bool uniform;
+	u16 src;
+};
+
+/**
+ * struct vsim_shader - a decoded shader, NOPs left out.
+ * @n: instructions in @inst.
+ * @inst: the instructions.
+ */
+struct vsim_shader {
+	unsigned int n;
+	struct vsim_sh_inst inst[VSIM_SH_MAX_INST];
+};
+
+/**
  * struct vsim_config - identity of a simulated core.
  * @model: HI_CHIP_MODEL.
  * @revision: HI_CHIP_REV.
@@ -76,6 +118,8 @@ struct vsim_tlb_entry {
  * @specs2: HI_CHIP_SPECS_2.
  * @specs3: HI_CHIP_SPECS_3.
  * @mmuv2: the core has the two-level MMU (else MMUv1).
+ * @sh_states: the core runs shaders from the instruction states (no
+ *	instruction cache): only such cores' draws rasterise.
  * @cycle_reg: register of the core's cycle counter.
  */
 struct vsim_config {
@@ -91,6 +135,7 @@ struct vsim_config {
 	u32 specs2;
 	u32 specs3;
 	bool mmuv2;
+	bool sh_states;
 	u32 cycle_reg;
 };
 
@@ -140,6 +185,9 @@ struct vsim_config {
  * @drained: an FE to PE stall happened since the last draw or resolve.
  * @pe_flushed: a GL_FLUSH_CACHE of colour and depth came since the last
  *	draw or resolve.
+ * @pe_flush_pending: GL_FLUSH_CACHE COLOR and DEPTH bits asked for and not
+ *	done yet: the caches are written back at the next stall on the PE
+ *	(STALL or stall token) or event.
  * @ts_flush_safe: after that, an RA to PE stall: the TS cache may be
  *	flushed (the core hangs on a TS_FLUSH_CACHE otherwise).
  * @state: the 64K-word state space.
@@ -172,6 +220,15 @@ struct vsim_config {
  * @blt: the BLT engine's cache (see %VSIM_BLT_CACHE_SIZE): flushed by
  *	BLT_SET_COMMAND with FLUSH, emptied by a reset; under
  *	&sim_device.lock.
+ * @pe_color: the 3D pixel engine's colour cache (see
+ *	%VSIM_PE_COLOR_CACHE_SIZE): flushed by GL_FLUSH_CACHE with COLOR,
+ *	emptied by a reset; under &sim_device.lock.
+ * @pe_depth: its depth cache: flushed by GL_FLUSH_CACHE with DEPTH.
+ * @pixels: pixels that passed the depth test (device thread).
+ * @vs: the vertex shader of the draw being run (device thread).
+ * @ps: its pixel shader.
+ * @temps: shader temporary registers, four 32-bit components each.
+ * @written: per temporary, the components written since the shader began.
  */
 struct vsim {
 	const struct vsim_config *cfg;
@@ -213,6 +270,7 @@ struct vsim {
 	u32 sem_armed;
 	bool drained;
 	bool pe_flushed;
+	u32 pe_flush_pending;
 	bool ts_flush_safe;
 	u32 *state;
 	__le32 ls_buf[1024];
@@ -235,6 +293,13 @@ struct vsim {
 	struct sim_cache pe;
 	struct sim_cache ts;
 	struct sim_cache blt;
+	struct sim_cache pe_color;
+	struct sim_cache pe_depth;
+	u64 pixels;
+	struct vsim_shader vs;
+	struct vsim_shader ps;
+	u32 temps[VSIM_TEMPS][4];
+	u8 written[VSIM_TEMPS];
 };
 
 /* The core resolves through the BLT engine: it has no RS. */

@@ -117,7 +117,14 @@
 
 /* Front end */
 #define VIV_FE_VERTEX_ELEMENT_CONFIG(i)	(0x0600 + 4 * (i))
+#define   VIV_FE_VERTEX_ELEMENT_TYPE(x)		((x) & 0xf)
+#define   VIV_FE_DATA_TYPE_FLOAT		8
+#define   VIV_FE_VERTEX_ELEMENT_ENDIAN(x)	(((x) >> 4) & 0x3)
+#define   VIV_FE_VERTEX_ELEMENT_NONCONSECUTIVE	BIT(7)
 #define   VIV_FE_VERTEX_ELEMENT_STREAM(x)	(((x) >> 8) & 0x7)
+/* Components: 1 to 3, or 0 for 4. */
+#define   VIV_FE_VERTEX_ELEMENT_NUM(x)		(((x) >> 12) & 0x3)
+#define   VIV_FE_VERTEX_ELEMENT_NORMALIZE(x)	(((x) >> 14) & 0x3)
 #define   VIV_FE_VERTEX_ELEMENT_START(x)	(((x) >> 16) & 0xff)
 #define   VIV_FE_VERTEX_ELEMENT_END(x)		((x) >> 24)
 #define VIV_FE_VERTEX_ELEMENTS		16
@@ -171,10 +178,37 @@
 #define VIV_PRIM_LINE_LOOP		7
 #define VIV_PRIM_QUADS			8
 
-/* Vertex shader, primitive assembly, setup engine */
+/*
+ * Vertex shader, primitive assembly, setup engine. Shader PCs count
+ * 128-bit instructions. VS_INPUT and VS_OUTPUT hold one temporary register
+ * number a byte: input i (vertex element i) is loaded into the register
+ * of byte i, output 0 (the position) is taken from the register of byte
+ * 0, the varyings from the next bytes.
+ */
 #define VIV_VS_END_PC			0x0800
+#define VIV_VS_OUTPUT_COUNT		0x0804
 #define VIV_VS_INPUT_COUNT		0x0808
 #define   VIV_VS_INPUT_COUNT_COUNT(x)		((x) & 0xf)
+#define VIV_VS_TEMP_REGISTER_CONTROL	0x080c
+#define VIV_VS_OUTPUT(i)		(0x0810 + 4 * (i))
+#define VIV_VS_INPUT(i)			(0x0820 + 4 * (i))
+#define VIV_VS_START_PC			0x0838
+/*
+ * Viewport: window = NDC x scale + offset, per axis, float32 states
+ * (drivers load them from 16.16 with the fixed-point flag or as floats).
+ */
+#define VIV_PA_VIEWPORT_SCALE_X		0x0a00
+#define VIV_PA_VIEWPORT_SCALE_Y		0x0a04
+#define VIV_PA_VIEWPORT_SCALE_Z		0x0a08
+#define VIV_PA_VIEWPORT_OFFSET_X	0x0a0c
+#define VIV_PA_VIEWPORT_OFFSET_Y	0x0a10
+#define VIV_PA_VIEWPORT_OFFSET_Z	0x0a14
+#define VIV_PA_CONFIG			0x0a34
+#define   VIV_PA_CONFIG_CULL_FACE_MODE(x)	(((x) >> 8) & 0x3)
+#define   VIV_PA_CULL_OFF			0
+#define   VIV_PA_CONFIG_FILL_MODE(x)		(((x) >> 12) & 0x3)
+#define   VIV_PA_FILL_SOLID			2
+#define   VIV_PA_CONFIG_FILL_SOLID		(VIV_PA_FILL_SOLID << 12)
 /*
  * The scissor: the rasteriser's only clip (it has no enable bit). Its
  * states hold float32 pixel coordinates: drivers load them from 16.16
@@ -191,6 +225,9 @@
 #define VIV_VS_ICACHE_INVALIDATE	0x08b0
 #define VIV_VS_ICACHE_COUNT		0x15604
 #define VIV_PS_END_PC			0x1000
+/* Temporary register holding the colour when the pixel shader ends. */
+#define VIV_PS_OUTPUT_REG		0x1004
+#define VIV_PS_START_PC			0x1018
 #define VIV_PS_INST_ADDR		0x1028
 #define VIV_PS_ICACHE_PREFETCH		0x1048
 #define VIV_PS_ICACHE_COUNT		0x1094
@@ -268,8 +305,30 @@
 #define   VIV_PE_DEPTH_DISABLE_ZS_MASK		BIT(25)
 #define   VIV_PE_DEPTH_SUPER_TILED		BIT(26)
 #define   VIV_PE_DEPTH_SUPER_TILED_MASK		BIT(27)
+#define   VIV_PE_DEPTH_MODE(x)			((x) & 0x3)
+#define   VIV_PE_DEPTH_MODE_NONE		0
+#define   VIV_PE_DEPTH_MODE_Z			1
+#define   VIV_PE_DEPTH_FUNC(x)			(((x) >> 8) & 0x7)
+#define   VIV_PE_DEPTH_FUNC_SHIFT		8
+/* Depth test functions: pass when the new value is (func) the stored one. */
+#define   VIV_COMPARE_NEVER			0
+#define   VIV_COMPARE_LESS			1
+#define   VIV_COMPARE_EQUAL			2
+#define   VIV_COMPARE_LEQUAL			3
+#define   VIV_COMPARE_GREATER			4
+#define   VIV_COMPARE_NOTEQUAL			5
+#define   VIV_COMPARE_GEQUAL			6
+#define   VIV_COMPARE_ALWAYS			7
+/* Float32: window depth (0 to 1) times this is the stored depth value. */
+#define VIV_PE_DEPTH_NORMALIZE		0x140c
 #define VIV_PE_DEPTH_ADDR		0x1410
 #define VIV_PE_DEPTH_STRIDE		0x1414
+#define VIV_PE_STENCIL_CONFIG		0x141c
+#define   VIV_PE_STENCIL_MODE(x)		((x) & 0x3)
+#define VIV_PE_ALPHA_OP			0x1420
+#define   VIV_PE_ALPHA_OP_ALPHA_TEST		BIT(0)
+#define VIV_PE_ALPHA_CONFIG		0x1428
+#define   VIV_PE_ALPHA_CONFIG_BLEND_ENABLE_COLOR BIT(0)
 #define VIV_PE_COLOR_FORMAT		0x142c
 #define   VIV_PE_COLOR_FORMAT_FIELD		0x0000000f
 #define   VIV_PE_COLOR_FORMAT_FORMAT_MASK	BIT(4)
@@ -282,6 +341,9 @@
 #define   VIV_PE_COLOR_SUPER_TILED_MASK		BIT(21)
 #define   VIV_PE_COLOR_FORMAT_EXT_FIELD		0x7f000000
 #define   VIV_PE_COLOR_FORMAT_EXT_MASK		BIT(31)
+/* Which of the four channels the pixel engine writes (0xf: all). */
+#define   VIV_PE_COLOR_COMPONENTS(x)		(((x) >> 8) & 0xf)
+#define   VIV_PE_COLOR_COMPONENTS_SHIFT		8
 #define VIV_PE_COLOR_ADDR		0x1430
 #define VIV_PE_COLOR_STRIDE		0x1434
 #define VIV_PE_HDEPTH_ADDR		0x1458
@@ -554,9 +616,20 @@
 #define VIV_SYNC_DE			0x0b
 #define VIV_SYNC_BLT			0x10
 
-/* Unified shader instruction memory (GC2000: 512 instructions). */
+/*
+ * Shader instruction memory in the state space, 16 bytes an instruction.
+ * Cores with 512 (GC2000) keep a unified memory: the vertex shader's
+ * instructions from SH_INST_MEM, the pixel shader's from its second half
+ * (where drivers put them), each PC counting from its own start.
+ * Uniforms (float32 vec4 each): VS_UNIFORMS and PS_UNIFORMS.
+ */
 #define VIV_SH_INST_MEM			0xc000
+#define VIV_SH_INST_MEM_PS		0xd000
 #define VIV_SH_INST_MEM_END		0xe000
+#define VIV_SH_INST_BYTES		16
+#define VIV_VS_UNIFORMS			0x5000
+#define VIV_PS_UNIFORMS			0x7000
+#define VIV_SH_UNIFORMS_VEC4		256
 
 /* The state space: 64K 32-bit words. */
 #define VIV_STATE_WORDS			0x10000
