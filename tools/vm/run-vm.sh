@@ -36,6 +36,9 @@ VM_TIMEOUT=${VM_TIMEOUT:-1800}
 TESTS=${TESTS:-}
 SUBTEST=${SUBTEST:-}
 VM_APPEND=${VM_APPEND:-}
+# A path: QEMU's monitor listens there (tools/vm/profile-guest samples
+# the guest through it).
+VM_MONITOR=${VM_MONITOR:-}
 # stock: Debian's kernel from /boot; debug: the kernel of
 # build-debug-kernel.sh (KASAN, lockdep, kmemleak, ...), whose reports
 # fail the run too.
@@ -140,6 +143,7 @@ arm) qemu=(qemu-system-arm -M "virt,highmem=on" -cpu cortex-a15) ;;
 esac
 qemu+=(-accel tcg -smp 2 -m "$VM_MEM" -nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initramfs" -append "$append")
+[[ -n $VM_MONITOR ]] && qemu+=(-monitor "unix:$VM_MONITOR,server=on,wait=off")
 
 if [[ $mode == shell ]]; then
 	"${qemu[@]}"
