@@ -274,6 +274,21 @@
  *   are accepted.
  * Functionality: command stream validation
  *
+ * SUBTEST: validator-halti5-shader-states-gc2000
+ * Description: On MMUv1 the GC7000's HALTI5 shader interface states
+ *   (VS_HALTI5_INPUT/OUTPUT, their buffer sizing, instruction range,
+ *   vertex and instance id registers, shader specials and attributes,
+ *   SH_CONFIG, the unified uniforms and their mirror) are rejected: the
+ *   GC2000 has none of them.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: validator-halti5-shader-states-gc7000
+ * Description: On MMUv2 the same HALTI5 shader interface states are
+ *   accepted with any value, the whole uniform store in one load
+ *   included; their unknown neighbours stay rejected, and so does a
+ *   relocation into a uniform (it is not an address state).
+ * Functionality: command stream validation
+ *
  * SUBTEST: validator-readonly-mmuv1
  * Description: On MMUv1 a GPU-read-only BO is never a write target:
  *   resolve destination, tile status, render target, depth surface and
@@ -588,6 +603,33 @@
  * SUBTEST: draw-resolve-flush-stall-gc2000
  * Description: The same with a colour flush and an RA to PE semaphore and
  *   stall: the resolve copies the drawn triangle.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-color-kernel-flush-gc7000
+ * Description: The triangle of draw-color-kernel-flush-gc2000 on the
+ *   GC7000's HALTI5 interface: shaders fetched from a BO through
+ *   VS_INST_ADDR/PS_INST_ADDR, VS_HALTI5_INPUT/OUTPUT, the colour from the
+ *   unified uniforms at the PS uniform base (a VS uniform of another
+ *   colour below it); no flush in the stream: the kernel's end-of-job
+ *   flush puts the pixels in memory.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-depth-kernel-flush-gc7000
+ * Description: The depth case of draw-depth-kernel-flush-gc2000 on the
+ *   GC7000's HALTI5 interface, the colour changed between the draws
+ *   through the unified uniforms.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-blt-no-flush-gc7000
+ * Description: A BLT copy of the colour target after a GC7000 draw in the
+ *   same stream, without a colour flush: the BLT engine reads memory, so
+ *   it copies the clear value everywhere; the target has the draw after
+ *   the job.
+ * Functionality: 3D pixel engine caches
+ *
+ * SUBTEST: draw-blt-flush-stall-gc7000
+ * Description: The same with a colour flush and an RA to PE semaphore and
+ *   stall before the BLT copy: it copies the drawn triangle.
  * Functionality: 3D pixel engine caches
  *
  * SUBTEST: blt-copy-linear-gc7000
@@ -2367,6 +2409,71 @@ static void test_unlisted_states(int minor)
 	viv_env_close(&e);
 }
 
+/*
+ * The HALTI5 shader interface Mesa's etnaviv loads for every GC7000 draw
+ * (etnaviv_emit.c): settings without addresses, allowed on MMUv2 only.
+ */
+static void test_halti5_shader_states(int minor)
+{
+	static const uint32_t states[] = {
+		VIV_FE_HALTI5_ID_CONFIG, VIV_VS_HALTI5_UNK008A0,
+		VIV_VS_HALTI5_RANGE_HIGH, VIV_VS_HALTI5_INPUT(0),
+		VIV_VS_HALTI5_INPUT(VIV_VS_HALTI5_REGS - 1),
+		VIV_VS_HALTI5_OUTPUT(0),
+		VIV_VS_HALTI5_OUTPUT(VIV_VS_HALTI5_REGS - 1),
+		VIV_GL_HALTI5_SH_SPECIALS, VIV_GL_HALTI5_SHADER_ATTRIBUTES(0),
+		VIV_GL_HALTI5_SHADER_ATTRIBUTES(VIV_GL_HALTI5_SHADER_ATTRIBUTES_N - 1),
+		VIV_SH_CONFIG, VIV_SH_HALTI5_UNIFORMS_MIRROR,
+		VIV_SH_HALTI5_UNIFORMS_MIRROR + 4 * (VIV_SH_HALTI5_UNIFORMS_WORDS - 1),
+		VIV_SH_HALTI5_UNIFORMS,
+		VIV_SH_HALTI5_UNIFORMS + 4 * (VIV_SH_HALTI5_UNIFORMS_WORDS - 1),
+	};
+	/* Unknown neighbours: rejected on every core. */
+	static const uint32_t unknown[] = {
+		0x07c0, 0x08b8, 0x3884, 0x3900, 0x15608,
+		VIV_SH_HALTI5_UNIFORMS_MIRROR - 4,
+		VIV_SH_HALTI5_UNIFORMS + 4 * VIV_SH_HALTI5_UNIFORMS_WORDS,
+	};
+	static uint32_t vals[1023];
+	static struct viv_stream s;
+	struct ugpu_bo *bo;
+	struct viv_env e;
+	unsigned int i;
+	int want;
+
+	viv_env_open(&e, minor);
+	want = param(e.fd, DRM_UGPU_PARAM_VIVANTE_MMU_VERSION) == 1 ? -EINVAL : 0;
+	bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, states[i], 0);
+		viv_ls(&s, states[i], 0xffffffff);
+		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) == want,
+			     "state %#x\n", states[i]);
+	}
+	/* Long runs: the first words of the mirror, the last of the store. */
+	for (i = 0; i < 1023; i++)
+		vals[i] = 0x3f800000 + i;
+	viv_reset_stream(&s);
+	viv_ls_n(&s, VIV_SH_HALTI5_UNIFORMS_MIRROR, 1023, vals);
+	viv_ls_n(&s, VIV_SH_HALTI5_UNIFORMS +
+		 4 * (VIV_SH_HALTI5_UNIFORMS_WORDS - 1023), 1023, vals);
+	igt_assert_eq(viv_exec(&e, &s, &bo, 1, 0, NULL), want);
+	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		viv_reset_stream(&s);
+		viv_ls(&s, unknown[i], 0);
+		igt_assert_f(viv_exec(&e, &s, &bo, 1, 0, NULL) == -EINVAL,
+			     "state %#x\n", unknown[i]);
+	}
+	/* A uniform is no address state: a relocation into it is refused. */
+	viv_reset_stream(&s);
+	viv_ls_reloc(&s, VIV_SH_HALTI5_UNIFORMS, 1, 0);
+	igt_assert_eq(viv_exec(&e, &s, &bo, 1, 0, NULL), -EINVAL);
+	expect_device_works(&e, bo, 0);
+	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
 /* MMUv1: a GPU-read-only BO is never the target of a GPU write. */
 static void test_readonly(int minor)
 {
@@ -3600,6 +3707,7 @@ struct scene {
 	uint32_t vstride;
 	uint32_t skip_ctl;		/* a stream control left out, or 0 */
 	uint32_t itype;
+	bool halti5;			/* d3_*(): HALTI5 shader interface */
 };
 
 static void scene_init(struct scene *sc, int fd)
@@ -5121,6 +5229,21 @@ static void test_other_engine(int minor, bool blt_core)
  * - the pixel engine holds pixels in its colour and depth caches; memory
  *   has them after GL_FLUSH_CACHE COLOR (DEPTH) and a stall on the PE,
  *   which the kernel emits at the end of every job.
+ *
+ * The GC7000 (HALTI5, Mesa's etnaviv emit path) draws the same with its
+ * own shader interface:
+ *
+ * - its instruction cache fetches a shader's instructions NEWRANGE_LOW to
+ *   HALTI5_RANGE_HIGH - 1 from GPU memory at VS_INST_ADDR / PS_INST_ADDR;
+ * - VS_HALTI5_INPUT and VS_HALTI5_OUTPUT replace VS_INPUT and VS_OUTPUT
+ *   (same byte layout), PS_OUTPUT_REG stays;
+ * - uniforms live in one unified store: a load to SH_HALTI5_UNIFORMS + 4k
+ *   lands at PS_UNIFORM_BASE x 4 + k, one to its mirror at
+ *   VS_UNIFORM_BASE x 4 + k (bases in vec4s), and each shader reads its
+ *   uniform u at its base + u. Mesa writes the VS's through the mirror,
+ *   the PS's through the store, both from 0, with the PS base after the
+ *   VS's uniforms; so do these tests, with a VS uniform of another
+ *   colour below the PS base.
  */
 #define ISA_OP_MOV	0x09
 #define ISA_DST_USE	(1u << 12)
@@ -5130,6 +5253,9 @@ static void test_other_engine(int minor, bool blt_core)
 #define ISA_SWIZ_XYZW	(0u | 1u << 2 | 2u << 4 | 3u << 6)
 #define D3_CLEAR	0x11223344u
 #define D3_F32_NORM16	0x477fff00u	/* 65535.0f */
+/* HALTI5: where the shaders are in the vertex BO (after the vertices). */
+#define D3_VS_OFF	4096
+#define D3_PS_OFF	(4096 + 64)
 
 /* One MOV of all four components: temporary @dst = @group register @src. */
 static void isa_mov(uint32_t w[4], uint32_t dst, uint32_t group, uint32_t src)
@@ -5208,15 +5334,27 @@ static void d3_quad_vertices(struct scene_env *se, unsigned int first, float z)
 	d3_vertex(se, first + 3, 4 * RT, 4 * RT, z);
 }
 
-/* The pixel shader's uniform colour (r, g, b, a). */
-static void d3_color(struct viv_stream *s, const float rgba[4])
+/* The vertex shader "NOP; MOV t1, t0" and the pixel shader "MOV t0, u0". */
+static void d3_shaders(uint32_t vs[8], uint32_t ps[4])
+{
+	memset(vs, 0, 8 * sizeof(*vs));
+	isa_mov(&vs[4], 1, ISA_GROUP_TEMP, 0);
+	isa_mov(ps, 0, ISA_GROUP_UNIF, 0);
+}
+
+/*
+ * The pixel shader's uniform colour (r, g, b, a): its uniform 0, on
+ * HALTI5 through the unified store at the PS base.
+ */
+static void d3_color(struct viv_stream *s, const struct scene *sc,
+		     const float rgba[4])
 {
 	uint32_t u[4];
 	unsigned int c;
 
 	for (c = 0; c < 4; c++)
 		u[c] = f32_bits(rgba[c]);
-	viv_ls_n(s, VIV_PS_UNIFORMS, 4, u);
+	viv_ls_n(s, sc->halti5 ? VIV_SH_HALTI5_UNIFORMS : VIV_PS_UNIFORMS, 4, u);
 }
 
 static uint32_t d3_unorm8(float c)
@@ -5240,7 +5378,10 @@ static uint32_t d3_pixel(const float rgba[4])
 static void d3_emit(struct viv_stream *s, struct scene *sc, bool super,
 		    uint32_t dconfig)
 {
-	uint32_t vs[8] = { 0 }, ps[4];
+	/* HALTI5: a VS uniform the PS must not read (its base is past it). */
+	static const uint32_t vs_uniform[4] = {
+		0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000 };
+	uint32_t vs[8], ps[4];
 
 	sc->cformat = VIV_PE_FORMAT_A8R8G8B8 | 0xf << VIV_PE_COLOR_COMPONENTS_SHIFT |
 		      (super ? VIV_PE_COLOR_SUPER_TILED : 0);
@@ -5249,18 +5390,40 @@ static void d3_emit(struct viv_stream *s, struct scene *sc, bool super,
 	scene_emit(s, sc);
 	viv_ls(s, VIV_FE_VERTEX_ELEMENT_CONFIG(0),
 	       VIV_FE_DATA_TYPE_FLOAT | 16u << 24);
-	viv_ls(s, VIV_VS_INPUT(0), 0);
-	viv_ls(s, VIV_VS_OUTPUT(0), 1);
 	viv_ls(s, VIV_VS_OUTPUT_COUNT, 1);
 	viv_ls(s, VIV_VS_TEMP_REGISTER_CONTROL, 2);
-	isa_mov(&vs[4], 1, ISA_GROUP_TEMP, 0);
-	viv_ls_n(s, VIV_SH_INST_MEM, 8, vs);
-	viv_ls(s, VIV_VS_START_PC, 0);
-	viv_ls(s, VIV_VS_END_PC, 2);
-	isa_mov(ps, 0, ISA_GROUP_UNIF, 0);
-	viv_ls_n(s, VIV_SH_INST_MEM_PS, 4, ps);
-	viv_ls(s, VIV_PS_START_PC, 0);
-	viv_ls(s, VIV_PS_END_PC, 1);
+	if (sc->halti5) {
+		/* Mesa's HALTI5 order: icache ranges, code, uniforms, prefetch. */
+		viv_ls(s, VIV_VS_HALTI5_INPUT(0), 0);
+		viv_ls(s, VIV_VS_HALTI5_OUTPUT(0), 1);
+		viv_ls(s, VIV_VS_NEWRANGE_LOW, 0);
+		viv_ls(s, VIV_VS_HALTI5_RANGE_HIGH, 2);
+		viv_ls_reloc(s, VIV_VS_INST_ADDR, SC_VTX,
+			     scene_base[SC_VTX] + D3_VS_OFF);
+		viv_ls(s, VIV_SH_CONFIG, 2);
+		viv_ls(s, VIV_SH_ICACHE_CONTROL, 1);
+		viv_ls(s, VIV_VS_ICACHE_COUNT, 1);
+		viv_ls(s, VIV_PS_NEWRANGE_LOW, 0);
+		viv_ls(s, VIV_PS_HALTI5_RANGE_HIGH, 1);
+		viv_ls_reloc(s, VIV_PS_INST_ADDR, SC_VTX,
+			     scene_base[SC_VTX] + D3_PS_OFF);
+		viv_ls(s, VIV_PS_ICACHE_COUNT, 0);
+		viv_ls(s, VIV_VS_UNIFORM_BASE, 0);
+		viv_ls(s, VIV_PS_UNIFORM_BASE, 1);
+		viv_ls_n(s, VIV_SH_HALTI5_UNIFORMS_MIRROR, 4, vs_uniform);
+		viv_ls(s, VIV_VS_ICACHE_PREFETCH, 0);
+		viv_ls(s, VIV_PS_ICACHE_PREFETCH, 0);
+	} else {
+		d3_shaders(vs, ps);
+		viv_ls(s, VIV_VS_INPUT(0), 0);
+		viv_ls(s, VIV_VS_OUTPUT(0), 1);
+		viv_ls_n(s, VIV_SH_INST_MEM, 8, vs);
+		viv_ls(s, VIV_VS_START_PC, 0);
+		viv_ls(s, VIV_VS_END_PC, 2);
+		viv_ls_n(s, VIV_SH_INST_MEM_PS, 4, ps);
+		viv_ls(s, VIV_PS_START_PC, 0);
+		viv_ls(s, VIV_PS_END_PC, 1);
+	}
 	viv_ls(s, VIV_PS_OUTPUT_REG, 0);
 	viv_ls(s, VIV_PA_CONFIG, VIV_PA_CONFIG_FILL_SOLID);
 	viv_emit(s, VIV_CMD_LOAD_STATE(VIV_PA_VIEWPORT_SCALE_X, 1, true), 32 << 16);
@@ -5272,15 +5435,30 @@ static void d3_emit(struct viv_stream *s, struct scene *sc, bool super,
 	viv_ls(s, VIV_PE_DEPTH_NORMALIZE, D3_F32_NORM16);
 }
 
-/* A GC2000 scene: colour cleared to D3_CLEAR, depth to 0xffff (1.0). */
-static void d3_open(struct scene_env *se, struct scene *sc)
+/*
+ * A scene on core @model (GC2000, or GC7000 with the HALTI5 interface and
+ * its shaders in the vertex BO): colour cleared to D3_CLEAR, depth to
+ * 0xffff (1.0).
+ */
+static void d3_open(struct scene_env *se, struct scene *sc, uint32_t model)
 {
-	scene_open(se, find_model(0x2000), RT_BYTES, RT_BYTES, RT_BYTES, 8192,
+	uint32_t vs[8], ps[4];
+	unsigned int i;
+
+	scene_open(se, find_model(model), RT_BYTES, RT_BYTES, RT_BYTES, 8192,
 		   4096);
 	hold_power(se->e.fd, true);
 	scene_init(sc, se->e.fd);
+	sc->halti5 = model == 0x7000;
 	memset32_words(se->bo[SC_COLOR - 1], D3_CLEAR);
 	memset(se->bo[SC_DEPTH - 1]->map, 0xff, se->bo[SC_DEPTH - 1]->size);
+	d3_shaders(vs, ps);
+	for (i = 0; sc->halti5 && i < 8; i++)
+		ugpu_bo_write32(se->bo[SC_VTX - 1],
+				scene_base[SC_VTX] + D3_VS_OFF + 4 * i, vs[i]);
+	for (i = 0; sc->halti5 && i < 4; i++)
+		ugpu_bo_write32(se->bo[SC_VTX - 1],
+				scene_base[SC_VTX] + D3_PS_OFF + 4 * i, ps[i]);
 }
 
 static void d3_close(struct scene_env *se)
@@ -5322,18 +5500,18 @@ static void d3_check_color(struct scene_env *se, enum viv_layout l,
  * flush, so the pixels are in memory only because the kernel flushes the
  * colour cache at the end of the job.
  */
-static void test_draw_color(enum viv_layout l)
+static void test_draw_color(uint32_t model, enum viv_layout l)
 {
 	static const float red[4] = { 1.0f, 0.5f, 0.25f, 1.0f };
 	static struct viv_stream s;
 	struct scene_env se;
 	struct scene sc;
 
-	d3_open(&se, &sc);
+	d3_open(&se, &sc, model);
 	d3_tri_vertices(&se, 0, &d3_big, 0.0f);
 	viv_reset_stream(&s);
 	d3_emit(&s, &sc, l == VIV_SUPERTILED, 0);
-	d3_color(&s, red);
+	d3_color(&s, &sc, red);
 	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
 	d3_run(&se, &s);
 	igt_assert_eq_u32(d3_pixel(red), 0xffff8040);
@@ -5346,7 +5524,7 @@ static void test_draw_color(enum viv_layout l)
  * strip) at 0.5, both LESS with writes: the triangle keeps its colour and
  * depth, the rest takes the second draw's; no flush in the stream.
  */
-static void test_draw_depth(void)
+static void test_draw_depth(uint32_t model)
 {
 	static const float near_c[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
 	static const float far_c[4] = { 0.0f, 0.0f, 1.0f, 0.5f };
@@ -5358,7 +5536,7 @@ static void test_draw_depth(void)
 	struct scene sc;
 	uint32_t x, y, got, want;
 
-	d3_open(&se, &sc);
+	d3_open(&se, &sc, model);
 	/* NDC z -0.5 and 0: window 0.25 and 0.5 (scale and offset 0.5). */
 	d3_tri_vertices(&se, 0, &d3_big, -0.5f);
 	d3_quad_vertices(&se, 4, 0.0f);
@@ -5366,9 +5544,9 @@ static void test_draw_depth(void)
 	       sizeof(idx));
 	viv_reset_stream(&s);
 	d3_emit(&s, &sc, false, zcfg);
-	d3_color(&s, near_c);
+	d3_color(&s, &sc, near_c);
 	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
-	d3_color(&s, far_c);
+	d3_color(&s, &sc, far_c);
 	draw_indexed(&s, VIV_PRIM_TRIANGLE_STRIP, 0, 2, 4);
 	d3_run(&se, &s);
 
@@ -5394,32 +5572,48 @@ enum d3_sync { D3_NO_FLUSH, D3_FLUSH_NO_STALL, D3_FLUSH_STALL };
 
 /*
  * A small triangle, then in the same stream a resolve of the colour
- * target to a linear copy: only after a colour flush and a stall on the
- * PE does the resolve (which reads memory) see the pixels; before, it
- * copies what memory held. Either way the kernel's end-of-job flush puts
- * the pixels into the target.
+ * target to a linear copy (on the GC7000, with @blt, a BLT copy): only
+ * after a colour flush and a stall on the PE does the resolve (which
+ * reads memory, like the BLT engine) see the pixels; before, it copies
+ * what memory held. Either way the kernel's end-of-job flush puts the
+ * pixels into the target.
  */
-static void test_draw_resolve(enum d3_sync sync)
+static void test_draw_resolve(enum d3_sync sync, bool blt)
 {
 	static const float col[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+	struct viv_blt_img bsrc = {
+		.bo = SC_COLOR, .l = VIV_TILED, .stride = RT_STRIDE,
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
+	struct viv_blt_img bdst = {
+		.bo = SC_TEX, .l = VIV_LINEAR, .stride = RT * 4,
+		.format = VIV_BLT_FORMAT_A8R8G8B8,
+	};
 	static struct viv_stream s;
 	struct scene_env se;
 	struct scene sc;
 	uint32_t x, y, got, want;
 
-	d3_open(&se, &sc);
+	d3_open(&se, &sc, blt ? 0x7000 : 0x2000);
+	bsrc.off = scene_base[SC_COLOR];
+	bdst.off = scene_base[SC_TEX];
 	memset(se.bo[SC_TEX - 1]->map, 0, se.bo[SC_TEX - 1]->size);
 	d3_tri_vertices(&se, 0, &d3_small, 0.0f);
 	viv_reset_stream(&s);
 	d3_emit(&s, &sc, false, 0);
-	d3_color(&s, col);
+	d3_color(&s, &sc, col);
 	draw(&s, VIV_PRIM_TRIANGLES, 0, 1);
 	if (sync != D3_NO_FLUSH)
 		viv_ls(&s, VIV_GL_FLUSH_CACHE, VIV_GL_FLUSH_CACHE_COLOR);
 	if (sync == D3_FLUSH_STALL)
 		viv_sem_stall(&s, VIV_SYNC_RA, VIV_SYNC_PE);
-	viv_resolve(&s, SC_COLOR, scene_base[SC_COLOR], VIV_TILED, RT_STRIDE,
-		    SC_TEX, scene_base[SC_TEX], VIV_LINEAR, RT * 4, RT, RT, 0);
+	if (blt)
+		viv_blt_copy(&s, &bsrc, &bdst, RT, RT, 0,
+			     VIV_BLT_SWIZZLE_IDENTITY);
+	else
+		viv_resolve(&s, SC_COLOR, scene_base[SC_COLOR], VIV_TILED,
+			    RT_STRIDE, SC_TEX, scene_base[SC_TEX], VIV_LINEAR,
+			    RT * 4, RT, RT, 0);
 	d3_run(&se, &s);
 
 	for (y = 0; y < RT; y++)
@@ -5591,6 +5785,12 @@ igt_main
 	igt_describe("Unchecked or unknown states are rejected (MMUv2).");
 	igt_subtest("validator-unlisted-states-gc7000")
 		test_unlisted_states(find_model(0x7000));
+	igt_describe("HALTI5 shader interface states are rejected on MMUv1.");
+	igt_subtest("validator-halti5-shader-states-gc2000")
+		test_halti5_shader_states(find_model(0x2000));
+	igt_describe("HALTI5 shader interface states are accepted on MMUv2.");
+	igt_subtest("validator-halti5-shader-states-gc7000")
+		test_halti5_shader_states(find_model(0x7000));
 	igt_describe("A GPU-read-only BO is never a write target (MMUv1).");
 	igt_subtest("validator-readonly-mmuv1")
 		test_readonly(find_model(0x2000));
@@ -5770,22 +5970,34 @@ igt_main
 
 	igt_describe("A draw's pixels reach memory through the kernel's end-of-job colour flush.");
 	igt_subtest("draw-color-kernel-flush-gc2000")
-		test_draw_color(VIV_TILED);
+		test_draw_color(0x2000, VIV_TILED);
 	igt_describe("The same draw into a 64x64 supertiled colour target.");
 	igt_subtest("draw-color-supertiled-gc2000")
-		test_draw_color(VIV_SUPERTILED);
+		test_draw_color(0x2000, VIV_SUPERTILED);
 	igt_describe("Depth test and writes through the depth cache, flushed by the kernel.");
 	igt_subtest("draw-depth-kernel-flush-gc2000")
-		test_draw_depth();
+		test_draw_depth(0x2000);
 	igt_describe("A resolve after a draw without a colour flush copies stale memory.");
 	igt_subtest("draw-resolve-no-flush-gc2000")
-		test_draw_resolve(D3_NO_FLUSH);
+		test_draw_resolve(D3_NO_FLUSH, false);
 	igt_describe("A colour flush without a stall on the PE is not enough for a resolve.");
 	igt_subtest("draw-resolve-flush-no-stall-gc2000")
-		test_draw_resolve(D3_FLUSH_NO_STALL);
+		test_draw_resolve(D3_FLUSH_NO_STALL, false);
 	igt_describe("After a colour flush and an RA to PE stall a resolve copies the draw.");
 	igt_subtest("draw-resolve-flush-stall-gc2000")
-		test_draw_resolve(D3_FLUSH_STALL);
+		test_draw_resolve(D3_FLUSH_STALL, false);
+	igt_describe("A GC7000 draw (shaders from memory) reaches memory through the kernel's flush.");
+	igt_subtest("draw-color-kernel-flush-gc7000")
+		test_draw_color(0x7000, VIV_TILED);
+	igt_describe("GC7000 depth test and writes through the depth cache, flushed by the kernel.");
+	igt_subtest("draw-depth-kernel-flush-gc7000")
+		test_draw_depth(0x7000);
+	igt_describe("A BLT copy after a GC7000 draw without a colour flush copies stale memory.");
+	igt_subtest("draw-blt-no-flush-gc7000")
+		test_draw_resolve(D3_NO_FLUSH, true);
+	igt_describe("After a colour flush and an RA to PE stall a BLT copy sees the draw.");
+	igt_subtest("draw-blt-flush-stall-gc7000")
+		test_draw_resolve(D3_FLUSH_STALL, true);
 
 	/* Last: the device comes back under another minor. */
 	igt_describe("Unbind with live contexts and jobs; the device works after rebind.");

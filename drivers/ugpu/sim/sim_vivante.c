@@ -18,26 +18,33 @@
  * TS_FLUSH_CACHE or a reset empties; the 2D engine writes through the
  * pixel engine's cache, flushed by GL_FLUSH_CACHE with PE2D.
  *
- * 3D draws: what is modelled and what is not. On the GC2000 only (the
- * core that runs shaders from its instruction states), a draw in a small
- * subset is rasterised into the pixel engine's colour and depth caches,
- * which GL_FLUSH_CACHE COLOR (DEPTH) writes back once the FE stalls on
- * the PE (or an event comes), and which a reset loses. The subset:
- * DRAW_PRIMITIVES and DRAW_INDEXED of triangles, strips and fans, solid
- * fill, no culling, clipping, MSAA, fast clear, blending, alpha test or
- * stencil; float vertex elements loaded into the VS temporaries VS_INPUT
- * names; vertex and pixel shaders of NOP and MOV (temporary or uniform to
- * temporary, no modifiers) from the unified instruction states (VS from
- * 0xc000, PS from 0xd000), the position from the VS_OUTPUT byte 0
- * temporary, divided by a positive w, through the PA viewport, within a
- * +-16384 pixel guard band; pixel centres inside the triangle and the
- * scissor (top-left tie rule); the colour from the PS_OUTPUT_REG
- * temporary as an 8-bit A8R8G8B8 / X8R8G8B8 pixel, 4x4 tiled or
- * supertiled, all channels or none written; depth mode Z with D16 only
- * and the eight depth functions. Everything else -- other opcodes,
- * formats, primitives, varyings, textures, the GC7000 (HALTI5 shader
- * states, instruction cache) -- rasterises nothing, as before. All of it
- * is fixed point: the kernel cannot use the FPU.
+ * 3D draws: what is modelled and what is not. On the GC2000 and the
+ * GC7000, a draw in a small subset is rasterised into the pixel engine's
+ * colour and depth caches, which GL_FLUSH_CACHE COLOR (DEPTH) writes back
+ * once the FE stalls on the PE (or an event comes), and which a reset
+ * loses. The subset: DRAW_PRIMITIVES and DRAW_INDEXED of triangles,
+ * strips and fans, solid fill, no culling, clipping, MSAA, fast clear,
+ * blending, alpha test or stencil; float vertex elements (from the
+ * FE_VERTEX_ELEMENT_CONFIG and FE_VERTEX_STREAMS states on both cores:
+ * the GC7000's NFE states are not modelled) loaded into VS temporaries;
+ * vertex and pixel shaders of NOP and MOV (temporary or uniform to
+ * temporary, no modifiers). On the GC2000 they run from the unified
+ * instruction states (VS from 0xc000, PS from 0xd000) with VS_INPUT,
+ * VS_OUTPUT and the VS_UNIFORMS/PS_UNIFORMS states; on the GC7000
+ * (HALTI5) the instruction cache fetches them through the MMU from
+ * VS_INST_ADDR/PS_INST_ADDR (instructions NEWRANGE_LOW to
+ * HALTI5_RANGE_HIGH - 1, read when the draw runs: the cache keeps nothing
+ * between draws), with VS_HALTI5_INPUT/OUTPUT and the unified uniform
+ * store read at each shader's uniform base. Then: the position from the
+ * byte 0 temporary of the output mapping, divided by a positive w,
+ * through the PA viewport, within a +-16384 pixel guard band; pixel
+ * centres inside the triangle and the scissor (top-left tie rule); the
+ * colour from the PS_OUTPUT_REG temporary as an 8-bit A8R8G8B8 /
+ * X8R8G8B8 pixel, 4x4 tiled or supertiled, all channels or none written;
+ * depth mode Z with D16 only and the eight depth functions. Everything
+ * else -- other opcodes, formats, primitives, varyings, textures --
+ * rasterises nothing. All of it is fixed point: the kernel cannot use
+ * the FPU.
  *
  * The MMU caches translations in a TLB until the driver flushes it through
  * the FE, so page-table changes without a flush use stale translations as
@@ -150,6 +157,7 @@ static const struct vsim_config vsim_gc7000 = {
 	.specs2 = (1 << 8) | (320 << 16),	/* 1 = 1024 instructions */
 	.specs3 = 1 | (16 << 4),
 	.mmuv2 = true,
+	.halti5 = true,
 	.cycle_reg = VIV_HI_PROFILE_TOTAL_CYCLES,
 };
 
@@ -651,6 +659,23 @@ static bool vsim_token_stall(struct sim_device *sdev, u32 token)
 	return true;
 }
 
+/*
+ * A load into the HALTI5 unified uniform store: through the store's own
+ * states at the PS uniform base, through the mirror at the VS's (see
+ * vivante_regs.h). Words past the store's end are dropped.
+ */
+static void vsim_uniform_store(struct vsim *v, u32 state, u32 val)
+{
+	bool ps = state >= VIV_SH_HALTI5_UNIFORMS;
+	u32 k = (state - (ps ? VIV_SH_HALTI5_UNIFORMS :
+			  VIV_SH_HALTI5_UNIFORMS_MIRROR)) >> 2;
+	u64 word = (u64)v->state[(ps ? VIV_PS_UNIFORM_BASE :
+				  VIV_VS_UNIFORM_BASE) >> 2] * 4 + k;
+
+	if (word < VIV_SH_HALTI5_UNIFORMS_WORDS)
+		v->uniforms[word] = val;
+}
+
 /* Returns false when the state write hangs the core. */
 static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 {
@@ -660,6 +685,12 @@ static bool vsim_load_state(struct sim_device *sdev, u32 state, u32 val)
 
 	v->state[idx] = viv_masked_merge(state, v->state[idx], val);
 	v->state_writes++;
+
+	if (v->cfg->halti5 && state >= VIV_SH_HALTI5_UNIFORMS_MIRROR &&
+	    state < VIV_SH_HALTI5_UNIFORMS + 4 * VIV_SH_HALTI5_UNIFORMS_WORDS) {
+		vsim_uniform_store(v, state, val);
+		return true;
+	}
 
 	switch (state) {
 	case VIV_GL_EVENT:
@@ -838,6 +869,11 @@ struct vsim_vtx {
 /**
  * struct vsim_draw_ctx - what a draw in the subset reads from the states.
  * @inputs: vertex elements, each loaded into a VS temporary.
+ * @in_state: first state naming those temporaries (VS_INPUT, or
+ *	VS_HALTI5_INPUT on HALTI5), one byte an element.
+ * @out_state: state whose byte 0 names the position's temporary.
+ * @vs_uni: the vertex shader's first uniform.
+ * @vs_nuni: vec4s it may read from there.
  * @stream: vertex stream base addresses.
  * @stride: vertex stream strides.
  * @x0: first column of the scissor.
@@ -858,6 +894,9 @@ struct vsim_vtx {
  */
 struct vsim_draw_ctx {
 	u32 inputs;
+	u32 in_state, out_state;
+	const u32 *vs_uni;
+	u32 vs_nuni;
 	u32 stream[VIV_FE_VERTEX_STREAMS];
 	u32 stride[VIV_FE_VERTEX_STREAMS];
 	s64 x0, x1, y0, y1;
@@ -878,58 +917,122 @@ struct vsim_draw_ctx {
 #define VSIM_GUARD		(16384LL << 8)
 
 /*
- * Decode one shader, instructions [@start, @end) at state @base. Returns
- * false for anything outside the subset (NOP, and MOV of a temporary or
- * uniform to a temporary, unconditional, unsaturated, float, direct).
+ * Decode instruction @w (four words) and append it to @sh unless it is a
+ * NOP. Returns false for anything outside the subset (NOP, and MOV of a
+ * temporary or uniform to a temporary, unconditional, unsaturated, float,
+ * direct).
+ */
+static bool vsim_sh_decode_inst(struct vsim_shader *sh, const u32 *w)
+{
+	struct vsim_sh_inst *in = &sh->inst[sh->n];
+	u32 op = VSIM_ISA_OPCODE(w[0], w[2]), group;
+
+	if (op == VSIM_OP_NOP)
+		return true;
+	group = VSIM_ISA_SRC2_RGROUP(w[3]);
+	if (op != VSIM_OP_MOV || VSIM_ISA_COND(w[0]) ||
+	    (w[0] & VSIM_ISA_SAT) || !(w[0] & VSIM_ISA_DST_USE) ||
+	    VSIM_ISA_DST_AMODE(w[0]) || VSIM_ISA_TYPE(w[1], w[2]) ||
+	    VSIM_ISA_DST_REG(w[0]) >= VSIM_TEMPS ||
+	    !(w[3] & VSIM_ISA_SRC2_USE) || VSIM_ISA_SRC2_AMODE(w[3]) ||
+	    (w[3] & VSIM_ISA_SRC2_NEG_ABS))
+		return false;
+	in->dst = VSIM_ISA_DST_REG(w[0]);
+	in->mask = VSIM_ISA_DST_COMPS(w[0]);
+	in->swiz = VSIM_ISA_SRC2_SWIZ(w[3]);
+	in->src = VSIM_ISA_SRC2_REG(w[3]);
+	if (group == VSIM_RGROUP_UNIFORM_1)
+		in->src += 128;
+	in->uniform = group != VSIM_RGROUP_TEMP;
+	if ((!in->uniform && in->src >= VSIM_TEMPS) ||
+	    (in->uniform && group != VSIM_RGROUP_UNIFORM_0 &&
+	     group != VSIM_RGROUP_UNIFORM_1) ||
+	    in->src >= VIV_SH_UNIFORMS_VEC4)
+		return false;
+	sh->n++;
+	return true;
+}
+
+/*
+ * Decode one shader from the instruction states, instructions [@start,
+ * @end) at state @base. Returns false when it is outside the subset.
  */
 static bool vsim_sh_decode(struct vsim *v, struct vsim_shader *sh, u32 base,
 			   u32 start, u32 end)
 {
-	const u32 *s = v->state;
 	u32 pc;
 
 	if (end <= start || end > VSIM_SH_MAX_INST)
 		return false;
 	sh->n = 0;
-	for (pc = start; pc < end; pc++) {
-		const u32 *w = &s[(base >> 2) + pc * (VIV_SH_INST_BYTES / 4)];
-		struct vsim_sh_inst *in = &sh->inst[sh->n];
-		u32 op = VSIM_ISA_OPCODE(w[0], w[2]), group;
-
-		if (op == VSIM_OP_NOP)
-			continue;
-		group = VSIM_ISA_SRC2_RGROUP(w[3]);
-		if (op != VSIM_OP_MOV || VSIM_ISA_COND(w[0]) ||
-		    (w[0] & VSIM_ISA_SAT) || !(w[0] & VSIM_ISA_DST_USE) ||
-		    VSIM_ISA_DST_AMODE(w[0]) || VSIM_ISA_TYPE(w[1], w[2]) ||
-		    VSIM_ISA_DST_REG(w[0]) >= VSIM_TEMPS ||
-		    !(w[3] & VSIM_ISA_SRC2_USE) || VSIM_ISA_SRC2_AMODE(w[3]) ||
-		    (w[3] & VSIM_ISA_SRC2_NEG_ABS))
+	for (pc = start; pc < end; pc++)
+		if (!vsim_sh_decode_inst(sh, &v->state[(base >> 2) +
+						       pc * (VIV_SH_INST_BYTES / 4)]))
 			return false;
-		in->dst = VSIM_ISA_DST_REG(w[0]);
-		in->mask = VSIM_ISA_DST_COMPS(w[0]);
-		in->swiz = VSIM_ISA_SRC2_SWIZ(w[3]);
-		in->src = VSIM_ISA_SRC2_REG(w[3]);
-		if (group == VSIM_RGROUP_UNIFORM_1)
-			in->src += 128;
-		in->uniform = group != VSIM_RGROUP_TEMP;
-		if ((!in->uniform && in->src >= VSIM_TEMPS) ||
-		    (in->uniform && group != VSIM_RGROUP_UNIFORM_0 &&
-		     group != VSIM_RGROUP_UNIFORM_1) ||
-		    in->src >= VIV_SH_UNIFORMS_VEC4)
-			return false;
-		sh->n++;
-	}
 	return true;
 }
 
 /*
- * Run a decoded shader on v->temps; @uniforms: state of its first uniform.
- * Reading a temporary component nothing wrote (on silicon: whatever the
- * last thread left) is outside the subset: false.
+ * HALTI5: the instruction cache fetches instructions [@low, @high) of a
+ * shader from GPU memory at @addr, through the MMU, when the draw runs
+ * (nothing is kept between draws, so no invalidation is ever missing).
+ * Returns 0, 1 when the shader is outside the subset (at most
+ * VSIM_SH_MAX_INST instructions), or a fault (reported).
+ */
+static int vsim_sh_fetch(struct sim_device *sdev, struct vsim_shader *sh,
+			 u32 addr, u32 low, u32 high)
+{
+	__le32 raw[VIV_SH_INST_BYTES / 4];
+	u32 pc, w[VIV_SH_INST_BYTES / 4];
+	unsigned int i;
+	int ret;
+
+	if (high <= low || high - low > VSIM_SH_MAX_INST)
+		return 1;
+	sh->n = 0;
+	for (pc = low; pc < high; pc++) {
+		ret = vsim_read(sdev, addr + pc * VIV_SH_INST_BYTES, raw,
+				sizeof(raw));
+		if (ret)
+			return ret;
+		for (i = 0; i < ARRAY_SIZE(w); i++)
+			w[i] = le32_to_cpu(raw[i]);
+		if (!vsim_sh_decode_inst(sh, w))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The uniforms a shader reads (the pixel shader's with @ps) and how many
+ * vec4s there are from there: the GC2000's VS_UNIFORMS or PS_UNIFORMS
+ * states, the HALTI5 unified store from the shader's uniform base.
+ */
+static const u32 *vsim_sh_uniforms(struct vsim *v, bool ps, u32 *n)
+{
+	u32 base;
+
+	if (!v->cfg->halti5) {
+		*n = VIV_SH_UNIFORMS_VEC4;
+		return &v->state[(ps ? VIV_PS_UNIFORMS : VIV_VS_UNIFORMS) >> 2];
+	}
+	base = v->state[(ps ? VIV_PS_UNIFORM_BASE : VIV_VS_UNIFORM_BASE) >> 2];
+	if (base >= VIV_SH_HALTI5_UNIFORMS_WORDS / 4) {
+		*n = 0;
+		return v->uniforms;
+	}
+	*n = VIV_SH_HALTI5_UNIFORMS_WORDS / 4 - base;
+	return &v->uniforms[base * 4];
+}
+
+/*
+ * Run a decoded shader on v->temps; @uni: its first uniform, @nuni: how
+ * many vec4s it may read from there. Reading a temporary component
+ * nothing wrote (on silicon: whatever the last thread left) or a uniform
+ * past the store is outside the subset: false.
  */
 static bool vsim_sh_run(struct vsim *v, const struct vsim_shader *sh,
-			u32 uniforms)
+			const u32 *uni, u32 nuni)
 {
 	unsigned int i, c;
 	u32 val[4];
@@ -943,7 +1046,9 @@ static bool vsim_sh_run(struct vsim *v, const struct vsim_shader *sh,
 			if (!(in->mask & BIT(c)))
 				continue;
 			if (in->uniform) {
-				val[c] = v->state[(uniforms >> 2) + in->src * 4 + comp];
+				if (in->src >= nuni)
+					return false;
+				val[c] = uni[in->src * 4 + comp];
 				continue;
 			}
 			if (!(v->written[in->src] & BIT(comp)))
@@ -1018,7 +1123,7 @@ static int vsim_vertex(struct sim_device *sdev, struct vsim_draw_ctx *d,
 				VIV_FE_VERTEX_ELEMENT_START(cfg), raw, 4 * c);
 		if (ret)
 			return ret;
-		reg = (s[VIV_VS_INPUT(i / 4) >> 2] >> (8 * (i % 4))) & 0xff;
+		reg = (s[(d->in_state >> 2) + i / 4] >> (8 * (i % 4))) & 0xff;
 		if (reg >= VSIM_TEMPS)
 			return 1;
 		/* What the stream does not give reads as (0, 0, 0, 1). */
@@ -1029,9 +1134,9 @@ static int vsim_vertex(struct sim_device *sdev, struct vsim_draw_ctx *d,
 			v->temps[reg][c] = le32_to_cpu(raw[c]);
 		v->written[reg] = 0xf;
 	}
-	if (!vsim_sh_run(v, &v->vs, VIV_VS_UNIFORMS))
+	if (!vsim_sh_run(v, &v->vs, d->vs_uni, d->vs_nuni))
 		return 1;
-	reg = s[VIV_VS_OUTPUT(0) >> 2] & 0xff;
+	reg = s[d->out_state >> 2] & 0xff;
 	if (reg >= VSIM_TEMPS || v->written[reg] != 0xf)
 		return 1;
 	pos = v->temps[reg];
@@ -1205,17 +1310,55 @@ static s64 vsim_scissor_px(u32 f)
 }
 
 /*
- * The states of the subset, read once per draw into @d. Returns false
- * when the draw is outside it.
+ * The shaders of a draw: from the instruction states (GC2000), or from
+ * memory through the instruction cache (HALTI5); and the states that map
+ * their inputs and outputs to temporaries. Returns 0, 1 when a shader is
+ * outside the subset, or a fault (reported).
  */
-static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
+static int vsim_draw_shaders(struct sim_device *sdev, struct vsim_draw_ctx *d)
 {
+	struct vsim *v = sdev->priv;
+	const u32 *s = v->state;
+	int ret;
+
+	if (v->cfg->halti5) {
+		d->in_state = VIV_VS_HALTI5_INPUT(0);
+		d->out_state = VIV_VS_HALTI5_OUTPUT(0);
+		ret = vsim_sh_fetch(sdev, &v->vs, s[VIV_VS_INST_ADDR >> 2],
+				    s[VIV_VS_NEWRANGE_LOW >> 2],
+				    s[VIV_VS_HALTI5_RANGE_HIGH >> 2]);
+		if (ret)
+			return ret;
+		return vsim_sh_fetch(sdev, &v->ps, s[VIV_PS_INST_ADDR >> 2],
+				     s[VIV_PS_NEWRANGE_LOW >> 2],
+				     s[VIV_PS_HALTI5_RANGE_HIGH >> 2]);
+	}
+	d->in_state = VIV_VS_INPUT(0);
+	d->out_state = VIV_VS_OUTPUT(0);
+	if (!vsim_sh_decode(v, &v->vs, VIV_SH_INST_MEM,
+			    s[VIV_VS_START_PC >> 2], s[VIV_VS_END_PC >> 2]) ||
+	    !vsim_sh_decode(v, &v->ps, VIV_SH_INST_MEM_PS,
+			    s[VIV_PS_START_PC >> 2], s[VIV_PS_END_PC >> 2]))
+		return 1;
+	return 0;
+}
+
+/*
+ * The states of the subset, read once per draw into @d. Returns 0, 1
+ * when the draw is outside it, or a fault (reported).
+ */
+static int vsim_draw_setup(struct sim_device *sdev, u32 type,
+			   struct vsim_draw_ctx *d)
+{
+	struct vsim *v = sdev->priv;
 	const u32 *s = v->state;
 	u32 pa = s[VIV_PA_CONFIG >> 2], cfmt = s[VIV_PE_COLOR_FORMAT >> 2];
 	u32 zcfg = s[VIV_PE_DEPTH_CONFIG >> 2], fmt, cfg, i, n;
 	u32 streams = VIV_SPECS_STREAM_COUNT(v->cfg->specs);
+	const u32 *uni;
+	int ret;
 
-	if (!v->cfg->sh_states ||
+	if ((!v->cfg->sh_states && !v->cfg->halti5) ||
 	    (type != VIV_PRIM_TRIANGLES && type != VIV_PRIM_TRIANGLE_STRIP &&
 	     type != VIV_PRIM_TRIANGLE_FAN) ||
 	    VIV_PA_CONFIG_FILL_MODE(pa) != VIV_PA_FILL_SOLID ||
@@ -1226,13 +1369,13 @@ static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
 	    (s[VIV_PE_ALPHA_CONFIG >> 2] & VIV_PE_ALPHA_CONFIG_BLEND_ENABLE_COLOR) ||
 	    (s[VIV_PE_ALPHA_OP >> 2] & VIV_PE_ALPHA_OP_ALPHA_TEST) ||
 	    VIV_PE_STENCIL_MODE(s[VIV_PE_STENCIL_CONFIG >> 2]))
-		return false;
+		return 1;
 
 	/* Colour: 32-bit ARGB, every channel or none written. */
 	fmt = cfmt & VIV_PE_COLOR_FORMAT_FIELD;
 	if ((fmt != VIV_PE_FORMAT_A8R8G8B8 && fmt != VIV_PE_FORMAT_X8R8G8B8) ||
 	    (VIV_PE_COLOR_COMPONENTS(cfmt) && VIV_PE_COLOR_COMPONENTS(cfmt) != 0xf))
-		return false;
+		return 1;
 	d->color_write = VIV_PE_COLOR_COMPONENTS(cfmt);
 	d->caddr = s[VIV_PE_COLOR_ADDR >> 2];
 	d->cstride = s[VIV_PE_COLOR_STRIDE >> 2];
@@ -1242,7 +1385,7 @@ static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
 	d->depth = VIV_PE_DEPTH_MODE(zcfg) != VIV_PE_DEPTH_MODE_NONE;
 	if (d->depth && (VIV_PE_DEPTH_MODE(zcfg) != VIV_PE_DEPTH_MODE_Z ||
 			 (zcfg & VIV_PE_DEPTH_FORMAT_D24S8)))
-		return false;
+		return 1;
 	d->zfunc = VIV_PE_DEPTH_FUNC(zcfg);
 	d->zwrite = zcfg & VIV_PE_DEPTH_WRITE_ENABLE;
 	d->zaddr = s[VIV_PE_DEPTH_ADDR >> 2];
@@ -1257,7 +1400,7 @@ static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
 		    VIV_FE_VERTEX_ELEMENT_ENDIAN(cfg) ||
 		    VIV_FE_VERTEX_ELEMENT_NORMALIZE(cfg) ||
 		    VIV_FE_VERTEX_ELEMENT_STREAM(cfg) >= max(streams, 1U))
-			return false;
+			return 1;
 	}
 	/* Cores with several streams fetch through the per-stream states. */
 	n = streams > 1 ? min_t(u32, streams, VIV_FE_VERTEX_STREAMS) : 1;
@@ -1274,22 +1417,22 @@ static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
 	d->x1 = vsim_scissor_px(s[VIV_SE_SCISSOR_RIGHT >> 2]);
 	d->y1 = vsim_scissor_px(s[VIV_SE_SCISSOR_BOTTOM >> 2]);
 
-	/* The shaders, from the instruction states. */
-	if (!vsim_sh_decode(v, &v->vs, VIV_SH_INST_MEM,
-			    s[VIV_VS_START_PC >> 2], s[VIV_VS_END_PC >> 2]) ||
-	    !vsim_sh_decode(v, &v->ps, VIV_SH_INST_MEM_PS,
-			    s[VIV_PS_START_PC >> 2], s[VIV_PS_END_PC >> 2]))
-		return false;
+	ret = vsim_draw_shaders(sdev, d);
+	if (ret)
+		return ret;
+	d->vs_uni = vsim_sh_uniforms(v, false, &d->vs_nuni);
 	/*
 	 * The pixel shader reads nothing that varies per pixel in the subset
 	 * (no varyings, no position): one run gives every pixel's colour.
+	 * HALTI5 keeps the colour register in PS_OUTPUT_REG too.
 	 */
 	memset(v->written, 0, sizeof(v->written));
-	if (!vsim_sh_run(v, &v->ps, VIV_PS_UNIFORMS))
-		return false;
+	uni = vsim_sh_uniforms(v, true, &n);
+	if (!vsim_sh_run(v, &v->ps, uni, n))
+		return 1;
 	i = s[VIV_PS_OUTPUT_REG >> 2] & 0xff;
 	if (i >= VSIM_TEMPS || v->written[i] != 0xf)
-		return false;
+		return 1;
 	d->color = 0;
 	for (n = 0; n < 4; n++) {
 		s64 c;
@@ -1299,7 +1442,7 @@ static bool vsim_draw_setup(struct vsim *v, u32 type, struct vsim_draw_ctx *d)
 		/* Channels r, g, b, a to bits 16, 8, 0, 24. */
 		d->color |= vsim_unorm8(c) << (n == 3 ? 24 : 16 - 8 * n);
 	}
-	return true;
+	return 0;
 }
 
 /*
@@ -1341,10 +1484,12 @@ static bool vsim_rasterise(struct sim_device *sdev, u32 type, u32 start,
 	u32 p, k, idx, kk[3];
 	int ret, skip;
 
-	if (!vsim_draw_setup(v, type, &d) ||
-	    (indexed && (v->state[VIV_FE_INDEX_STREAM_CONTROL >> 2] &
-			 VIV_FE_INDEX_PRIMITIVE_RESTART)))
+	if (indexed && (v->state[VIV_FE_INDEX_STREAM_CONTROL >> 2] &
+			VIV_FE_INDEX_PRIMITIVE_RESTART))
 		return true;
+	ret = vsim_draw_setup(sdev, type, &d);
+	if (ret)
+		return ret > 0;
 	for (p = 0; p < count; p++) {
 		switch (type) {
 		case VIV_PRIM_TRIANGLES:
@@ -1593,6 +1738,7 @@ static ktime_t vsim_process(struct sim_device *sdev)
 		v->reset_state = false;
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		memset(v->state, 0, VIV_STATE_WORDS * 4);
+		memset(v->uniforms, 0, sizeof(v->uniforms));
 		v->pipe = VIV_PIPE_3D;
 		if (!(v->cfg->features & VIV_FEATURE_PIPE_3D))
 			v->pipe = VIV_PIPE_2D;

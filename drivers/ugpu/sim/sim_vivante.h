@@ -119,7 +119,11 @@ struct vsim_shader {
  * @specs3: HI_CHIP_SPECS_3.
  * @mmuv2: the core has the two-level MMU (else MMUv1).
  * @sh_states: the core runs shaders from the instruction states (no
- *	instruction cache): only such cores' draws rasterise.
+ *	instruction cache).
+ * @halti5: the core has the HALTI5 shader interface: shaders fetched
+ *	from memory through the instruction cache, VS_HALTI5_INPUT/OUTPUT,
+ *	the unified uniform store. Only cores with @sh_states or @halti5
+ *	rasterise draws.
  * @cycle_reg: register of the core's cycle counter.
  */
 struct vsim_config {
@@ -136,6 +140,7 @@ struct vsim_config {
 	u32 specs3;
 	bool mmuv2;
 	bool sh_states;
+	bool halti5;
 	u32 cycle_reg;
 };
 
@@ -229,6 +234,10 @@ struct vsim_config {
  * @ps: its pixel shader.
  * @temps: shader temporary registers, four 32-bit components each.
  * @written: per temporary, the components written since the shader began.
+ * @uniforms: the HALTI5 unified uniform store, which loads to
+ *	SH_HALTI5_UNIFORMS and its mirror fill at the PS and VS uniform
+ *	bases (see vivante_regs.h); cleared with the state space (device
+ *	thread).
  */
 struct vsim {
 	const struct vsim_config *cfg;
@@ -300,6 +309,7 @@ struct vsim {
 	struct vsim_shader ps;
 	u32 temps[VSIM_TEMPS][4];
 	u8 written[VSIM_TEMPS];
+	u32 uniforms[VIV_SH_HALTI5_UNIFORMS_WORDS];
 };
 
 /* The core resolves through the BLT engine: it has no RS. */

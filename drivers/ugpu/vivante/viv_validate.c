@@ -404,10 +404,42 @@ static const struct viv_state_range viv_v2_addr_ranges[] = {
 	R(VIV_VS_INST_ADDR, 1), R(VIV_PS_INST_ADDR, 1),
 };
 
+/*
+ * Plain settings only MMUv2 streams may load. Besides the instruction
+ * cache controls, the HALTI5 (GC7000) shader interface Mesa's etnaviv
+ * loads for every draw; none is an address, and none makes a
+ * fixed-function engine read one:
+ *
+ * - FE_HALTI5_ID_CONFIG: which temporaries get the vertex and instance id;
+ * - VS_HALTI5_UNK008A0: sizes of the VS output buffers (counts);
+ * - VS_HALTI5_RANGE_HIGH: the VS's last instruction for the instruction
+ *   cache, a count like VS_ICACHE_COUNT: how far from VS_INST_ADDR it
+ *   reads, which the file's page tables bound;
+ * - VS_HALTI5_INPUT, VS_HALTI5_OUTPUT: temporary register numbers;
+ * - GL_HALTI5_SH_SPECIALS, GL_HALTI5_SHADER_ATTRIBUTES: register numbers
+ *   and interpolation flags;
+ * - SH_CONFIG: rounding and dual-16 mode;
+ * - the unified uniforms and their mirror: data only the shaders read.
+ *   A uniform may be a buffer address a shader loads from, but a shader
+ *   fetched from memory computes any address it likes anyway: its
+ *   accesses go through the file's page tables like every engine's.
+ *
+ * On MMUv1 they stay rejected: no MMUv1 core in the set has them, and
+ * there no page table bounds what a wrong guess would let an engine do.
+ */
 static const struct viv_state_range viv_v2_plain_ranges[] = {
 	R(VIV_SH_ICACHE_CONTROL, 1), R(VIV_VS_ICACHE_PREFETCH, 2),
 	R(VIV_PS_ICACHE_PREFETCH, 2), R(VIV_PS_ICACHE_COUNT, 1),
 	R(VIV_VS_ICACHE_COUNT, 1),
+	R(VIV_FE_HALTI5_ID_CONFIG, 1), R(VIV_VS_HALTI5_UNK008A0, 1),
+	R(VIV_VS_HALTI5_RANGE_HIGH, 1),
+	R(VIV_VS_HALTI5_INPUT(0), VIV_VS_HALTI5_REGS),
+	R(VIV_VS_HALTI5_OUTPUT(0), VIV_VS_HALTI5_REGS),
+	R(VIV_GL_HALTI5_SH_SPECIALS, 1),
+	R(VIV_GL_HALTI5_SHADER_ATTRIBUTES(0), VIV_GL_HALTI5_SHADER_ATTRIBUTES_N),
+	R(VIV_SH_CONFIG, 1),
+	R(VIV_SH_HALTI5_UNIFORMS_MIRROR, VIV_SH_HALTI5_UNIFORMS_WORDS),
+	R(VIV_SH_HALTI5_UNIFORMS, VIV_SH_HALTI5_UNIFORMS_WORDS),
 };
 
 static const u16 viv_triggers[] = {

@@ -218,19 +218,57 @@
 #define VIV_SE_SCISSOR_TOP		0x0c04
 #define VIV_SE_SCISSOR_RIGHT		0x0c08
 #define VIV_SE_SCISSOR_BOTTOM		0x0c0c
+#define VIV_VS_UNIFORM_BASE		0x0864
 #define VIV_SH_ICACHE_CONTROL		0x0868
 /* Cores with an instruction cache fetch shaders from these addresses. */
 #define VIV_VS_INST_ADDR		0x086c
+#define VIV_VS_NEWRANGE_LOW		0x0874
+#define VIV_PS_NEWRANGE_LOW		0x087c
 #define VIV_VS_ICACHE_PREFETCH		0x088c
 #define VIV_VS_ICACHE_INVALIDATE	0x08b0
 #define VIV_VS_ICACHE_COUNT		0x15604
+#define VIV_SH_CONFIG			0x15600
 #define VIV_PS_END_PC			0x1000
 /* Temporary register holding the colour when the pixel shader ends. */
 #define VIV_PS_OUTPUT_REG		0x1004
 #define VIV_PS_START_PC			0x1018
+#define VIV_PS_UNIFORM_BASE		0x1024
 #define VIV_PS_INST_ADDR		0x1028
 #define VIV_PS_ICACHE_PREFETCH		0x1048
+#define VIV_PS_HALTI5_RANGE_HIGH	0x1090
 #define VIV_PS_ICACHE_COUNT		0x1094
+
+/*
+ * HALTI5 (GC7000) shader interface. The instruction cache runs a shader's
+ * instructions NEWRANGE_LOW to RANGE_HIGH - 1, 16 bytes each, from its
+ * INST_ADDR. VS_HALTI5_INPUT and VS_HALTI5_OUTPUT hold one temporary
+ * register number a byte, like VS_INPUT and VS_OUTPUT before them.
+ * FE_HALTI5_ID_CONFIG names the temporaries that get the vertex and
+ * instance id; VS_HALTI5_UNK008A0 sizes the VS output buffers;
+ * GL_HALTI5_SH_SPECIALS names the point size and coordinate registers,
+ * GL_HALTI5_SHADER_ATTRIBUTES the varyings' interpolation.
+ */
+#define VIV_FE_HALTI5_ID_CONFIG		0x07c4
+#define VIV_VS_HALTI5_UNK008A0		0x08a0
+#define VIV_VS_HALTI5_RANGE_HIGH	0x08bc
+#define VIV_VS_HALTI5_INPUT(i)		(0x08c0 + 4 * (i))
+#define VIV_VS_HALTI5_OUTPUT(i)		(0x08e0 + 4 * (i))
+#define VIV_VS_HALTI5_REGS		8
+#define VIV_GL_HALTI5_SH_SPECIALS	0x3888
+#define VIV_GL_HALTI5_SHADER_ATTRIBUTES(i) (0x38c0 + 4 * (i))
+#define VIV_GL_HALTI5_SHADER_ATTRIBUTES_N 16
+/*
+ * The HALTI5 unified uniform store: 512 vec4s of float32. A load to
+ * SH_HALTI5_UNIFORMS + 4 k lands in word PS_UNIFORM_BASE x 4 + k of the
+ * store, one to its mirror at SH_HALTI5_UNIFORMS_MIRROR + 4 k in word
+ * VS_UNIFORM_BASE x 4 + k (the bases count vec4s); each shader reads its
+ * uniform u at its base + u. (Mesa's etnaviv writes the VS uniforms
+ * through the mirror and the PS uniforms through the store, both from
+ * 0, after setting PS_UNIFORM_BASE past the VS's.)
+ */
+#define VIV_SH_HALTI5_UNIFORMS_MIRROR	0x34000
+#define VIV_SH_HALTI5_UNIFORMS		0x36000
+#define VIV_SH_HALTI5_UNIFORMS_WORDS	0x800
 
 /* 2D drawing engine */
 #define VIV_DE_SRC_ADDRESS		0x1200
