@@ -226,6 +226,14 @@
  * Sub-category: Synchronization
  * Functionality: user signals
  *
+ * SUBTEST: signalled-dependencies
+ * Description: Dependencies that signalled before the SUBMIT came: an
+ *	in-sync that failed (-ETIME) still cancels the job, unwritten; an
+ *	in-sync that succeeded and a BO whose last writer failed (an
+ *	implicit dependency, which passes no error on) let it run.
+ * Sub-category: Synchronization
+ * Functionality: dependencies
+ *
  * SUBTEST: bo-release-reused-handle
  * Description: A BO_RELEASE whose handle the client closed and got
  *	reused for a new BO leaves the new BO open; an ordinary BO_RELEASE
@@ -2644,6 +2652,47 @@ static void test_signal_wait_timeout(struct ugpu_device_info *d)
 }
 
 /*
+ * SUBMIT leaves out the dependencies that have already signalled; one
+ * that failed is not left out when it is explicit, as its error cancels
+ * the job.
+ */
+static void test_signalled_deps(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	struct ugpu_bo *bo = ugpu_bo_new(fd, 4096, 0);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t sig = ugpu_signal_create(fd, 0);
+	uint32_t failed = ugpu_syncobj_create(fd, false);
+	uint32_t done = ugpu_syncobj_create(fd, true);
+	uint32_t out = ugpu_syncobj_create(fd, false);
+	struct ugpu_submit s;
+
+	ugpu_bo_map(bo);
+	ugpu_bo_write32(bo, 0, 0);
+	/* A writer of the BO that fails: nobody sets its signal. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, failed, 0);
+	ugpu_submit(fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, failed), -ETIME);
+
+	write32_submit(&s, ctx, bo->handle, 0, 0xbad);
+	ugpu_submit_in_sync(&s, failed, 0);
+	ugpu_submit_out_sync(&s, out, 0);
+	ugpu_submit(fd, &s);
+	igt_assert_eq(ugpu_syncobj_wait_status(fd, out), -ECANCELED);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0);
+
+	write32_submit(&s, ctx, bo->handle, 0, 0x600d);
+	ugpu_submit_in_sync(&s, done, 0);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x600d);
+	ugpu_bo_free(bo);
+	close(fd);
+}
+
+/*
  * BO_RELEASE closes the handle the command named when it was submitted,
  * and no other: if the client closed that handle meanwhile and the
  * number went to a new BO, the new BO stays.
@@ -3459,6 +3508,11 @@ igt_main
 	igt_subtest_with_dynamic("signal-wait-timeout")
 		for_each_device(d)
 			test_signal_wait_timeout(d);
+
+	igt_describe("Dependencies signalled before the submit: errors of explicit ones still cancel.");
+	igt_subtest_with_dynamic("signalled-dependencies")
+		for_each_device(d)
+			test_signalled_deps(d);
 
 	igt_describe("BO_RELEASE leaves a reused handle number alone.");
 	igt_subtest_with_dynamic("bo-release-reused-handle")

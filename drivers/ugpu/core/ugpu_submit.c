@@ -672,9 +672,16 @@ static int ugpu_submit_job_deps(struct ugpu_submit *s,
 	int ret;
 
 	for (i = 0; i < s->args->in_sync_count; i++) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, s->file,
-							   s->in_syncs[i].handle,
-							   s->in_syncs[i].point);
+		ret = drm_syncobj_find_fence(s->file, s->in_syncs[i].handle,
+					     s->in_syncs[i].point, 0, &fence);
+		if (ret)
+			return ret;
+		/* Signalled without an error, it has nothing to pass on. */
+		if (dma_fence_is_signaled(fence) && !fence->error) {
+			dma_fence_put(fence);
+			continue;
+		}
+		ret = drm_sched_job_add_dependency(&job->base, fence);
 		if (ret)
 			return ret;
 	}
@@ -819,6 +826,30 @@ static int ugpu_submit_prepare_out(struct ugpu_submit *s)
 	return 0;
 }
 
+/*
+ * The fences of @resv that @job waits for. A fence that has signalled
+ * orders nothing and, being implicit, passes no error on: it costs the
+ * job neither a reference nor a dependency slot.
+ */
+static int ugpu_submit_resv_deps(struct drm_sched_job *job,
+				 struct dma_resv *resv,
+				 enum dma_resv_usage usage)
+{
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	int ret;
+
+	dma_resv_for_each_fence(&cursor, resv, usage, fence) {
+		if (dma_fence_is_signaled(fence))
+			continue;
+		/* Consumes the reference, on failure too. */
+		ret = drm_sched_job_add_dependency(job, dma_fence_get(fence));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int ugpu_submit_implicit(struct ugpu_submit *s)
 {
 	u32 i, j;
@@ -832,8 +863,8 @@ static int ugpu_submit_implicit(struct ugpu_submit *s)
 				s->bos[j].flags & DRM_UGPU_SUBMIT_BO_WRITE ?
 				DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE;
 
-			ret = drm_sched_job_add_resv_dependencies(&s->jobs[i]->job.base,
-								  resv, usage);
+			ret = ugpu_submit_resv_deps(&s->jobs[i]->job.base,
+						    resv, usage);
 			if (ret)
 				return ret;
 		}
