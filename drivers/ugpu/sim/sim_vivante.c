@@ -1797,12 +1797,28 @@ static ktime_t vsim_process(struct sim_device *sdev)
 	return sim_now(sdev);
 }
 
+static void vsim_cache_show(struct seq_file *m, const char *name,
+			    const struct sim_cache_stats *st)
+{
+	seq_printf(m, "%s: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
+		   name, st->size / SZ_1K, st->valid, st->dirty, st->hits,
+		   st->misses, st->writebacks, st->lost);
+}
+
 static int vsim_stats_show(struct seq_file *m, void *data)
 {
+	static const char *const names[] = {
+		"pe_cache", "ts_cache", "blt_cache", "pe_color_cache",
+		"pe_depth_cache",
+	};
 	struct sim_device *sdev = m->private;
 	struct vsim *v = sdev->priv;
-	struct sim_cache_stats pe, ts, blt, pc, pz;
+	struct sim_cache *caches[] = {
+		&v->pe, &v->ts, &v->blt, &v->pe_color, &v->pe_depth,
+	};
+	struct sim_cache_stats st[ARRAY_SIZE(caches)];
 	unsigned long flags;
+	unsigned int i;
 
 	seq_printf(m, "commands: %llu\nstate_writes: %llu\ndraws: %llu\n",
 		   v->commands, v->state_writes, v->draws);
@@ -1813,30 +1829,16 @@ static int vsim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "tlb_flushes: %llu\nwild_accesses: %llu\nwild_addr: %#x\n",
 		   v->tlb_flushes, v->wild_accesses, v->wild_addr);
 	spin_lock_irqsave(&sdev->lock, flags);
-	sim_cache_stats(&v->pe, &pe);
-	sim_cache_stats(&v->ts, &ts);
-	sim_cache_stats(&v->blt, &blt);
-	sim_cache_stats(&v->pe_color, &pc);
-	sim_cache_stats(&v->pe_depth, &pz);
+	for (i = 0; i < ARRAY_SIZE(caches); i++)
+		sim_cache_stats(caches[i], &st[i]);
 	spin_unlock_irqrestore(&sdev->lock, flags);
-	seq_printf(m, "pe_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
-		   pe.size / SZ_1K, pe.valid, pe.dirty, pe.hits, pe.misses,
-		   pe.writebacks, pe.lost);
-	seq_printf(m, "ts_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
-		   ts.size / SZ_1K, ts.valid, ts.dirty, ts.hits, ts.misses,
-		   ts.writebacks, ts.lost);
-	seq_printf(m, "blt_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
-		   blt.size / SZ_1K, blt.valid, blt.dirty, blt.hits, blt.misses,
-		   blt.writebacks, blt.lost);
-	seq_printf(m, "pe_color_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
-		   pc.size / SZ_1K, pc.valid, pc.dirty, pc.hits, pc.misses,
-		   pc.writebacks, pc.lost);
-	seq_printf(m, "pe_depth_cache: %zu KiB lines %u dirty %u hits %llu misses %llu writebacks %llu lost %llu\n",
-		   pz.size / SZ_1K, pz.valid, pz.dirty, pz.hits, pz.misses,
-		   pz.writebacks, pz.lost);
+	BUILD_BUG_ON(ARRAY_SIZE(names) != ARRAY_SIZE(caches));
+	for (i = 0; i < ARRAY_SIZE(caches); i++)
+		vsim_cache_show(m, names[i], &st[i]);
 	seq_printf(m, "pixels: %llu\n", v->pixels);
 	return 0;
 }
+
 DEFINE_SHOW_ATTRIBUTE(vsim_stats);
 
 /*
