@@ -2599,6 +2599,25 @@ static void test_ctx_queue_limit(struct ugpu_device_info *d)
 }
 
 /*
+ * Zero @bo, then submit a SIGNAL_WAIT on @sig that holds @bo for writing,
+ * its fence in @out_sync: unless @sig is set, it fails after the job
+ * timeout.
+ */
+static void submit_stuck_writer(int fd, uint32_t ctx, struct ugpu_bo *bo,
+				uint32_t sig, uint32_t out_sync)
+{
+	struct ugpu_submit s;
+
+	ugpu_bo_map(bo);
+	ugpu_bo_write32(bo, 0, 0);
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_out_sync(&s, out_sync, 0);
+	ugpu_submit(fd, &s);
+}
+
+/*
  * A fence that waits for a user signal may end up anywhere (BO
  * reservations, other drivers): it must signal in bounded time. A
  * SIGNAL_WAIT whose signal is not set within the job timeout fails with
@@ -2616,13 +2635,7 @@ static void test_signal_wait_timeout(struct ugpu_device_info *d)
 	struct ugpu_submit s;
 	int sf;
 
-	ugpu_bo_map(bo);
-	ugpu_bo_write32(bo, 0, 0);
-	ugpu_submit_init(&s, ctx);
-	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
-	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_out_sync(&s, wait_sync, 0);
-	ugpu_submit(fd, &s);
+	submit_stuck_writer(fd, ctx, bo, sig, wait_sync);
 	write32_submit(&s, ctx, bo->handle, 0, 0xbad);
 	s.cmds[0].deps = 0;
 	ugpu_submit_in_sync(&s, wait_sync, 0);
@@ -2667,14 +2680,8 @@ static void test_signalled_deps(struct ugpu_device_info *d)
 	uint32_t out = ugpu_syncobj_create(fd, false);
 	struct ugpu_submit s;
 
-	ugpu_bo_map(bo);
-	ugpu_bo_write32(bo, 0, 0);
 	/* A writer of the BO that fails: nobody sets its signal. */
-	ugpu_submit_init(&s, ctx);
-	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
-	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	ugpu_submit_out_sync(&s, failed, 0);
-	ugpu_submit(fd, &s);
+	submit_stuck_writer(fd, ctx, bo, sig, failed);
 	igt_assert_eq(ugpu_syncobj_wait_status(fd, failed), -ETIME);
 
 	write32_submit(&s, ctx, bo->handle, 0, 0xbad);
