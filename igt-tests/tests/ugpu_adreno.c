@@ -23,8 +23,6 @@
 #include "igt.h"
 #include "igt_ugpu.h"
 #include "ugpu_adreno.h"
-/* Only for the simulated SMMU registers of protected_regs[]. */
-#include <ugpu/sim/adreno_smmu.h>
 
 /**
  * TEST: ugpu adreno
@@ -121,7 +119,14 @@
  * Description: Client A stays open while 65534 other files come and go,
  *	then client B opens with its buffers at A's addresses: after A ran a
  *	command, B's command runs from B's buffer and writes B's memory, so
- *	the two never share an ASID.
+ *	no translation A's command left in the SMMU's TLB serves B.
+ * Sub-category: Memory management
+ * Functionality: address spaces
+ *
+ * SUBTEST: va-reuse
+ * Description: A command writes a BO, the BO is closed and a new BO
+ *	takes its address: a command writing there writes the new BO, not
+ *	the freed pages a stale SMMU translation would lead to.
  * Sub-category: Memory management
  * Functionality: address spaces
  *
@@ -2869,13 +2874,15 @@ static void test_fault_log(struct ugpu_device_info *d)
 }
 
 /*
- * The SMMU caches translations tagged with the ASID, and a table switch
- * need not drop them: two live clients must never share an ASID. A is
- * open, 65534 other files come and go, then B opens; a device that
- * handed out ASIDs round robin (16 bits, 0 for the kernel) gives B
- * A's. With A's and B's buffers at the same addresses, A runs a
- * command (caching its translations), then B does: B's command must
- * run from B's buffer and write B's memory, not A's.
+ * The SMMU caches translations, and two clients' buffers may sit at the
+ * same addresses: whether the driver gives each client an ASID of its
+ * own (a device handing them out round robin, 16 bits, 0 for the kernel,
+ * would give B A's after 65534 opens) or one ASID to all with the table
+ * switch dropping the TLB, B must never be served A's translations. A
+ * is open, 65534 other files come and go, then B opens. With A's and
+ * B's buffers at the same addresses, A runs a command (caching its
+ * translations), then B does: B's command must run from B's buffer and
+ * write B's memory, not A's.
  */
 static void test_asid_reuse(struct ugpu_device_info *d)
 {
@@ -2912,6 +2919,39 @@ static void test_asid_reuse(struct ugpu_device_info *d)
 	igt_assert_eq_u32(ugpu_bo_read32(a.data, TARGETS), 0);
 	env_close(&b);
 	env_close(&a);
+}
+
+/*
+ * A BO's address is given out again once the BO is closed, and the SMMU
+ * may still cache the old translation: a command writes a BO (its
+ * translation now in the TLB), the BO is closed, a new BO takes its
+ * address and a command writes there. The write lands in the new BO; a
+ * driver that left the SMMU's TLB alone would send it to the freed pages.
+ */
+static void test_va_reuse(struct ugpu_device_info *d)
+{
+	struct ugpu_bo *old, *bo;
+	struct adreno_cs cs;
+	struct env e;
+	uint64_t va;
+
+	env_open(&e, d);
+	old = ugpu_bo_new(e.fd, 4096, 0);
+	va = old->va;
+	adreno_cs_init(&cs, e.cmd, 0);
+	adreno_mem_write(&cs, va, 0x01d);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	ugpu_bo_free(old);
+
+	bo = ugpu_bo_new(e.fd, 4096, 0);
+	igt_assert_eq_u64(bo->va, va);
+	ugpu_bo_map(bo);
+	adreno_cs_init(&cs, e.cmd, 0x100);
+	adreno_mem_write(&cs, va, 0x2e3);
+	igt_assert_eq(run_cs(&e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x2e3);
+	ugpu_bo_free(bo);
+	env_close(&e);
 }
 
 /*
@@ -2992,6 +3032,9 @@ static void test_fault_replay(struct ugpu_device_info *d)
 
 /* Register protection */
 
+/* The first register of the GPU's SMMU in the CP's register space. */
+#define ADRENO_SMMU_REG0	((0x05040000 - 0x05000000) / 4)
+
 /*
  * Registers of the spans the driver protects (Documentation/adreno.rst):
  * each may not be written by a command; @read: nor read.
@@ -3013,18 +3056,16 @@ static const struct {
 	{ A6XX_UCHE_GMEM_RANGE_MIN, true, "UCHE_GMEM_RANGE_MIN" },
 	{ A6XX_UCHE_GMEM_RANGE_MAX, true, "UCHE_GMEM_RANGE_MAX" },
 	/*
-	 * The SMMU's context bank: TTBR0 is the physical address of the
-	 * client's tables, FAR another client's fault address. Simulator
-	 * only: the simulated a6xx puts the bank right after its register
-	 * file (include/ugpu/sim/adreno_smmu.h). On a board the SMMU is not
-	 * in the CP's register space at all; there these four entries would
-	 * be replaced by a check that CP_SMMU_TABLE_UPDATE from a client's
-	 * IB is refused (the driver's own ring alone switches tables).
+	 * The GPU's SMMU, whose context bank holds TTBR0 (the physical
+	 * address of a client's tables) and other clients' fault addresses.
+	 * On SC7180 its region (adreno_smmu, iommu@5040000) follows the
+	 * GPU's 256 KiB of registers, so the CP's register space reaches it
+	 * from register ADRENO_SMMU_REG0 on: none of it may even be read.
 	 */
-	{ A6XX_SMMU_REG(SMMU_CB_TTBR0), true, "SMMU TTBR0" },
-	{ A6XX_SMMU_REG(SMMU_CB_TTBR0_HI), true, "SMMU TTBR0_HI" },
-	{ A6XX_SMMU_REG(SMMU_CB_SCTLR), true, "SMMU SCTLR" },
-	{ A6XX_SMMU_REG(SMMU_CB_FAR), true, "SMMU FAR" },
+	{ ADRENO_SMMU_REG0, true, "SMMU +0x000" },
+	{ ADRENO_SMMU_REG0 + 0x20 / 4, true, "SMMU +0x020" },
+	{ ADRENO_SMMU_REG0 + 0x24 / 4, true, "SMMU +0x024" },
+	{ ADRENO_SMMU_REG0 + 0x60 / 4, true, "SMMU +0x060" },
 };
 
 /* Run @cs on a fresh context (faults would get one banned). */
@@ -3782,6 +3823,11 @@ igt_main
 	igt_subtest_with_dynamic("asid-reuse")
 		for_each_adreno(d)
 			test_asid_reuse(d);
+
+	igt_describe("A closed BO's address serves the next BO, not its pages.");
+	igt_subtest_with_dynamic("va-reuse")
+		for_each_adreno(d)
+			test_va_reuse(d);
 
 	igt_describe("A read-only BO faults on a GPU write.");
 	igt_subtest_with_dynamic("readonly-bo")

@@ -57,7 +57,6 @@
 #include <ugpu/hw/adreno_regs.h>
 #include <ugpu/hw/mali_regs.h>
 #include <ugpu/hw/vivante_regs.h>
-#include <ugpu/sim/adreno_smmu.h>
 #include <ugpu/sim/mali_fbd.h>
 
 #define EXIT_SKIP		77
@@ -1671,7 +1670,7 @@ static const uint32_t a6_protected[] = {
 	A6XX_CP_RB_BASE, A6XX_CP_RB_CNTL, A6XX_CP_RB_RPTR_ADDR, A6XX_CP_RB_WPTR,
 	A6XX_CP_SQE_CNTL, A6XX_RBBM_SW_RESET_CMD, A6XX_RBBM_INT_0_MASK,
 	A6XX_CP_IB1_BASE, A6XX_RBBM_INT_CLEAR_CMD, 0x0000, 0x0880,
-	A6XX_NUM_REGS - 1,
+	0xffff,	/* the last of the GPU's 256 KiB of registers */
 };
 
 /* A solid fill of a rectangle of the data BO with the 2D engine. */

@@ -6,8 +6,9 @@
 #ifndef _UGPU_ADRENO_H_
 #define _UGPU_ADRENO_H_
 
-#include <linux/idr.h>
+#include <linux/adreno-smmu-priv.h>
 #include <linux/interrupt.h>
+#include <linux/io-pgtable.h>
 #include <linux/list.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
@@ -17,10 +18,9 @@
 #include <ugpu/ugpu_devfreq.h>
 #include <ugpu/ugpu_pgtable.h>
 #include <ugpu/hw/adreno_regs.h>
-/* Where the SMMU context bank is: the simulated a6xx's window. */
-#include <ugpu/sim/adreno_smmu.h>
 
 struct clk;
+struct iommu_domain;
 
 #define ADRENO_NUM_QUEUES	3	/* one per context priority */
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
@@ -62,9 +62,6 @@ struct clk;
 #define ADRENO_VA_SIZE		0xf00000000ULL
 static_assert(ADRENO_GMEM_BASE + ADRENO_GMEM_MAX <= ADRENO_KERNEL_VA &&
 	      ADRENO_KERNEL_VA < ADRENO_VA_START);
-
-/* TTBR0 carries a 16-bit ASID. */
-#define ADRENO_MAX_ASID		0xffff
 
 /**
  * struct adreno_speed_bin - a speed-bin fuse value and the bin it means.
@@ -144,12 +141,10 @@ struct adreno_info {
  * struct adreno_vm - the Adreno side of a &struct ugpu_vm.
  * @pgt: its SMMU page tables, with the kernel buffers mapped too.
  * @id: unique id; never reused, unlike the VM's address.
- * @asid: ASID the tables are tagged with, unique among live VMs.
  */
 struct adreno_vm {
 	struct ugpu_pgtable *pgt;
 	u64 id;
-	u16 asid;
 };
 
 /**
@@ -184,7 +179,7 @@ struct adreno_job {
  * @seqno: last fence value written.
  * @prio: queue (priority) of the last command written.
  * @last_vm: id of the VM whose tables the ring's last command selects.
- * @last_ttbr: TTBR0 (with ASID) of that VM.
+ * @last_ttbr: TTBR0 of that VM.
  * @gmem_vm: id of the VM whose commands alone GMEM has served since the
  *	ring last cleared it; 0 (no VM's id) when GMEM may hold anything,
  *	as at power-up and after a reset.
@@ -240,8 +235,14 @@ struct adreno_fault {
  * @info: the chip's description.
  * @chip_id: core << 24 | major << 16 | minor << 8 | patch.
  * @speed_bin: the part's speed bin, from its fuses.
+ * @smmu: the SMMU driver's interface to the GPU's context bank, filled
+ *	in when @domain is attached; the GPU device's driver data points
+ *	here, where the SMMU driver looks for it.
+ * @domain: the GPU's own SMMU domain.
+ * @ttbr1_cfg: the domain's table configuration (the SMMU driver's).
+ * @kernel_cfg: TTBR0 configuration of @kpgt, as the SMMU takes it.
+ * @ttbr0_on: the SMMU walks TTBR0 tables; under @lock once the GPU runs.
  * @irq_gpu: the RBBM interrupt.
- * @irq_smmu: the SMMU context fault interrupt.
  * @core_clk: the GPU's core clock, on boards without a GMU; or NULL.
  * @df: frequency scaling, or NULL; set before any command runs.
  * @kpgt: kernel page table, what the CP uses between clients.
@@ -256,10 +257,11 @@ struct adreno_fault {
  * @sqe_dma: its DMA address.
  * @sqe_size: its size, whole pages.
  * @sqe_sgt: it as a one-segment table.
- * @lock: protects @ring, @pending, @last_fault,
- *	@fault_error and the CP ring registers. Taken in threaded interrupt
- *	handlers and process context; the busy state of @df is reported
- *	under it.
+ * @lock: protects @ring, @pending, @last_fault, @fault_error, the CP
+ *	ring registers and the TTBR0 the driver gives the SMMU. Taken in
+ *	process context, the threaded GPU interrupt handler and the SMMU
+ *	driver's fault interrupt (hard); the busy state of @df is reported
+ *	under it. The SMMU driver's callbacks are called under it.
  * @ring: the ringbuffer.
  * @pending: per queue (priority), jobs the scheduler ran that are not
  *	in the ring yet, oldest first; each holds a job reference.
@@ -269,17 +271,18 @@ struct adreno_fault {
  * @fault_work: recovers from a CP error or SMMU fault in process context.
  * @gone: the device is being removed.
  * @next_vm_id: source of &adreno_vm.id.
- * @asids: ASIDs of the live VMs (1 to %ADRENO_MAX_ASID; 0 is the
- *	kernel's). An ASID returns here only after its TLB entries are
- *	invalidated, so no VM hits entries of another.
  */
 struct adreno_device {
 	struct ugpu_device udev;
 	const struct adreno_info *info;
 	u32 chip_id;
 	u32 speed_bin;
+	struct adreno_smmu_priv smmu;
+	struct iommu_domain *domain;
+	const struct io_pgtable_cfg *ttbr1_cfg;
+	struct io_pgtable_cfg kernel_cfg;
+	bool ttbr0_on;
 	int irq_gpu;
-	int irq_smmu;
 	struct clk *core_clk;
 	struct ugpu_devfreq *df;
 
@@ -306,7 +309,6 @@ struct adreno_device {
 	struct work_struct fault_work;
 	bool gone;
 	atomic64_t next_vm_id;
-	struct ida asids;
 };
 
 static inline struct adreno_device *to_adreno(struct ugpu_device *udev)
@@ -324,14 +326,12 @@ static inline void adreno_write(struct adreno_device *adev, u32 reg, u32 val)
 	ugpu_write(&adev->udev, A6XX_MMIO(reg), val);
 }
 
-static inline u32 smmu_read(struct adreno_device *adev, u32 off)
+/* The device's driver data is the SMMU interface, as in drm/msm. */
+static inline struct adreno_device *dev_to_adreno(struct device *dev)
 {
-	return ugpu_read(&adev->udev, A6XX_SMMU_WINDOW + off);
-}
+	struct adreno_smmu_priv *smmu = dev_get_drvdata(dev);
 
-static inline void smmu_write(struct adreno_device *adev, u32 off, u32 val)
-{
-	ugpu_write(&adev->udev, A6XX_SMMU_WINDOW + off, val);
+	return container_of(smmu, struct adreno_device, smmu);
 }
 
 /* adreno_dump.c */
@@ -347,13 +347,14 @@ int adreno_sqe_load(struct adreno_device *adev);
 int adreno_mmu_init(struct adreno_device *adev);
 void adreno_mmu_fini(struct adreno_device *adev);
 void adreno_mmu_hw_init(struct adreno_device *adev);
-void adreno_mmu_set_ttbr(struct adreno_device *adev, u64 ttbr);
 int adreno_vm_init(struct ugpu_vm *vm);
 void adreno_vm_fini(struct ugpu_vm *vm);
 int adreno_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 		  u32 prot);
 void adreno_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size);
-irqreturn_t adreno_smmu_irq(int irq, void *data);
+int adreno_iommu_fault(struct iommu_domain *domain, struct device *dev,
+		       unsigned long iova, int flags, void *arg);
+void adreno_smmu_resume(struct adreno_device *adev);
 
 /* adreno_ring.c */
 int adreno_job_prepare(struct ugpu_job *job);
@@ -366,6 +367,7 @@ void adreno_cp_hw_init(struct adreno_device *adev);
 void adreno_cp_stop(struct adreno_device *adev);
 void adreno_retire(struct adreno_device *adev);
 struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev);
+struct ugpu_job *adreno_running_job_locked(struct adreno_device *adev);
 void adreno_fault_locked(struct adreno_device *adev, int error);
 irqreturn_t adreno_gpu_irq(int irq, void *data);
 void adreno_fault_work(struct work_struct *work);

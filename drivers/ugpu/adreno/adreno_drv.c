@@ -45,9 +45,11 @@
  * RBBM, the CP's own registers (ring, SQE, protection, IB state), the
  * GMU and SMMU space at the end, and the blocks only the kernel
  * programs. The last span reaches to the end of the register space.
- * The SMMU's context bank (from register 0x10000) holds the physical
- * address of a client's tables (TTBR0) and the fault state of others'
- * commands: a command may not even read it.
+ * The CP's register space reaches on into the GPU's SMMU (from register
+ * 0x10000 on, where the adreno-smmu's region follows the GPU's), whose
+ * context bank holds the physical address of a client's tables (TTBR0)
+ * and the fault state of others' commands: a command may not even read
+ * it.
  */
 #define PROT_W(first, count_m1)	A6XX_PROTECT_SPAN(first, count_m1)
 #define PROT_RW(first, count_m1) (A6XX_PROTECT_SPAN(first, count_m1) | \
@@ -374,7 +376,6 @@ static void adreno_reset(struct ugpu_device *udev)
 	 * completes them.
 	 */
 	synchronize_irq(adev->irq_gpu);
-	synchronize_irq(adev->irq_smmu);
 	/* What completed before the CP stopped completes; the rest is redone. */
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
@@ -440,7 +441,8 @@ static int adreno_probe(struct platform_device *pdev)
 	if (IS_ERR(adev))
 		return PTR_ERR(adev);
 	udev = &adev->udev;
-	platform_set_drvdata(pdev, adev);
+	/* Where the SMMU driver fills in its interface when attached. */
+	platform_set_drvdata(pdev, &adev->smmu);
 	spin_lock_init(&adev->lock);
 	atomic64_set(&adev->next_vm_id, 0);
 	INIT_WORK(&adev->fault_work, adreno_fault_work);
@@ -478,9 +480,6 @@ static int adreno_probe(struct platform_device *pdev)
 	adev->irq_gpu = platform_get_irq(pdev, 0);
 	if (adev->irq_gpu < 0)
 		return adev->irq_gpu;
-	adev->irq_smmu = platform_get_irq_byname(pdev, "smmu");
-	if (adev->irq_smmu < 0)
-		return adev->irq_smmu;
 
 	ret = adreno_mmu_init(adev);
 	if (ret)
@@ -490,11 +489,6 @@ static int adreno_probe(struct platform_device *pdev)
 	/* Threaded: the handlers complete jobs. */
 	ret = devm_request_threaded_irq(dev, adev->irq_gpu, NULL,
 					adreno_gpu_irq, IRQF_ONESHOT, "gpu",
-					adev);
-	if (ret)
-		goto err_mmu;
-	ret = devm_request_threaded_irq(dev, adev->irq_smmu, NULL,
-					adreno_smmu_irq, IRQF_ONESHOT, "smmu",
 					adev);
 	if (ret)
 		goto err_mmu;
@@ -553,7 +547,7 @@ err_mmu:
 
 static void adreno_remove(struct platform_device *pdev)
 {
-	struct adreno_device *adev = platform_get_drvdata(pdev);
+	struct adreno_device *adev = dev_to_adreno(&pdev->dev);
 
 	/*
 	 * Unregistering resets the GPU through adreno_reset(), fails every
@@ -588,7 +582,7 @@ MODULE_DEVICE_TABLE(platform, adreno_id_table);
  */
 static int adreno_system_suspend(struct device *dev)
 {
-	struct adreno_device *adev = dev_get_drvdata(dev);
+	struct adreno_device *adev = dev_to_adreno(dev);
 	int ret;
 
 	ret = ugpu_pm_suspend(&adev->udev);
@@ -599,7 +593,7 @@ static int adreno_system_suspend(struct device *dev)
 
 static int adreno_system_resume(struct device *dev)
 {
-	struct adreno_device *adev = dev_get_drvdata(dev);
+	struct adreno_device *adev = dev_to_adreno(dev);
 
 	ugpu_devfreq_resume(adev->df);
 	return ugpu_pm_resume(&adev->udev);

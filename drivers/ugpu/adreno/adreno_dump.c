@@ -18,7 +18,6 @@
 #define ADRENO_DUMP_RING_DWORDS	32	/* ring words shown before the rptr */
 
 #define ADRENO_REGS(name, reg, count)	{ name, A6XX_MMIO(reg), count }
-#define ADRENO_SMMU(name, off, count)	{ name, A6XX_SMMU_WINDOW + (off), count }
 
 /* Registers of a coredump and of adreno_state, read before a reset. */
 const struct ugpu_dump_range adreno_dump_regs[] = {
@@ -33,11 +32,6 @@ const struct ugpu_dump_range adreno_dump_regs[] = {
 	ADRENO_REGS("CP_SQE_INSTR_BASE", A6XX_CP_SQE_INSTR_BASE, 2),
 	ADRENO_REGS("CP_PROTECT_CNTL", A6XX_CP_PROTECT_CNTL, 1),
 	ADRENO_REGS("CP_IB1_BASE", A6XX_CP_IB1_BASE, 6),
-	ADRENO_SMMU("SMMU_CB_SCTLR", SMMU_CB_SCTLR, 1),
-	ADRENO_SMMU("SMMU_CB_TTBR0", SMMU_CB_TTBR0, 2),
-	ADRENO_SMMU("SMMU_CB_FSR", SMMU_CB_FSR, 1),
-	ADRENO_SMMU("SMMU_CB_FAR", SMMU_CB_FAR, 2),
-	ADRENO_SMMU("SMMU_CB_FSYNR0", SMMU_CB_FSYNR0, 1),
 };
 
 const unsigned int adreno_num_dump_regs = ARRAY_SIZE(adreno_dump_regs);
@@ -77,6 +71,21 @@ static void adreno_print_rings(struct adreno_device *adev, struct seq_buf *s)
 		seq_buf_printf(s, "queue %u: %u jobs waiting for the ring\n",
 			       i, n);
 	}
+}
+
+/*
+ * The context bank as the SMMU driver reports it (its registers are not
+ * the GPU's). Under &adreno_device.lock.
+ */
+static void adreno_print_smmu(struct adreno_device *adev, struct seq_buf *s)
+{
+	struct adreno_smmu_fault_info info = { };
+
+	adev->smmu.get_fault_info(adev->smmu.cookie, &info);
+	seq_buf_printf(s, "SMMU: TTBR0 0x%016llx, CONTEXTIDR 0x%08x, ",
+		       info.ttbr0, info.contextidr);
+	seq_buf_printf(s, "FSR 0x%08x, FAR 0x%llx, FSYNR0 0x%08x\n",
+		       info.fsr, info.far, info.fsynr0);
 }
 
 /* Under &adreno_device.lock. */
@@ -119,6 +128,7 @@ void adreno_coredump(struct ugpu_job *job, struct seq_buf *s)
 
 	spin_lock_irqsave(&adev->lock, flags);
 	adreno_print_rings(adev, s);
+	adreno_print_smmu(adev, s);
 	adreno_print_fault(adev, s);
 	rptr = READ_ONCE(adev->memptrs->rptr) % ADRENO_RING_DWORDS;
 	seq_buf_printf(s, "ring before rptr %u:\n", rptr);
@@ -152,6 +162,7 @@ static int adreno_state_show(struct seq_file *m, void *data)
 	adreno_print_regs(adev, &s);
 	spin_lock_irqsave(&adev->lock, flags);
 	adreno_print_rings(adev, &s);
+	adreno_print_smmu(adev, &s);
 	adreno_print_fault(adev, &s);
 	spin_unlock_irqrestore(&adev->lock, flags);
 	seq_write(m, buf, seq_buf_used(&s));

@@ -1,36 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Adreno a6xx memory management: per-process SMMU page tables in the
- * AArch64 stage-1 format, the kernel buffers every table maps, and SMMU
- * context faults.
+ * Adreno a6xx memory management: per-process page tables in the AArch64
+ * stage-1 format, the kernel buffers every table maps, and SMMU context
+ * faults.
  *
- * The GPU's SMMU has one context bank for the GPU. The CP switches its
- * TTBR0 itself with CP_SMMU_TABLE_UPDATE when the ring moves on to
- * another client's command, so the driver programs TTBR0 directly only
- * while the CP is idle: at init and reset, and to take it off tables
- * about to be freed. The ring, the write-back area and the SQE microcode
- * are mapped at fixed addresses in every table, so the CP keeps fetching
- * across a switch, and only for privileged accesses: the CP's own
- * accesses of the ring are privileged, those of clients' indirect
- * buffers are not, so a client can neither read the ring nor forge the
- * fence words.
+ * The GPU's SMMU (an arm-smmu, "qcom,adreno-smmu") belongs to its own
+ * driver. The GPU driver reaches it as drm/msm does: it attaches a paging
+ * domain of its own to the GPU, which makes the SMMU driver fill in the
+ * adreno_smmu_priv interface behind the GPU device's driver data, and
+ * from then on touches the context bank only through that interface
+ * (set_ttbr0_cfg, get_fault_info, set_stall, resume_translation) and the
+ * TLB callbacks of the domain's own table configuration. No SMMU
+ * register is in the GPU's register window.
+ *
+ * The CP switches TTBR0 itself with CP_SMMU_TABLE_UPDATE when the ring
+ * moves on to another client's command, so the driver hands the SMMU a
+ * table only while the CP is idle: the kernel table at init and reset,
+ * and again to take the bank off tables about to be freed. Every table
+ * carries the bank's one ASID (the SMMU driver invalidates by it); the
+ * table switch drops the TLB's translations. The ring, the write-back
+ * area and the SQE microcode are mapped at fixed addresses in every
+ * table, so the CP keeps fetching across a switch, and only for
+ * privileged accesses: the CP's own accesses of the ring are privileged,
+ * those of clients' indirect buffers are not, so a client can neither
+ * read the ring nor forge the fence words.
  */
 
+#include <linux/adreno-smmu-priv.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
+#include <linux/iommu.h>
+#include <linux/pm_runtime.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "adreno.h"
 
+/*
+ * The context bank's TLB, through the SMMU driver's own invalidation
+ * (every translation of the bank's ASID, the one all tables share). A
+ * powered-down SMMU holds no translation: nothing to drop then.
+ */
 static void adreno_tlb_flush(struct adreno_device *adev)
 {
-	/* Whole-context invalidation: maps and unmaps are rare. */
-	smmu_write(adev, SMMU_CB_TLBIALL, 0);
-	smmu_write(adev, SMMU_CB_TLBSYNC, 0);
+	const struct io_pgtable_cfg *cfg = adev->ttbr1_cfg;
+	int on = pm_runtime_get_if_in_use(cfg->iommu_dev);
+
+	if (!on)
+		return;
+	cfg->tlb->tlb_flush_all((void *)adev->smmu.cookie);
+	if (on > 0)
+		pm_runtime_put_autosuspend(cfg->iommu_dev);
 }
 
 /* One DMA segment as a table ugpu_pgtable_map() understands. */
@@ -75,8 +98,90 @@ err_ring:
 	return ret;
 }
 
+/*
+ * Attach the GPU's own paging domain: the SMMU driver sets the context
+ * bank up for it (faults stall, TTBR0 walks off until a table is given)
+ * and fills in @adev->smmu.
+ */
+static int adreno_smmu_attach(struct adreno_device *adev)
+{
+	struct device *dev = adev->udev.dev;
+	struct adreno_smmu_priv *smmu = &adev->smmu;
+	int ret;
+
+	adev->domain = iommu_paging_domain_alloc(dev);
+	if (IS_ERR(adev->domain)) {
+		ret = PTR_ERR(adev->domain);
+		adev->domain = NULL;
+		return dev_err_probe(dev, ret, "no SMMU for the GPU\n");
+	}
+	ret = iommu_attach_device(adev->domain, dev);
+	if (ret) {
+		dev_err(dev, "cannot attach the GPU's SMMU domain: %d\n", ret);
+		goto err_free;
+	}
+	/* Only an SMMU driver that knows the GPU offers per-process tables. */
+	if (!smmu->cookie || !smmu->get_ttbr1_cfg || !smmu->set_ttbr0_cfg ||
+	    !smmu->get_fault_info || !smmu->resume_translation) {
+		dev_err(dev, "the SMMU offers no per-process page tables\n");
+		ret = -ENODEV;
+		goto err_detach;
+	}
+	adev->ttbr1_cfg = smmu->get_ttbr1_cfg(smmu->cookie);
+	if (!adev->ttbr1_cfg || !adev->ttbr1_cfg->tlb ||
+	    !adev->ttbr1_cfg->tlb->tlb_flush_all ||
+	    !(adev->ttbr1_cfg->pgsize_bitmap & SZ_4K)) {
+		dev_err(dev, "the SMMU's tables are not 4 KiB AArch64 ones\n");
+		ret = -ENODEV;
+		goto err_detach;
+	}
+	iommu_set_fault_handler(adev->domain, adreno_iommu_fault, adev);
+	/* A faulting command stops where it faulted, as recovery expects. */
+	if (smmu->set_stall)
+		smmu->set_stall(smmu->cookie, true);
+	return 0;
+
+err_detach:
+	iommu_detach_device(adev->domain, dev);
+err_free:
+	iommu_domain_free(adev->domain);
+	adev->domain = NULL;
+	return ret;
+}
+
+static void adreno_smmu_detach(struct adreno_device *adev)
+{
+	struct adreno_smmu_priv *smmu = &adev->smmu;
+
+	if (adev->ttbr0_on)
+		smmu->set_ttbr0_cfg(smmu->cookie, NULL);
+	adev->ttbr0_on = false;
+	iommu_detach_device(adev->domain, adev->udev.dev);
+	iommu_domain_free(adev->domain);
+	adev->domain = NULL;
+}
+
+/*
+ * The TTBR0 configuration of the kernel table: the SMMU's own one (its
+ * memory attributes and output size) for a 48-bit, 4 KiB-granule table,
+ * as ugpu_pgtable builds them.
+ */
+static void adreno_kernel_cfg(struct adreno_device *adev)
+{
+	struct io_pgtable_cfg *cfg = &adev->kernel_cfg;
+
+	*cfg = *adev->ttbr1_cfg;
+	cfg->quirks &= ~IO_PGTABLE_QUIRK_ARM_TTBR1;
+	cfg->pgsize_bitmap = SZ_4K;
+	cfg->ias = UGPU_PGTABLE_VA_BITS;
+	cfg->arm_lpae_s1_cfg.tcr.tsz = 64 - UGPU_PGTABLE_VA_BITS;
+	cfg->arm_lpae_s1_cfg.tcr.tg = SMMU_TCR_TG0_4K;
+	cfg->arm_lpae_s1_cfg.ttbr = adev->kernel_ttbr;
+}
+
 /**
- * adreno_mmu_init() - allocate the kernel buffers and the kernel table.
+ * adreno_mmu_init() - attach the SMMU, allocate the kernel buffers and
+ * the kernel table.
  * @adev: the device, its SQE microcode loaded.
  *
  * Return: 0 or a negative errno.
@@ -95,10 +200,12 @@ int adreno_mmu_init(struct adreno_device *adev)
 	if (!adev->rings_cpu || !adev->memptrs)
 		return -ENOMEM;
 
-	ida_init(&adev->asids);
-	ret = adreno_one_sgt(&adev->rings_sgt, adev->rings_dma, ring);
+	ret = adreno_smmu_attach(adev);
 	if (ret)
 		return ret;
+	ret = adreno_one_sgt(&adev->rings_sgt, adev->rings_dma, ring);
+	if (ret)
+		goto err_detach;
 	ret = adreno_one_sgt(&adev->memptrs_sgt, adev->memptrs_dma, PAGE_SIZE);
 	if (ret)
 		goto err_rings_sgt;
@@ -115,8 +222,8 @@ int adreno_mmu_init(struct adreno_device *adev)
 	ret = adreno_map_kernel(adev, adev->kpgt);
 	if (ret)
 		goto err_free_pgt;
-	/* ASID 0 is the kernel's. */
 	adev->kernel_ttbr = ugpu_pgtable_root(adev->kpgt);
+	adreno_kernel_cfg(adev);
 
 	adev->ring.cmds = adev->rings_cpu;
 	adev->ring.iova = ADRENO_KERNEL_VA;
@@ -134,6 +241,8 @@ err_memptrs_sgt:
 	sg_free_table(&adev->memptrs_sgt);
 err_rings_sgt:
 	sg_free_table(&adev->rings_sgt);
+err_detach:
+	adreno_smmu_detach(adev);
 	return ret;
 }
 
@@ -143,37 +252,45 @@ err_rings_sgt:
  */
 void adreno_mmu_fini(struct adreno_device *adev)
 {
+	adreno_smmu_detach(adev);
 	ugpu_pgtable_free(adev->kpgt);
 	sg_free_table(&adev->sqe_sgt);
 	sg_free_table(&adev->memptrs_sgt);
 	sg_free_table(&adev->rings_sgt);
-	ida_destroy(&adev->asids);
 }
 
-/**
- * adreno_mmu_set_ttbr() - point the context bank at a table; CP idle.
- * @adev: the device.
- * @ttbr: table address, ASID in bits 63:48.
+/*
+ * Point the context bank at the kernel table; the CP is idle. The SMMU
+ * driver takes a table only with TTBR0 walks off, and the TLB may hold
+ * the previous table's translations.
  */
-void adreno_mmu_set_ttbr(struct adreno_device *adev, u64 ttbr)
+static void adreno_mmu_set_kernel_table(struct adreno_device *adev)
 {
-	smmu_write(adev, SMMU_CB_TTBR0, lower_32_bits(ttbr));
-	smmu_write(adev, SMMU_CB_TTBR0_HI, upper_32_bits(ttbr));
+	struct adreno_smmu_priv *smmu = &adev->smmu;
+	int ret;
+
+	if (adev->ttbr0_on)
+		smmu->set_ttbr0_cfg(smmu->cookie, NULL);
+	ret = smmu->set_ttbr0_cfg(smmu->cookie, &adev->kernel_cfg);
+	adev->ttbr0_on = !ret;
+	if (ret)
+		dev_err_ratelimited(adev->udev.dev,
+				    "the SMMU refuses the kernel table: %d\n",
+				    ret);
 	adreno_tlb_flush(adev);
 }
 
 /**
- * adreno_mmu_hw_init() - enable the context bank on the kernel table, with
- * faults stalling the GPU and raising the context interrupt.
- * @adev: the device.
+ * adreno_mmu_hw_init() - point the context bank at the kernel table.
+ * @adev: the device, the CP stopped.
  */
 void adreno_mmu_hw_init(struct adreno_device *adev)
 {
-	smmu_write(adev, SMMU_CB_FSR, SMMU_FSR_FAULT);
-	adreno_mmu_set_ttbr(adev, adev->kernel_ttbr);
-	smmu_write(adev, SMMU_CB_CONTEXTIDR, 0);
-	smmu_write(adev, SMMU_CB_SCTLR, SMMU_SCTLR_M | SMMU_SCTLR_CFRE |
-		   SMMU_SCTLR_CFIE | SMMU_SCTLR_CFCFG);
+	unsigned long flags;
+
+	spin_lock_irqsave(&adev->lock, flags);
+	adreno_mmu_set_kernel_table(adev);
+	spin_unlock_irqrestore(&adev->lock, flags);
 }
 
 /* The CP is idle: nothing fetched through TTBR0 until the next WPTR. */
@@ -181,6 +298,15 @@ static bool adreno_cp_idle_locked(struct adreno_device *adev)
 {
 	return READ_ONCE(adev->memptrs->rptr) == adev->ring.hw_wptr &&
 	       !(adreno_read(adev, A6XX_RBBM_STATUS) & A6XX_RBBM_STATUS_CP_BUSY);
+}
+
+/* The table the context bank walks now. */
+static u64 adreno_hw_ttbr(struct adreno_device *adev)
+{
+	struct adreno_smmu_fault_info info = { };
+
+	adev->smmu.get_fault_info(adev->smmu.cookie, &info);
+	return info.ttbr0 & ~((u64)0xffff << SMMU_TTBR_ASID_SHIFT);
 }
 
 /*
@@ -194,7 +320,6 @@ static void adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
 	struct adreno_ring *ring = &adev->ring;
 	unsigned int tries;
 	unsigned long flags;
-	u64 hw;
 
 	for (tries = 0; tries < 1000; tries++) {
 		spin_lock_irqsave(&adev->lock, flags);
@@ -202,14 +327,12 @@ static void adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
 			ring->last_ttbr = adev->kernel_ttbr;
 			ring->last_vm = 0;
 		}
-		hw = smmu_read(adev, SMMU_CB_TTBR0) |
-		     (u64)smmu_read(adev, SMMU_CB_TTBR0_HI) << 32;
-		if (hw != ttbr) {
+		if (adreno_hw_ttbr(adev) != ttbr) {
 			spin_unlock_irqrestore(&adev->lock, flags);
 			return;
 		}
 		if (adreno_cp_idle_locked(adev)) {
-			adreno_mmu_set_ttbr(adev, adev->kernel_ttbr);
+			adreno_mmu_set_kernel_table(adev);
 			spin_unlock_irqrestore(&adev->lock, flags);
 			return;
 		}
@@ -243,15 +366,6 @@ int adreno_vm_init(struct ugpu_vm *vm)
 	ret = adreno_map_kernel(adev, avm->pgt);
 	if (ret)
 		goto err_free_pgt;
-	/*
-	 * The SMMU tags TLB and walk-cache entries with the ASID, and
-	 * nothing says CP_SMMU_TABLE_UPDATE invalidates them when it
-	 * switches tables: two live VMs must never share an ASID.
-	 */
-	ret = ida_alloc_range(&adev->asids, 1, ADRENO_MAX_ASID, GFP_KERNEL);
-	if (ret < 0)
-		goto err_free_pgt;
-	avm->asid = ret;
 	avm->id = atomic64_inc_return(&adev->next_vm_id);
 	vm->priv = avm;
 	return 0;
@@ -274,17 +388,13 @@ void adreno_vm_fini(struct ugpu_vm *vm)
 
 	if (!avm)
 		return;
-	adreno_forget_ttbr(adev, ugpu_pgtable_root(avm->pgt) |
-			   (u64)avm->asid << SMMU_TTBR_ASID_SHIFT);
+	adreno_forget_ttbr(adev, ugpu_pgtable_root(avm->pgt));
 	/*
-	 * Whatever the CP cached under this ASID (the rings' translations,
-	 * walk-cache entries pointing into the tables freed below) goes
-	 * before the ASID can name another client's tables.
+	 * Walk-cache entries pointing into the tables freed below go before
+	 * the pages can hold anything else.
 	 */
-	smmu_write(adev, SMMU_CB_S1_TLBIASID, avm->asid);
-	smmu_write(adev, SMMU_CB_TLBSYNC, 0);
+	adreno_tlb_flush(adev);
 	ugpu_pgtable_free(avm->pgt);
-	ida_free(&adev->asids, avm->asid);
 	kfree(avm);
 	vm->priv = NULL;
 }
@@ -326,59 +436,65 @@ void adreno_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size)
 }
 
 /**
- * adreno_smmu_irq() - threaded handler of the SMMU context interrupt.
- * @irq: the interrupt.
- * @data: the &struct adreno_device.
+ * adreno_iommu_fault() - the SMMU driver's report of a context fault.
+ * @domain: the GPU's domain.
+ * @dev: NULL (arm-smmu names no device).
+ * @iova: the faulting address.
+ * @flags: IOMMU_FAULT_READ or IOMMU_FAULT_WRITE.
+ * @arg: the &struct adreno_device.
  *
+ * Called from the SMMU's interrupt handler, in hard interrupt context.
  * The faulting transaction stalled the CP inside a client's indirect
  * buffer, and it stays stalled: nothing more of that command runs. The
  * fault is recorded and the fault work recovers: it resets the GPU,
  * fails the command with -EIO and runs every other unfinished one again.
  *
- * Return: IRQ_HANDLED, or IRQ_NONE without a fault.
+ * Return: 0: handled; the SMMU driver clears the fault status.
  */
-irqreturn_t adreno_smmu_irq(int irq, void *data)
+int adreno_iommu_fault(struct iommu_domain *domain, struct device *dev,
+		       unsigned long iova, int flags, void *arg)
 {
-	struct adreno_device *adev = data;
-	struct device *dev = adev->udev.dev;
+	struct adreno_device *adev = arg;
+	struct adreno_smmu_fault_info info = { .far = iova };
 	char comm[TASK_COMM_LEN] = "?";
 	struct ugpu_job *job;
-	unsigned long flags;
+	unsigned long irqflags;
 	const char *kind;
 	pid_t pid = 0;
-	u32 fsr, syn;
-	u64 far;
 
-	fsr = smmu_read(adev, SMMU_CB_FSR);
-	if (!(fsr & SMMU_FSR_FAULT))
-		return IRQ_NONE;
-	syn = smmu_read(adev, SMMU_CB_FSYNR0);
-	far = smmu_read(adev, SMMU_CB_FAR) |
-	      (u64)smmu_read(adev, SMMU_CB_FAR_HI) << 32;
-	kind = fsr & SMMU_FSR_PF ? "permission fault" :
-	       fsr & SMMU_FSR_EF ? "external fault" : "translation fault";
+	adev->smmu.get_fault_info(adev->smmu.cookie, &info);
+	kind = info.fsr & SMMU_FSR_PF ? "permission fault" :
+	       info.fsr & SMMU_FSR_EF ? "external fault" : "translation fault";
 
-	/* Commands before the faulting one are complete. */
-	adreno_retire(adev);
-
-	spin_lock_irqsave(&adev->lock, flags);
+	spin_lock_irqsave(&adev->lock, irqflags);
 	adev->last_fault = (struct adreno_fault) {
 		.valid = true, .kind = kind,
-		.iova = far, .status = fsr, .syn = syn,
+		.iova = info.far, .status = info.fsr, .syn = info.fsynr0,
 	};
-	job = adreno_active_job_locked(adev);
+	/* Commands before the faulting one are complete. */
+	job = adreno_running_job_locked(adev);
 	if (job) {
 		strscpy(comm, job->comm);
 		pid = job->pid;
 	}
 	adreno_fault_locked(adev, -EIO);
-	/* Lowers the interrupt; the transaction stays stalled until reset. */
-	smmu_write(adev, SMMU_CB_FSR, fsr);
-	spin_unlock_irqrestore(&adev->lock, flags);
+	spin_unlock_irqrestore(&adev->lock, irqflags);
 
-	dev_err_ratelimited(dev, "SMMU %s at 0x%llx (%s%s), FSR 0x%x, %s[%d]\n",
-			    kind, far, syn & SMMU_FSYNR0_WNR ? "write" : "read",
-			    syn & SMMU_FSYNR0_IND ? ", fetch" : "", fsr, comm,
-			    pid);
-	return IRQ_HANDLED;
+	dev_err_ratelimited(adev->udev.dev,
+			    "SMMU %s at 0x%llx (%s%s), FSR 0x%x, %s[%d]\n",
+			    kind, info.far,
+			    info.fsynr0 & SMMU_FSYNR0_WNR ? "write" : "read",
+			    info.fsynr0 & SMMU_FSYNR0_IND ? ", fetch" : "",
+			    info.fsr, comm, pid);
+	return 0;
+}
+
+/**
+ * adreno_smmu_resume() - terminate a transaction the SMMU stalled on a
+ * fault; harmless without one.
+ * @adev: the device.
+ */
+void adreno_smmu_resume(struct adreno_device *adev)
+{
+	adev->smmu.resume_translation(adev->smmu.cookie, true);
 }

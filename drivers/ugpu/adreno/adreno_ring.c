@@ -224,12 +224,11 @@ static void ring_write_job(struct adreno_device *adev, struct adreno_job *aj)
 
 	aj->start = ring->wptr;
 	if (ring->last_vm != avm->id) {
-		ttbr = ugpu_pgtable_root(avm->pgt) |
-		       (u64)avm->asid << SMMU_TTBR_ASID_SHIFT;
+		/* The bank's one ASID (0): the switch drops the TLB. */
+		ttbr = ugpu_pgtable_root(avm->pgt);
 		ring_emit(ring, a6xx_pkt7(CP_SMMU_TABLE_UPDATE, 4));
 		ring_emit(ring, lower_32_bits(ttbr));
-		ring_emit(ring, CP_SMMU_TABLE_UPDATE_1(upper_32_bits(ttbr),
-						       avm->asid));
+		ring_emit(ring, CP_SMMU_TABLE_UPDATE_1(upper_32_bits(ttbr), 0));
 		ring_emit(ring, 0);
 		ring_emit(ring, 0);
 		ring_emit(ring, a6xx_pkt7(CP_WAIT_FOR_ME, 0));
@@ -391,6 +390,25 @@ struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev)
 	aj = list_first_entry_or_null(&adev->ring.jobs, struct adreno_job,
 				      node);
 	return aj ? aj->job : NULL;
+}
+
+/**
+ * adreno_running_job_locked() - the job the CP is running, before the
+ * completed ones are retired.
+ * @adev: the device, &adreno_device.lock held.
+ *
+ * Return: the oldest job of the ring whose fence has not passed, or NULL.
+ */
+struct ugpu_job *adreno_running_job_locked(struct adreno_device *adev)
+{
+	u32 fence = READ_ONCE(adev->memptrs->fence);
+	struct adreno_job *aj;
+
+	lockdep_assert_held(&adev->lock);
+	list_for_each_entry(aj, &adev->ring.jobs, node)
+		if ((s32)(fence - aj->seqno) < 0)
+			return aj->job;
+	return NULL;
 }
 
 /**
@@ -659,8 +677,7 @@ void adreno_cp_stop(struct adreno_device *adev)
 {
 	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
 	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
-	smmu_write(adev, SMMU_CB_FSR, SMMU_FSR_FAULT);
-	smmu_write(adev, SMMU_CB_RESUME, SMMU_RESUME_TERMINATE);
+	adreno_smmu_resume(adev);
 	adreno_gbif_halt(adev);
 }
 

@@ -47,13 +47,18 @@
  * (CP_INTERRUPT_STATUS HW_FAULT) before any pixel moves.
  */
 
+#include <linux/adreno-smmu-priv.h>
 #include <linux/bitops.h>
 #include <linux/crc32.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/iommu.h>
+#include <linux/io-pgtable.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/platform_device.h>
 #include <linux/property.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -63,11 +68,24 @@
 #include <linux/vmalloc.h>
 
 #include <ugpu/hw/adreno_regs.h>
-#include <ugpu/sim/adreno_smmu.h>
 #include <ugpu/sim/adreno_sqe.h>
 
 #include "sim_cache.h"
 #include "sim_core.h"
+
+/*
+ * The CP's register space: the GPU's 256 KiB of registers, then the GPU's
+ * SMMU. On SC7180 (a618) the adreno-smmu's region starts right after the
+ * GPU's, as here; on SC7280 (a635) 640 KiB after them, which the
+ * simulated a635 does not copy. Only the CP's register packets reach the
+ * SMMU this way, and only where CP_PROTECT lets them; the host's window
+ * (the GPU node's "reg") ends with the GPU's registers. The simulator
+ * places context bank 0 at the start of the SMMU's region, with the
+ * arm-smmu architecture's bank layout (SMMU_CB_* in adreno_regs.h).
+ */
+#define A6XX_NUM_REGS		0x10000		/* dwords */
+#define A6XX_SMMU_WINDOW	A6XX_MMIO(A6XX_NUM_REGS)
+#define A6XX_SMMU_REG(off)	(A6XX_NUM_REGS + (off) / 4)
 
 #define A6XX_SIM_IRQ_GPU	0
 #define A6XX_SIM_IRQ_SMMU	1
@@ -79,8 +97,6 @@
 #define A6XX_AON_HZ		19200000
 /* CP_PROTECT registers of the largest chip. */
 #define A6XX_MAX_PROTECT	48
-
-static const char * const a6xx_irq_names[] = { "gpu", "smmu" };
 
 enum a6xx_cp_state {
 	A6XX_CP_RUNNING,	/* fetching, or waiting for WPTR */
@@ -146,6 +162,8 @@ struct a6xx_ib {
 	u32 rem;
 };
 
+struct a6xx_smmu;
+
 /**
  * struct a6xx_sim - state of one simulated a6xx; under &sim_device.lock
  * unless noted.
@@ -184,9 +202,12 @@ struct a6xx_ib {
  * @fsr: SMMU CB FSR.
  * @fsynr0: SMMU CB FSYNR0.
  * @far: SMMU CB FAR.
+ * @bypass: the GPU's stream bypasses the context bank (the identity
+ *	domain is attached).
+ * @smmu: the SMMU device, or NULL.
  * @tlb: the SMMU's TLB. Entries are tagged with the ASID of TTBR0 and
- *	survive table switches (TTBR0 writes, CP_SMMU_TABLE_UPDATE) and GPU
- *	resets; only TLBIALL and TLBIASID drop them.
+ *	survive TTBR0 writes and GPU resets; TLBIALL, TLBIASID and the
+ *	table switch of CP_SMMU_TABLE_UPDATE drop them.
  * @tlb_next: entry the next fill replaces.
  * @tlb_gen: bumped by every invalidation; a walk that raced one does not
  *	fill.
@@ -243,6 +264,8 @@ struct a6xx_sim {
 	u32 fsr;
 	u32 fsynr0;
 	u64 far;
+	bool bypass;
+	struct a6xx_smmu *smmu;
 	struct a6xx_tlb_entry tlb[A6XX_SIM_TLB_ENTRIES];
 	unsigned int tlb_next;
 	u32 tlb_gen;
@@ -405,8 +428,14 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		return SMMU_FSR_TF;
 	}
+	if (a->bypass) {
+		/* The stream bypasses the bank: a bus address. */
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		*pa = sim_dma_to_phys(sdev, va);
+		return 0;
+	}
 	ttbr = a->ttbr0;
-	on = a->sctlr & SMMU_SCTLR_M;
+	on = (a->sctlr & SMMU_SCTLR_M) && !(a->tcr & SMMU_TCR_EPD0);
 	asid = ttbr >> SMMU_TTBR_ASID_SHIFT;
 	e = on ? a6xx_tlb_find(a, asid, va) : NULL;
 	if (e) {
@@ -1600,8 +1629,14 @@ commit:
 			a->depth = level + 1;
 		}
 		if (st.table) {
+			/*
+			 * The SQE's table switch invalidates the bank's TLB
+			 * as it goes: drm/msm gives every process's tables
+			 * the one ASID of the bank.
+			 */
 			a->ttbr0 = st.ttbr0;
 			a->contextidr = st.contextidr;
+			a6xx_tlb_invalidate(a, true, 0);
 		}
 		break;
 	case A6XX_EXEC_WAIT:
@@ -2041,6 +2076,481 @@ static void a6xx_fini(struct sim_device *sdev)
 }
 
 /*
+ * The GPU's SMMU, a device of its own
+ *
+ * On the boards the GPU's SMMU is an arm-smmu with a node of its own
+ * ("qcom,adreno-smmu"), which the arm-smmu driver owns; the GPU node
+ * names it in "iommus", with stream ID 0. The simulator registers that
+ * SMMU as an IOMMU of the kernel's IOMMU core and gives the GPU device a
+ * firmware spec naming it, so the GPU driver meets it exactly as on a
+ * board: its device is probed into an IOMMU group with an identity
+ * (bypass) default domain, the driver allocates and attaches a paging
+ * domain, and on that attach the SMMU fills in the adreno_smmu_priv
+ * interface behind the GPU device's driver data, as arm-smmu-qcom does.
+ * Everything the driver does to the context bank goes through that
+ * interface and the domain's TLB callbacks; the host has no register of
+ * the bank (only the CP's register packets reach it, through the
+ * register space the GPU's follows on).
+ *
+ * What the context bank does on attach and on set_ttbr0_cfg() is what
+ * arm-smmu-qcom's callbacks do: the domain's TTBR1 table (empty: the
+ * simulated domain maps nothing itself) and TTBR0 walks off, then TTBR0
+ * on with the given table and the bank's ASID; a second table without
+ * turning TTBR0 off first is refused. No callback invalidates the TLB
+ * except the TLB ones. The bank always stalls on a fault: what a fault
+ * does without stalling is not modelled, and the GPU driver asks for
+ * stalling.
+ */
+
+#define A6XX_SMMU_ASID		0	/* the GPU's bank is bank 0 */
+
+/**
+ * struct a6xx_smmu - the simulated adreno-smmu of one a6xx.
+ * @a: the GPU whose accesses it translates (its state holds the bank's).
+ * @pdev: its platform device.
+ * @iommu: its instance in the IOMMU core.
+ * @irq: its context fault interrupt.
+ * @domain: the paging domain attached to the GPU, or NULL (identity);
+ *	written under &sim_device.lock and read by the fault handler.
+ * @ops: the copy of a6xx_smmu_ops @iommu is registered with.
+ */
+struct a6xx_smmu {
+	struct a6xx_sim *a;
+	struct platform_device *pdev;
+	struct iommu_device iommu;
+	struct iommu_ops *ops;
+	int irq;
+	struct a6xx_smmu_domain *domain;
+};
+
+/**
+ * struct a6xx_smmu_domain - a paging domain of the simulated SMMU.
+ * @domain: the IOMMU core's domain.
+ * @smmu: the SMMU it is attached to, or NULL.
+ * @cfg: its TTBR1 table configuration, what get_ttbr1_cfg() returns.
+ */
+struct a6xx_smmu_domain {
+	struct iommu_domain domain;
+	struct a6xx_smmu *smmu;
+	struct io_pgtable_cfg cfg;
+};
+
+static struct a6xx_smmu_domain *to_a6xx_domain(struct iommu_domain *d)
+{
+	return container_of(d, struct a6xx_smmu_domain, domain);
+}
+
+static struct a6xx_smmu *a6xx_smmu_of_cookie(const void *cookie)
+{
+	return ((const struct a6xx_smmu_domain *)cookie)->smmu;
+}
+
+/* TLBIASID of the bank's ASID, then TLBSYNC. */
+static void a6xx_smmu_tlb_inv_context(void *cookie)
+{
+	struct a6xx_sim *a = a6xx_smmu_of_cookie(cookie)->a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	a6xx_tlb_invalidate(a, false, A6XX_SMMU_ASID);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+}
+
+static void a6xx_smmu_tlb_inv_walk(unsigned long iova, size_t size,
+				   size_t granule, void *cookie)
+{
+	a6xx_smmu_tlb_inv_context(cookie);
+}
+
+static void a6xx_smmu_tlb_add_page(struct iommu_iotlb_gather *gather,
+				   unsigned long iova, size_t granule,
+				   void *cookie)
+{
+	a6xx_smmu_tlb_inv_context(cookie);
+}
+
+static const struct iommu_flush_ops a6xx_smmu_flush_ops = {
+	.tlb_flush_all = a6xx_smmu_tlb_inv_context,
+	.tlb_flush_walk = a6xx_smmu_tlb_inv_walk,
+	.tlb_add_page = a6xx_smmu_tlb_add_page,
+};
+
+static const struct io_pgtable_cfg *a6xx_smmu_get_ttbr1_cfg(const void *cookie)
+{
+	return &((const struct a6xx_smmu_domain *)cookie)->cfg;
+}
+
+static int a6xx_smmu_set_ttbr0_cfg(const void *cookie,
+				   const struct io_pgtable_cfg *cfg)
+{
+	struct a6xx_sim *a = a6xx_smmu_of_cookie(cookie)->a;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	if (!cfg) {
+		if (a->tcr & SMMU_TCR_EPD0)
+			ret = -EINVAL;
+		a->tcr |= SMMU_TCR_EPD0;
+		a->ttbr0 = (u64)A6XX_SMMU_ASID << SMMU_TTBR_ASID_SHIFT;
+	} else if (!(a->tcr & SMMU_TCR_EPD0)) {
+		ret = -EINVAL;
+	} else if (cfg->arm_lpae_s1_cfg.tcr.tg != SMMU_TCR_TG0_4K ||
+		   cfg->arm_lpae_s1_cfg.tcr.tsz != 16 ||
+		   cfg->arm_lpae_s1_cfg.ttbr & ~SMMU_PTE_ADDR_MASK) {
+		/* The walker does 4 KiB granules and 48-bit inputs only. */
+		ret = -EINVAL;
+	} else {
+		a->tcr &= ~SMMU_TCR_EPD0;
+		a->ttbr0 = cfg->arm_lpae_s1_cfg.ttbr |
+			   (u64)A6XX_SMMU_ASID << SMMU_TTBR_ASID_SHIFT;
+	}
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return ret;
+}
+
+static void a6xx_smmu_get_fault_info(const void *cookie,
+				     struct adreno_smmu_fault_info *info)
+{
+	struct a6xx_sim *a = a6xx_smmu_of_cookie(cookie)->a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	*info = (struct adreno_smmu_fault_info) {
+		.far = a->far,
+		.ttbr0 = a->ttbr0,
+		.contextidr = a->contextidr,
+		.fsr = a->fsr,
+		.fsynr0 = a->fsynr0,
+	};
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+}
+
+static void a6xx_smmu_set_stall(const void *cookie, bool enabled)
+{
+	struct a6xx_sim *a = a6xx_smmu_of_cookie(cookie)->a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	if (enabled)
+		a->sctlr |= SMMU_SCTLR_CFCFG;
+	else
+		a->sctlr &= ~SMMU_SCTLR_CFCFG;
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+}
+
+static void a6xx_smmu_resume_translation(const void *cookie, bool terminate)
+{
+	struct a6xx_sim *a = a6xx_smmu_of_cookie(cookie)->a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	a6xx_smmu_write(a, SMMU_CB_RESUME,
+			terminate ? SMMU_RESUME_TERMINATE : 0);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+}
+
+/* The context fault interrupt: reported to the domain's owner. */
+static irqreturn_t a6xx_smmu_fault_irq(int irq, void *data)
+{
+	struct a6xx_smmu *smmu = data;
+	struct a6xx_sim *a = smmu->a;
+	struct a6xx_smmu_domain *dom;
+	unsigned long flags;
+	u32 fsr, fsynr0;
+	u64 far;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	fsr = a->fsr;
+	far = a->far;
+	fsynr0 = a->fsynr0;
+	dom = smmu->domain;
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	if (!(fsr & SMMU_FSR_FAULT))
+		return IRQ_NONE;
+
+	/* Nobody to report to, or a handler that did not take it. */
+	if (!dom || report_iommu_fault(&dom->domain, NULL, far,
+				       fsynr0 & SMMU_FSYNR0_WNR ?
+				       IOMMU_FAULT_WRITE : IOMMU_FAULT_READ))
+		dev_err_ratelimited(&smmu->pdev->dev,
+				    "unhandled context fault: FSR 0x%x, FAR 0x%llx\n",
+				    fsr, far);
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	a6xx_smmu_write(a, SMMU_CB_FSR, fsr);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return IRQ_HANDLED;
+}
+
+static int a6xx_smmu_attach_paging(struct iommu_domain *domain,
+				   struct device *dev)
+{
+	struct a6xx_smmu *smmu = dev_iommu_priv_get(dev);
+	struct a6xx_smmu_domain *dom = to_a6xx_domain(domain);
+	struct adreno_smmu_priv *priv = dev_get_drvdata(dev);
+	struct a6xx_sim *a = smmu->a;
+	unsigned long flags;
+
+	/* arm-smmu-qcom fills in the GPU driver's interface, there. */
+	if (!priv)
+		return -EINVAL;
+	if (dom->smmu && dom->smmu != smmu)
+		return -EINVAL;
+	dom->smmu = smmu;
+	*priv = (struct adreno_smmu_priv) {
+		.cookie = dom,
+		.get_ttbr1_cfg = a6xx_smmu_get_ttbr1_cfg,
+		.set_ttbr0_cfg = a6xx_smmu_set_ttbr0_cfg,
+		.get_fault_info = a6xx_smmu_get_fault_info,
+		.set_stall = a6xx_smmu_set_stall,
+		.resume_translation = a6xx_smmu_resume_translation,
+	};
+
+	/* The bank translates: TTBR1 (empty), TTBR0 walks off. */
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	a->bypass = false;
+	a->sctlr = SMMU_SCTLR_M | SMMU_SCTLR_CFRE | SMMU_SCTLR_CFIE |
+		   (a->sctlr & SMMU_SCTLR_CFCFG);
+	a->tcr = SMMU_TCR_EPD0;
+	a->ttbr0 = (u64)A6XX_SMMU_ASID << SMMU_TTBR_ASID_SHIFT;
+	smmu->domain = dom;
+	a6xx_update_irqs(a);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	return 0;
+}
+
+static void a6xx_smmu_domain_free(struct iommu_domain *domain)
+{
+	kfree(to_a6xx_domain(domain));
+}
+
+static const struct iommu_domain_ops a6xx_smmu_paging_ops = {
+	.attach_dev = a6xx_smmu_attach_paging,
+	.free = a6xx_smmu_domain_free,
+};
+
+static struct iommu_domain *a6xx_smmu_domain_alloc_paging(struct device *dev)
+{
+	struct a6xx_smmu *smmu = dev_iommu_priv_get(dev);
+	struct a6xx_smmu_domain *dom;
+	struct io_pgtable_cfg *cfg;
+
+	dom = kzalloc(sizeof(*dom), GFP_KERNEL);
+	if (!dom)
+		return ERR_PTR(-ENOMEM);
+	dom->domain.ops = &a6xx_smmu_paging_ops;
+	dom->domain.pgsize_bitmap = SZ_4K | SZ_2M | SZ_1G;
+	dom->domain.geometry.aperture_start = GENMASK_ULL(63, 48);
+	dom->domain.geometry.aperture_end = ~0ULL;
+	dom->domain.geometry.force_aperture = true;
+	/*
+	 * What arm-smmu-qcom's GPU domain has: a TTBR1 table of 4 KiB
+	 * granules over 48-bit inputs, write-back inner-shareable walks,
+	 * the output size the SMMU's bus has (the GPU's DMA mask).
+	 */
+	cfg = &dom->cfg;
+	cfg->quirks = IO_PGTABLE_QUIRK_ARM_TTBR1;
+	cfg->pgsize_bitmap = dom->domain.pgsize_bitmap;
+	cfg->ias = 48;
+	cfg->oas = 40;
+	cfg->coherent_walk = false;
+	cfg->tlb = &a6xx_smmu_flush_ops;
+	cfg->iommu_dev = &smmu->pdev->dev;
+	cfg->arm_lpae_s1_cfg.tcr.sh = SMMU_TCR_SH_IS;
+	cfg->arm_lpae_s1_cfg.tcr.irgn = SMMU_TCR_RGN_WBWA;
+	cfg->arm_lpae_s1_cfg.tcr.orgn = SMMU_TCR_RGN_WBWA;
+	cfg->arm_lpae_s1_cfg.tcr.tg = SMMU_TCR_TG1_4K;
+	cfg->arm_lpae_s1_cfg.tcr.tsz = 16;
+	cfg->arm_lpae_s1_cfg.tcr.ips = SMMU_TCR_PS_40_BIT;
+	return &dom->domain;
+}
+
+/* Identity: the GPU's stream bypasses the context bank. */
+static int a6xx_smmu_attach_identity(struct iommu_domain *domain,
+				     struct device *dev)
+{
+	struct a6xx_smmu *smmu = dev_iommu_priv_get(dev);
+	struct a6xx_sim *a = smmu->a;
+	unsigned long flags;
+
+	spin_lock_irqsave(&a->sdev->lock, flags);
+	a->bypass = true;
+	a->sctlr &= SMMU_SCTLR_CFCFG;
+	a->tcr = SMMU_TCR_EPD0;
+	if (smmu->domain)
+		smmu->domain->smmu = NULL;
+	smmu->domain = NULL;
+	a6xx_update_irqs(a);
+	spin_unlock_irqrestore(&a->sdev->lock, flags);
+	/* A fault being reported is done with the domain about to go. */
+	synchronize_irq(smmu->irq);
+	return 0;
+}
+
+static const struct iommu_domain_ops a6xx_smmu_identity_ops = {
+	.attach_dev = a6xx_smmu_attach_identity,
+};
+
+static struct iommu_domain a6xx_smmu_identity_domain = {
+	.type = IOMMU_DOMAIN_IDENTITY,
+	.ops = &a6xx_smmu_identity_ops,
+};
+
+static struct iommu_device *a6xx_smmu_probe_device(struct device *dev)
+{
+	struct iommu_fwspec *fwspec = dev_iommu_fwspec_get(dev);
+	struct a6xx_smmu *smmu;
+	struct device *smmu_dev;
+
+	if (!fwspec || fwspec->num_ids != 1 || fwspec->ids[0] != 0)
+		return ERR_PTR(-ENODEV);
+	smmu_dev = bus_find_device_by_fwnode(&platform_bus_type,
+					     fwspec->iommu_fwnode);
+	if (!smmu_dev)
+		return ERR_PTR(-ENODEV);
+	smmu = dev_get_drvdata(smmu_dev);
+	put_device(smmu_dev);
+	if (!smmu)
+		return ERR_PTR(-ENODEV);
+	dev_iommu_priv_set(dev, smmu);
+	return &smmu->iommu;
+}
+
+/* The GPU's stream is the only one: it bypasses as at reset. */
+static int a6xx_smmu_def_domain_type(struct device *dev)
+{
+	return IOMMU_DOMAIN_IDENTITY;
+}
+
+/*
+ * The IOMMU core pins the module of an IOMMU's ops while a device is
+ * probed behind it. The devices behind these SMMUs are the simulator's
+ * own GPUs, which only unloading the simulator removes: pinned, it could
+ * never be unloaded. Each SMMU registers a copy of these ops outside the
+ * module's image, owned by no module, and the simulator deletes the GPU
+ * behind an SMMU and unregisters the SMMU before its code goes.
+ */
+static const struct iommu_ops a6xx_smmu_ops = {
+	.identity_domain = &a6xx_smmu_identity_domain,
+	.domain_alloc_paging = a6xx_smmu_domain_alloc_paging,
+	.probe_device = a6xx_smmu_probe_device,
+	.device_group = generic_single_device_group,
+	.def_domain_type = a6xx_smmu_def_domain_type,
+	.pgsize_bitmap = SZ_4K | SZ_2M | SZ_1G,
+};
+
+/*
+ * The adreno_smmu node of sc7180.dtsi and sc7280.dtsi, as far as a
+ * software node can carry it; its one context interrupt is the
+ * simulated device's second line.
+ */
+static const char * const a6xx_smmu_compat_sc7180[] = {
+	"qcom,sc7180-smmu-v2", "qcom,adreno-smmu", "qcom,smmu-v2",
+};
+
+static const char * const a6xx_smmu_compat_sc7280[] = {
+	"qcom,sc7280-smmu-500", "qcom,adreno-smmu", "qcom,smmu-500",
+	"arm,mmu-500",
+};
+
+static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	bool sc7280 = a->sqe_gpu == UGPU_SIM_SQE_GPU_A660;
+	const struct property_entry props[] = {
+		sc7280 ? PROPERTY_ENTRY_STRING_ARRAY("compatible",
+						     a6xx_smmu_compat_sc7280) :
+			 PROPERTY_ENTRY_STRING_ARRAY("compatible",
+						     a6xx_smmu_compat_sc7180),
+		PROPERTY_ENTRY_U32("#iommu-cells", 1),
+		{ }
+	};
+	struct resource irq = DEFINE_RES_IRQ(sdev->virq[A6XX_SIM_IRQ_SMMU]);
+	struct platform_device_info info = {
+		.name = "ugpu-sim-adreno-smmu",
+		.id = sdev->index,
+		.res = &irq,
+		.num_res = 1,
+		.properties = props,
+	};
+	struct a6xx_smmu *smmu;
+	u32 sid = 0;
+	int ret;
+
+	smmu = kzalloc(sizeof(*smmu), GFP_KERNEL);
+	if (!smmu)
+		return -ENOMEM;
+	smmu->ops = kmemdup(&a6xx_smmu_ops, sizeof(a6xx_smmu_ops), GFP_KERNEL);
+	if (!smmu->ops) {
+		kfree(smmu);
+		return -ENOMEM;
+	}
+	smmu->a = a;
+	smmu->irq = sdev->virq[A6XX_SIM_IRQ_SMMU];
+	a->smmu = smmu;
+	a->bypass = true;
+	a->tcr = SMMU_TCR_EPD0;
+
+	smmu->pdev = platform_device_register_full(&info);
+	if (IS_ERR(smmu->pdev)) {
+		ret = PTR_ERR(smmu->pdev);
+		smmu->pdev = NULL;
+		goto err_free;
+	}
+	platform_set_drvdata(smmu->pdev, smmu);
+	ret = request_irq(smmu->irq, a6xx_smmu_fault_irq, 0,
+			  dev_name(&smmu->pdev->dev), smmu);
+	if (ret)
+		goto err_unregister_pdev;
+	ret = iommu_device_sysfs_add(&smmu->iommu, &smmu->pdev->dev, NULL,
+				     "%s", dev_name(&smmu->pdev->dev));
+	if (ret)
+		goto err_free_irq;
+	/* Its fwnode, not NULL: it claims no device without a spec. */
+	ret = iommu_device_register(&smmu->iommu, smmu->ops, &smmu->pdev->dev);
+	if (ret)
+		goto err_sysfs;
+	/* The GPU node's "iommus = <&adreno_smmu 0>". */
+	ret = iommu_fwspec_init(&pdev->dev, dev_fwnode(&smmu->pdev->dev)) ?:
+	      iommu_fwspec_add_ids(&pdev->dev, &sid, 1);
+	if (ret)
+		goto err_iommu;
+	return 0;
+
+err_iommu:
+	iommu_fwspec_free(&pdev->dev);
+	iommu_device_unregister(&smmu->iommu);
+err_sysfs:
+	iommu_device_sysfs_remove(&smmu->iommu);
+err_free_irq:
+	free_irq(smmu->irq, smmu);
+err_unregister_pdev:
+	platform_device_unregister(smmu->pdev);
+err_free:
+	a->smmu = NULL;
+	kfree(smmu->ops);
+	kfree(smmu);
+	return ret;
+}
+
+static void a6xx_iommu_fini(struct sim_device *sdev, struct platform_device *pdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	struct a6xx_smmu *smmu = a->smmu;
+
+	/* A GPU device never added still holds its spec. */
+	iommu_fwspec_free(&pdev->dev);
+	iommu_device_unregister(&smmu->iommu);
+	iommu_device_sysfs_remove(&smmu->iommu);
+	free_irq(smmu->irq, smmu);
+	platform_device_unregister(smmu->pdev);
+	a->smmu = NULL;
+	kfree(smmu->ops);
+	kfree(smmu);
+}
+
+/*
  * The boards' GPU operating points, from the upstream devicetree: the
  * gpu_opp_table of sc7180.dtsi (a618) and of sc7280.dtsi (a635), each
  * OPP's opp-hz and opp-level, an RPMh corner of the GFX rail (the values
@@ -2153,10 +2663,9 @@ static const struct sim_fuses sc7280_fuses = {
 		.pdev_name = "ugpu-adreno",				\
 		.timestamp_frequency = A6XX_AON_HZ,			\
 		.board = _board,					\
-		.max_register = A6XX_SMMU_WINDOW +			\
-				A6XX_SMMU_WINDOW_SIZE - 4,		\
-		.num_irqs = ARRAY_SIZE(a6xx_irq_names),			\
-		.irq_names = a6xx_irq_names,				\
+		.max_register = A6XX_MMIO(A6XX_NUM_REGS) - 4,		\
+		.num_irqs = 2,						\
+		.dev_irqs = 1,						\
 		.props = _props,					\
 		.fuses = _fuses,					\
 		.init = _init,						\
@@ -2168,6 +2677,8 @@ static const struct sim_fuses sc7280_fuses = {
 		.bus_begin = a6xx_bus_begin,				\
 		.bus_end = a6xx_bus_end,				\
 		.debugfs_init = a6xx_debugfs_init,			\
+		.iommu_init = a6xx_iommu_init,				\
+		.iommu_fini = a6xx_iommu_fini,				\
 	}
 
 const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,

@@ -1494,6 +1494,8 @@ static void sim_device_destroy(struct sim_device *sdev, bool added)
 	if (added)
 		platform_device_del(sdev->pdev);
 	if (sdev->pdev) {
+		if (sdev->iommu_ready)
+			sdev->model->iommu_fini(sdev, sdev->pdev);
 		sim_board_fini(sdev);
 		sim_fuses_fini(sdev);
 		platform_device_put(sdev->pdev);
@@ -1524,6 +1526,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	};
 	struct property_entry props[SIM_MAX_PROPS + 4] = { };
 	struct resource res[SIM_MAX_IRQS] = { };
+	unsigned int dev_irqs = model->dev_irqs ?: model->num_irqs;
 	struct ugpu_platform_data pdata = { };
 	struct platform_device *pdev;
 	struct sim_device *sdev;
@@ -1604,12 +1607,12 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	pdev->dev.coherent_dma_mask = pdev->platform_dma_mask;
 
 	/* Without names: a binding with a single interrupt names none. */
-	for (i = 0; i < model->num_irqs; i++)
+	for (i = 0; i < dev_irqs; i++)
 		res[i] = DEFINE_RES_IRQ_NAMED(sdev->virq[i],
 					      model->irq_names ?
 					      model->irq_names[i] : NULL);
 	pdata.regs = sdev->regmap;
-	ret = platform_device_add_resources(pdev, res, model->num_irqs) ?:
+	ret = platform_device_add_resources(pdev, res, dev_irqs) ?:
 	      platform_device_add_data(pdev, &pdata, sizeof(pdata));
 	if (ret)
 		goto err_destroy;
@@ -1625,6 +1628,12 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	ret = sim_fuses_init(sdev, pdev);
 	if (ret)
 		goto err_destroy;
+	if (model->iommu_init) {
+		ret = model->iommu_init(sdev, pdev);
+		if (ret)
+			goto err_destroy;
+		sdev->iommu_ready = true;
+	}
 
 	/*
 	 * System sleep: the simulated GPU has no sleep callbacks and its

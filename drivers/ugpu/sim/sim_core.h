@@ -199,8 +199,10 @@ struct sim_fuses {
  * @fuses: the fuse block the GPU's node reads (speed bins), or NULL.
  * @max_register: highest register offset.
  * @num_irqs: number of interrupt lines.
- * @irq_names: names of the IORESOURCE_IRQ resources, one per line, or
- *	NULL: unnamed, as for a binding with a single interrupt.
+ * @dev_irqs: how many of them, the first ones, are the GPU device's; the
+ *	others belong to devices of the model's own (@iommu_init). 0: all.
+ * @irq_names: names of the GPU device's IORESOURCE_IRQ resources, one per
+ *	line, or NULL: unnamed, as for a binding with a single interrupt.
  * @props: further device properties (at most %SIM_MAX_PROPS), or NULL.
  * @init: allocate and reset the model state in &sim_device.priv.
  * @power_lost: the block lost power (its domain or a supply went off) or
@@ -225,6 +227,9 @@ struct sim_fuses {
  *	model's bus is halted. Called without &sim_device.lock held.
  * @bus_end: the access that @bus_begin let through has ended.
  * @debugfs_init: add model files to the device's debugfs directory.
+ * @iommu_init: optional; the GPU sits behind an IOMMU of its own: create
+ *	it and make it the IOMMU of @pdev, which is not added yet.
+ * @iommu_fini: undo @iommu_init; @pdev was deleted, or never added.
  */
 struct sim_model {
 	const char *name;
@@ -234,6 +239,7 @@ struct sim_model {
 	const struct sim_fuses *fuses;
 	unsigned int max_register;
 	unsigned int num_irqs;
+	unsigned int dev_irqs;
 	const char * const *irq_names;
 	const struct property_entry *props;
 	int (*init)(struct sim_device *sdev);
@@ -247,6 +253,8 @@ struct sim_model {
 	int (*bus_begin)(struct sim_device *sdev);
 	void (*bus_end)(struct sim_device *sdev);
 	void (*debugfs_init)(struct sim_device *sdev, struct dentry *dir);
+	int (*iommu_init)(struct sim_device *sdev, struct platform_device *pdev);
+	void (*iommu_fini)(struct sim_device *sdev, struct platform_device *pdev);
 };
 
 /**
@@ -259,6 +267,7 @@ struct sim_model {
  * @regmap: register accessor handed to the driver; lives as long as the
  *	simulated device, across driver bind/unbind.
  * @pdev: the platform device, NULL until registered.
+ * @iommu_ready: &sim_model.iommu_init succeeded.
  * @domain: irq_domain of the interrupt lines.
  * @virq: Linux interrupt number of each line.
  * @irq_level: bit n set while line n is asserted (atomic bitops).
@@ -292,6 +301,7 @@ struct sim_device {
 	spinlock_t lock;	/* see @lock above */
 	struct regmap *regmap;
 	struct platform_device *pdev;
+	bool iommu_ready;
 	struct irq_domain *domain;
 	unsigned int virq[SIM_MAX_IRQS];
 	unsigned long irq_level;

@@ -206,10 +206,11 @@
 #define A6XX_2D_INFO_SWAP_GET(v)	(((v) >> 10) & 3)
 
 /*
- * SMMU context bank 0 of the GPU's SMMU (arm-smmu, stage 1, AArch64
- * descriptors): byte offsets inside the context bank. On boards the bank
- * is the adreno-smmu's own MMIO region; where the simulated a6xx puts it
- * is include/ugpu/sim/adreno_smmu.h.
+ * A context bank of the GPU's SMMU (arm-smmu, stage 1, AArch64
+ * descriptors): byte offsets inside the bank, and the fields the SMMU
+ * driver's adreno_smmu_priv interface reports (FSR, FSYNR0) or takes
+ * (TCR, through io_pgtable_cfg). The bank is the SMMU driver's: the GPU
+ * driver never maps it. CP_SMMU_TABLE_UPDATE names TTBR0 fields.
  */
 #define SMMU_CB_SCTLR			0x000
 #define   SMMU_SCTLR_M			BIT(0)
@@ -222,6 +223,13 @@
 #define SMMU_CB_TTBR0_HI		0x024
 #define   SMMU_TTBR_ASID_SHIFT		48
 #define SMMU_CB_TCR			0x030
+#define   SMMU_TCR_EPD0			BIT(7)	/* no TTBR0 walks */
+/* TCR fields as io_pgtable_cfg.arm_lpae_s1_cfg.tcr holds them. */
+#define   SMMU_TCR_TG0_4K		0
+#define   SMMU_TCR_TG1_4K		2
+#define   SMMU_TCR_SH_IS		3
+#define   SMMU_TCR_RGN_WBWA		1
+#define   SMMU_TCR_PS_40_BIT		2
 #define SMMU_CB_CONTEXTIDR		0x034
 #define SMMU_CB_FSR			0x058
 #define   SMMU_FSR_TF			BIT(1)	/* translation fault */
