@@ -2402,8 +2402,15 @@ static struct iommu_device *a6xx_smmu_probe_device(struct device *dev)
 	struct iommu_fwspec *fwspec = dev_iommu_fwspec_get(dev);
 	struct a6xx_smmu *smmu;
 	struct device *smmu_dev;
+	unsigned int i;
 
-	if (!fwspec || fwspec->num_ids != 1 || fwspec->ids[0] != 0)
+	/* The GPU's is the stream with ID 0, as arm-smmu-qcom tells it. */
+	if (!fwspec)
+		return ERR_PTR(-ENODEV);
+	for (i = 0; i < fwspec->num_ids; i++)
+		if (!(fwspec->ids[i] & 0xffff))
+			break;
+	if (i == fwspec->num_ids)
 		return ERR_PTR(-ENODEV);
 	smmu_dev = bus_find_device_by_fwnode(&platform_bus_type,
 					     fwspec->iommu_fwnode);
@@ -2443,8 +2450,13 @@ static const struct iommu_ops a6xx_smmu_ops = {
 /*
  * The adreno_smmu node of sc7180.dtsi and sc7280.dtsi, as far as a
  * software node can carry it; its one context interrupt is the
- * simulated device's second line.
+ * simulated device's second line. The GPU nodes' "iommus" cells, as
+ * arm-smmu encodes them in a firmware spec (stream ID, SMR mask << 16):
+ * <&adreno_smmu 0> on SC7180, <&adreno_smmu 0 0x400>, <&adreno_smmu 1
+ * 0x400> on SC7280.
  */
+#define A6XX_SMR_MASK(m)	((m) << 16)
+
 static const char * const a6xx_smmu_compat_sc7180[] = {
 	"qcom,sc7180-smmu-v2", "qcom,adreno-smmu", "qcom,smmu-v2",
 };
@@ -2474,10 +2486,12 @@ static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev
 		.num_res = 1,
 		.properties = props,
 	};
+	u32 sids[2] = { A6XX_SMR_MASK(0x400) | 0, A6XX_SMR_MASK(0x400) | 1 };
 	struct a6xx_smmu *smmu;
-	u32 sid = 0;
 	int ret;
 
+	if (!sc7280)
+		sids[0] = 0;
 	smmu = kzalloc(sizeof(*smmu), GFP_KERNEL);
 	if (!smmu)
 		return -ENOMEM;
@@ -2511,9 +2525,9 @@ static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev
 	ret = iommu_device_register(&smmu->iommu, smmu->ops, &smmu->pdev->dev);
 	if (ret)
 		goto err_sysfs;
-	/* The GPU node's "iommus = <&adreno_smmu 0>". */
+	/* The GPU node's "iommus". */
 	ret = iommu_fwspec_init(&pdev->dev, dev_fwnode(&smmu->pdev->dev)) ?:
-	      iommu_fwspec_add_ids(&pdev->dev, &sid, 1);
+	      iommu_fwspec_add_ids(&pdev->dev, sids, sc7280 ? 2 : 1);
 	if (ret)
 		goto err_iommu;
 	return 0;
