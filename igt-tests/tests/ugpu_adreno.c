@@ -124,9 +124,10 @@
  * Functionality: address spaces
  *
  * SUBTEST: va-reuse
- * Description: A command writes a BO, the BO is closed and a new BO
- *	takes its address: a command writing there writes the new BO, not
- *	the freed pages a stale SMMU translation would lead to.
+ * Description: A command writes each page of a BO, the BO is closed,
+ *	another client takes pages and a new BO takes the old address: a
+ *	command writing there writes the new BO, not the freed pages (or the
+ *	other client's) a stale SMMU translation would lead to.
  * Sub-category: Memory management
  * Functionality: address spaces
  *
@@ -298,6 +299,16 @@
  *	device works once bound again.
  * Sub-category: DRM core
  * Functionality: device unbind
+ *
+ * SUBTEST: runtime-suspend
+ * Description: Idle past the autosuspend delay, the GPU suspends and
+ *	stays suspended; a command powers it up and runs with its data,
+ *	another client's runs after it (a table switch), that client closes
+ *	while the GPU sleeps with its tables last in the SMMU, reading the
+ *	timestamp powers the GPU briefly, commands back to back work, and no
+ *	register access reached the unclocked GPU.
+ * Sub-category: Power management
+ * Functionality: runtime PM
  *
  * SUBTEST: fault-replay
  * Description: A command whose first indirect buffer faults stops there,
@@ -2923,35 +2934,113 @@ static void test_asid_reuse(struct ugpu_device_info *d)
 
 /*
  * A BO's address is given out again once the BO is closed, and the SMMU
- * may still cache the old translation: a command writes a BO (its
- * translation now in the TLB), the BO is closed, a new BO takes its
- * address and a command writes there. The write lands in the new BO; a
- * driver that left the SMMU's TLB alone would send it to the freed pages.
+ * may still cache the old translations: a command writes each page of a
+ * BO (their translations now in the TLB), the BO is closed, another
+ * client takes pages (likely the freed ones), a new BO takes the old
+ * address and a command writes each page again. The writes land in the
+ * new BO and nowhere else; a driver that left the SMMU's TLB alone would
+ * send them to the freed pages, now perhaps the other client's.
  */
+#define VA_REUSE_PAGES	16
+
+static void va_reuse_write(struct env *e, uint64_t va, uint32_t base)
+{
+	struct adreno_cs cs;
+	unsigned int i;
+
+	adreno_cs_init(&cs, e->cmd, 0);
+	for (i = 0; i < VA_REUSE_PAGES; i++)
+		adreno_mem_write(&cs, va + i * 4096, base + i);
+	igt_assert_eq(run_cs(e, &cs), 1);
+}
+
 static void test_va_reuse(struct ugpu_device_info *d)
 {
-	struct ugpu_bo *old, *bo;
-	struct adreno_cs cs;
+	uint64_t size = VA_REUSE_PAGES * 4096, va;
+	struct ugpu_bo *old, *bo, *other;
 	struct env e;
-	uint64_t va;
+	unsigned int i;
+	int fd;
 
 	env_open(&e, d);
-	old = ugpu_bo_new(e.fd, 4096, 0);
+	old = ugpu_bo_new(e.fd, size, 0);
 	va = old->va;
-	adreno_cs_init(&cs, e.cmd, 0);
-	adreno_mem_write(&cs, va, 0x01d);
-	igt_assert_eq(run_cs(&e, &cs), 1);
+	va_reuse_write(&e, va, 0x01d00000);
 	ugpu_bo_free(old);
 
-	bo = ugpu_bo_new(e.fd, 4096, 0);
+	fd = ugpu_open_minor(d->minor);
+	other = ugpu_bo_new(fd, size, 0);
+	ugpu_bo_map(other);
+	memset(other->map, 0, size);
+
+	bo = ugpu_bo_new(e.fd, size, 0);
 	igt_assert_eq_u64(bo->va, va);
 	ugpu_bo_map(bo);
-	adreno_cs_init(&cs, e.cmd, 0x100);
-	adreno_mem_write(&cs, va, 0x2e3);
-	igt_assert_eq(run_cs(&e, &cs), 1);
-	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x2e3);
+	va_reuse_write(&e, va, 0x2e300000);
+	for (i = 0; i < VA_REUSE_PAGES; i++) {
+		igt_assert_eq_u32(ugpu_bo_read32(bo, i * 4096), 0x2e300000 + i);
+		igt_assert_eq_u32(ugpu_bo_read32(other, i * 4096), 0);
+	}
 	ugpu_bo_free(bo);
+	ugpu_bo_free(other);
+	close(fd);
 	env_close(&e);
+}
+
+/* Write @value at the env's TARGETS with a command; it must succeed. */
+static void run_write(struct env *e, uint32_t value)
+{
+	struct adreno_cs cs;
+
+	adreno_cs_init(&cs, e->cmd, 0);
+	adreno_mem_write(&cs, e->data->va + TARGETS, value);
+	igt_assert_eq(run_cs(e, &cs), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(e->data, TARGETS), value);
+}
+
+/*
+ * Runtime PM: idle for the autosuspend delay, the GPU is suspended (the
+ * CP stopped, the core clock off) and the next command powers it up:
+ * the driver reset the GPU and started the CP on the ring again. A
+ * client whose tables the SMMU walked last closes while the GPU sleeps:
+ * freeing them must not need the GPU. No register access ever reached
+ * the GPU while its clock was off.
+ */
+static void test_runtime_suspend(struct ugpu_device_info *d)
+{
+	char old_delay[32], control[32];
+	unsigned int round;
+	struct env a, b;
+
+	env_open(&a, d);
+	igt_assert_eq(ugpu_sim_bus_errors(a.fd), 0);
+	ugpu_power_read(a.fd, "control", control, sizeof(control));
+	igt_assert_f(!strcmp(control, "auto"), "runtime PM is %s\n", control);
+	ugpu_power_read(a.fd, "autosuspend_delay_ms", old_delay,
+			sizeof(old_delay));
+	ugpu_power_write(a.fd, "autosuspend_delay_ms", "20");
+
+	for (round = 0; round < 3; round++) {
+		env_open(&b, d);
+		run_write(&a, 0x5eed0000 + round);
+		run_write(&b, 0xb0b00000 + round);
+		igt_assert_f(ugpu_wait_runtime_status(a.fd, "suspended", 5000),
+			     "still powered after the autosuspend delay\n");
+		env_close(&b);
+		/* Suspended stays suspended while nothing is submitted. */
+		usleep(100000);
+		igt_assert(ugpu_wait_runtime_status(a.fd, "suspended", 0));
+	}
+	/* Reading the timestamp powers the GPU up, then it sleeps again. */
+	igt_assert_lt_u64(0, ugpu_get_param(a.fd, DRM_UGPU_PARAM_TIMESTAMP, 0));
+	igt_assert(ugpu_wait_runtime_status(a.fd, "suspended", 5000));
+	/* Back to back, with no time to suspend in between. */
+	for (round = 0; round < 4; round++)
+		run_write(&a, 0xc0de0000 + round);
+
+	ugpu_power_write(a.fd, "autosuspend_delay_ms", old_delay);
+	igt_assert_eq(ugpu_sim_bus_errors(a.fd), 0);
+	env_close(&a);
 }
 
 /*
@@ -3697,13 +3786,26 @@ static bool devfreq_wait_freq(struct devfreq_env *df, struct devfreq_load *l,
 	return false;
 }
 
+/* power/control devfreq-scales set to "on", put back even when it fails. */
+static char devfreq_control_path[PATH_MAX];
+
+static void devfreq_control_restore(int sig)
+{
+	(void)sig;
+	if (devfreq_control_path[0])
+		ugpu_file_write(devfreq_control_path, "auto");
+	devfreq_control_path[0] = '\0';
+}
+
 /*
  * Commands kept on the ring take the GPU to its top operating point,
- * idle takes it back to the lowest, and the core clock follows. The
- * deadlines are generous; nothing is timed.
+ * idle takes it back to the lowest, and the core clock follows. The GPU
+ * stays powered throughout (runtime PM "on"): a suspended GPU keeps its
+ * operating point. The deadlines are generous; nothing is timed.
  */
 static void test_devfreq_scales(struct ugpu_device_info *d)
 {
+	static bool handler_installed;
 	struct devfreq_load l = { };
 	struct devfreq_env df;
 	unsigned long top;
@@ -3711,6 +3813,13 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 
 	devfreq_open(&df, d);
 	top = df.opps[df.num_opps - 1];
+	if (!handler_installed) {
+		igt_install_exit_handler(devfreq_control_restore);
+		handler_installed = true;
+	}
+	snprintf(devfreq_control_path, sizeof(devfreq_control_path),
+		 "/sys/bus/platform/devices/%s/power/control", d->name);
+	ugpu_power_write(df.e.fd, "control", "on");
 
 	igt_assert_f(devfreq_wait_freq(&df, NULL, df.opps[0], 20000),
 		     "idle GPU not at the lowest OPP: %lu Hz\n",
@@ -3739,6 +3848,8 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 		     ugpu_devfreq_read_ul(df.dir, "cur_freq"));
 	devfreq_check_clk(&df, df.opps[0]);
 	igt_assert_lte(t0 + 2, ugpu_devfreq_transitions(df.dir));
+	ugpu_power_write(df.e.fd, "control", "auto");
+	devfreq_control_path[0] = '\0';
 	env_close(&df.e);
 }
 
@@ -3958,6 +4069,11 @@ igt_main
 	igt_subtest_with_dynamic("unbind")
 		for_each_adreno(d)
 			test_unbind(d);
+
+	igt_describe("Idle, the GPU suspends; the next command powers it up.");
+	igt_subtest_with_dynamic("runtime-suspend")
+		for_each_adreno(d)
+			test_runtime_suspend(d);
 
 	igt_describe("A fault stops its command; the work behind it runs.");
 	igt_subtest_with_dynamic("fault-replay")

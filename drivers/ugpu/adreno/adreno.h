@@ -23,6 +23,7 @@ struct clk;
 struct iommu_domain;
 
 #define ADRENO_NUM_QUEUES	3	/* one per context priority */
+#define ADRENO_AUTOSUSPEND_MS	50	/* idle time before the GPU sleeps */
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
 #define ADRENO_MAX_IBS		32	/* indirect buffers per command */
 /*
@@ -270,6 +271,8 @@ struct adreno_fault {
  * @last_fault: the last fault.
  * @fault_work: recovers from a CP error or SMMU fault in process context.
  * @gone: the device is being removed.
+ * @hw_ready: the GPU is set up (from probe to remove): a runtime resume
+ *	sets it up again, a runtime suspend stops it first.
  * @next_vm_id: source of &adreno_vm.id.
  */
 struct adreno_device {
@@ -308,6 +311,7 @@ struct adreno_device {
 
 	struct work_struct fault_work;
 	bool gone;
+	bool hw_ready;
 	atomic64_t next_vm_id;
 };
 

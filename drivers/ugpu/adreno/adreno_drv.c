@@ -8,6 +8,13 @@
  * after it the patch level. The speed bin comes from the SoC's fuses: the
  * node's "speed_bin" nvmem cell, whose value the chip's table maps to a
  * bin.
+ *
+ * The GPU is powered through runtime PM with autosuspend: a command
+ * holds a reference from its submit until it is freed, so the GPU never
+ * sleeps with work on or waiting for the ring, and job_run() never waits
+ * for a resume. Suspending stops the CP, gives the SMMU back the kernel
+ * table and stops the core clock; resuming resets the GPU and starts the
+ * CP on the empty ring again.
  */
 
 #include <linux/clk.h>
@@ -17,7 +24,10 @@
 #include <linux/module.h>
 #include <linux/nvmem-consumer.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
 #include <linux/property.h>
+
+#include <drm/drm_drv.h>
 
 #include "adreno.h"
 
@@ -349,23 +359,50 @@ static int adreno_get_param(struct ugpu_device *udev, u32 param, u32 index,
 	return 0;
 }
 
+/*
+ * The always-on counter answers only while the GPU is clocked: this
+ * resumes it if needed. Where fences signal (a soft timestamp job) the
+ * core holds a runtime PM reference (&ugpu_device.timestamp_needs_power),
+ * so the GPU is active and this neither sleeps nor resumes.
+ */
 static u64 adreno_read_timestamp(struct ugpu_device *udev)
 {
 	struct adreno_device *adev = to_adreno(udev);
 	u32 hi, lo;
+	u64 ts = 0;
+	int idx;
 
+	if (!drm_dev_enter(&udev->drm, &idx))
+		return 0;
+	if (pm_runtime_resume_and_get(udev->dev))
+		goto out_exit;
 	do {
 		hi = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI);
 		lo = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER);
 	} while (hi != adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI));
-	return (u64)hi << 32 | lo;
+	ts = (u64)hi << 32 | lo;
+	pm_runtime_mark_last_busy(udev->dev);
+	pm_runtime_put_autosuspend(udev->dev);
+out_exit:
+	drm_dev_exit(idx);
+	return ts;
 }
 
 /* Called by ugpu_recover() with every queue stopped, and on unregister. */
 static void adreno_reset(struct ugpu_device *udev)
 {
 	struct adreno_device *adev = to_adreno(udev);
+	int active;
 
+	/*
+	 * The fence signalling path must not resume the GPU (the clock's
+	 * locks are held elsewhere while memory is allocated). A command
+	 * holds a runtime PM reference: a GPU that is not active has none
+	 * to stop and kept nothing to reset.
+	 */
+	active = pm_runtime_get_if_active(udev->dev);
+	if (!active)
+		return;
 	if (!READ_ONCE(adev->gone))
 		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
 	adreno_cp_stop(adev);
@@ -380,6 +417,10 @@ static void adreno_reset(struct ugpu_device *udev)
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
 	adreno_cp_hw_init(adev);
+	if (active > 0) {
+		pm_runtime_mark_last_busy(udev->dev);
+		pm_runtime_put_autosuspend(udev->dev);
+	}
 }
 
 /*
@@ -452,7 +493,7 @@ static int adreno_probe(struct platform_device *pdev)
 		return dev_err_probe(dev, PTR_ERR(regs), "no registers\n");
 	udev->regs = regs;
 	/* The GPU answers once clocked; the GMU's clocks are the GMU's. */
-	adev->core_clk = devm_clk_get_optional_enabled(dev, "core");
+	adev->core_clk = devm_clk_get_optional(dev, "core");
 	if (IS_ERR(adev->core_clk))
 		return dev_err_probe(dev, PTR_ERR(adev->core_clk),
 				     "cannot get the core clock\n");
@@ -481,9 +522,13 @@ static int adreno_probe(struct platform_device *pdev)
 	if (adev->irq_gpu < 0)
 		return adev->irq_gpu;
 
-	ret = adreno_mmu_init(adev);
+	/* The core clock runs from here: only now do registers answer. */
+	ret = ugpu_pm_runtime_init(dev, ADRENO_AUTOSUSPEND_MS);
 	if (ret)
 		return ret;
+	ret = adreno_mmu_init(adev);
+	if (ret)
+		goto err_pm;
 	adreno_cp_hw_init(adev);
 
 	/* Threaded: the handlers complete jobs. */
@@ -492,6 +537,7 @@ static int adreno_probe(struct platform_device *pdev)
 					adev);
 	if (ret)
 		goto err_mmu;
+	adev->hw_ready = true;
 
 	udev->family = DRM_UGPU_FAMILY_ADRENO;
 	udev->chip_model = adev->info->core * 100 + adev->info->major * 10 +
@@ -503,6 +549,7 @@ static int adreno_probe(struct platform_device *pdev)
 	if (device_property_read_u32(dev, "timestamp-frequency", &freq) || !freq)
 		freq = 19200000;	/* the always-on counter's usual rate */
 	udev->timestamp_frequency = freq;
+	udev->timestamp_needs_power = true;
 	udev->va_start = ADRENO_VA_START;
 	udev->va_size = ADRENO_VA_SIZE;
 	/*
@@ -537,11 +584,16 @@ static int adreno_probe(struct platform_device *pdev)
 
 	dev_info(dev, "Adreno %s, chip id 0x%08x, speed bin %u\n",
 		 adev->info->name, adev->chip_id, adev->speed_bin);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
 	return 0;
 
 err_mmu:
+	adev->hw_ready = false;
 	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
+err_pm:
+	ugpu_pm_runtime_fini(dev);
 	return ret;
 }
 
@@ -557,8 +609,12 @@ static void adreno_remove(struct platform_device *pdev)
 	cancel_work_sync(&adev->fault_work);
 	ugpu_device_unregister(&adev->udev);
 	cancel_work_sync(&adev->fault_work);
+	pm_runtime_get_sync(&pdev->dev);
+	adev->hw_ready = false;
 	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
+	/* The suspend this runs only stops the clock. */
+	ugpu_pm_runtime_fini(&pdev->dev);
 }
 
 static const struct of_device_id adreno_of_match[] = {
@@ -574,33 +630,66 @@ static const struct platform_device_id adreno_id_table[] = {
 };
 MODULE_DEVICE_TABLE(platform, adreno_id_table);
 
-/*
- * System sleep: the core drains the queues. Without runtime PM callbacks
- * the GPU keeps its power, so its state, across the sleep. Frequency
- * scaling stops with the drained GPU and starts on a fresh window: the
- * sleep was no idle time.
- */
-static int adreno_system_suspend(struct device *dev)
+static int adreno_runtime_suspend(struct device *dev)
+{
+	struct adreno_device *adev = dev_to_adreno(dev);
+	unsigned long flags;
+	bool busy;
+
+	if (adev->hw_ready) {
+		/* Commands hold a runtime PM reference: there should be none. */
+		spin_lock_irqsave(&adev->lock, flags);
+		busy = !list_empty(&adev->ring.jobs);
+		spin_unlock_irqrestore(&adev->lock, flags);
+		if (WARN_ON(busy))
+			return -EBUSY;
+		adreno_cp_stop(adev);
+		synchronize_irq(adev->irq_gpu);
+		/*
+		 * The bank may still walk the last client's tables, which may
+		 * be freed while the GPU sleeps: with the kernel table there,
+		 * adreno_vm_fini() has no reason to look at the GPU.
+		 */
+		adreno_mmu_hw_init(adev);
+	}
+	/* Its monitor stops first: the clock may change until it has. */
+	ugpu_devfreq_suspend(adev->df);
+	clk_disable_unprepare(adev->core_clk);
+	return 0;
+}
+
+static int adreno_runtime_resume(struct device *dev)
 {
 	struct adreno_device *adev = dev_to_adreno(dev);
 	int ret;
 
-	ret = ugpu_pm_suspend(&adev->udev);
-	if (!ret)
-		ugpu_devfreq_suspend(adev->df);
-	return ret;
+	ret = clk_prepare_enable(adev->core_clk);
+	if (ret)
+		return ret;
+	/* No command is on the ring: start the CP on it empty, from 0. */
+	if (adev->hw_ready) {
+		adreno_rings_reset(adev);
+		adreno_cp_hw_init(adev);
+	}
+	ugpu_devfreq_resume(adev->df);
+	return 0;
+}
+
+/* System sleep: the core drains the queues and forces a runtime suspend. */
+static int adreno_system_suspend(struct device *dev)
+{
+	return ugpu_pm_suspend(&dev_to_adreno(dev)->udev);
 }
 
 static int adreno_system_resume(struct device *dev)
 {
-	struct adreno_device *adev = dev_to_adreno(dev);
-
-	ugpu_devfreq_resume(adev->df);
-	return ugpu_pm_resume(&adev->udev);
+	return ugpu_pm_resume(&dev_to_adreno(dev)->udev);
 }
 
-static DEFINE_SIMPLE_DEV_PM_OPS(adreno_pm_ops, adreno_system_suspend,
-				adreno_system_resume);
+static const struct dev_pm_ops adreno_pm_ops = {
+	SYSTEM_SLEEP_PM_OPS(adreno_system_suspend, adreno_system_resume)
+	RUNTIME_PM_OPS(adreno_runtime_suspend, adreno_runtime_resume, NULL)
+};
 
 static struct platform_driver adreno_driver = {
 	.probe = adreno_probe,
@@ -609,7 +698,7 @@ static struct platform_driver adreno_driver = {
 	.driver = {
 		.name = "ugpu-adreno",
 		.of_match_table = adreno_of_match,
-		.pm = pm_sleep_ptr(&adreno_pm_ops),
+		.pm = pm_ptr(&adreno_pm_ops),
 	},
 };
 module_platform_driver(adreno_driver);

@@ -4,6 +4,7 @@
  * fault records (the core writes it), and the debugfs file adreno_state.
  */
 
+#include <linux/pm_runtime.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -159,7 +160,13 @@ static int adreno_state_show(struct seq_file *m, void *data)
 	if (!buf)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, ADRENO_DUMP_SIZE);
-	adreno_print_regs(adev, &s);
+	/* A sleeping GPU is not woken to be looked at. */
+	if (pm_runtime_get_if_active(adev->udev.dev) > 0) {
+		adreno_print_regs(adev, &s);
+		pm_runtime_put_autosuspend(adev->udev.dev);
+	} else {
+		seq_buf_puts(&s, "GPU runtime-suspended: registers not read\n");
+	}
 	spin_lock_irqsave(&adev->lock, flags);
 	adreno_print_rings(adev, &s);
 	adreno_print_smmu(adev, &s);
