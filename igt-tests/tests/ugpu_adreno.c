@@ -304,9 +304,9 @@
  * Description: Idle past the autosuspend delay, the GPU suspends and
  *	stays suspended; a command powers it up and runs with its data,
  *	another client's runs after it (a table switch), that client closes
- *	while the GPU sleeps with its tables last in the SMMU, reading the
- *	timestamp powers the GPU briefly, commands back to back work, and no
- *	register access reached the unclocked GPU.
+ *	while the GPU sleeps, reading the timestamp powers the GPU briefly,
+ *	commands back to back work, and no register access reached the
+ *	unclocked GPU.
  * Sub-category: Power management
  * Functionality: runtime PM
  *
@@ -3002,9 +3002,9 @@ static void run_write(struct env *e, uint32_t value)
  * Runtime PM: idle for the autosuspend delay, the GPU is suspended (the
  * CP stopped, the core clock off) and the next command powers it up:
  * the driver reset the GPU and started the CP on the ring again. A
- * client whose tables the SMMU walked last closes while the GPU sleeps:
- * freeing them must not need the GPU. No register access ever reached
- * the GPU while its clock was off.
+ * client whose command ran last closes while the GPU sleeps: freeing its
+ * tables must not need the GPU. No register access ever reached the GPU
+ * while its clock was off.
  */
 static void test_runtime_suspend(struct ugpu_device_info *d)
 {

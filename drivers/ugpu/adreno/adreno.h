@@ -242,7 +242,9 @@ struct adreno_fault {
  * @domain: the GPU's own SMMU domain.
  * @ttbr1_cfg: the domain's table configuration (the SMMU driver's).
  * @kernel_cfg: TTBR0 configuration of @kpgt, as the SMMU takes it.
- * @ttbr0_on: the SMMU walks TTBR0 tables; under @lock once the GPU runs.
+ * @ttbr_lock: serialises handing the SMMU a table (set_ttbr0_cfg() may
+ *	sleep, so not under @lock); protects @ttbr0_on.
+ * @ttbr0_on: the SMMU walks TTBR0 tables.
  * @irq_gpu: the RBBM interrupt.
  * @core_clk: the GPU's core clock, on boards without a GMU; or NULL.
  * @df: frequency scaling, or NULL; set before any command runs.
@@ -258,11 +260,14 @@ struct adreno_fault {
  * @sqe_dma: its DMA address.
  * @sqe_size: its size, whole pages.
  * @sqe_sgt: it as a one-segment table.
- * @lock: protects @ring, @pending, @last_fault, @fault_error, the CP
- *	ring registers and the TTBR0 the driver gives the SMMU. Taken in
- *	process context, the threaded GPU interrupt handler and the SMMU
- *	driver's fault interrupt (hard); the busy state of @df is reported
- *	under it. The SMMU driver's callbacks are called under it.
+ * @lock: protects @ring, @ring_held, @pending, @last_fault, @fault_error
+ *	and the CP ring registers. Taken in process context, the threaded
+ *	GPU interrupt handler and the SMMU driver's fault interrupt (hard);
+ *	the busy state of @df is reported under it. Of the SMMU driver's
+ *	callbacks only get_fault_info() and resume_translation(), which
+ *	do not sleep, are called under it.
+ * @ring_held: no new command goes to the CP (the write pointer stays)
+ *	while the driver hands the SMMU a table.
  * @ring: the ringbuffer.
  * @pending: per queue (priority), jobs the scheduler ran that are not
  *	in the ring yet, oldest first; each holds a job reference.
@@ -284,6 +289,7 @@ struct adreno_device {
 	struct iommu_domain *domain;
 	const struct io_pgtable_cfg *ttbr1_cfg;
 	struct io_pgtable_cfg kernel_cfg;
+	struct mutex ttbr_lock;	/* handing the SMMU a table */
 	bool ttbr0_on;
 	int irq_gpu;
 	struct clk *core_clk;
@@ -305,6 +311,7 @@ struct adreno_device {
 	/* See @lock above. */
 	spinlock_t lock;
 	struct adreno_ring ring;
+	bool ring_held;
 	struct list_head pending[ADRENO_NUM_QUEUES];
 	int fault_error;
 	struct adreno_fault last_fault;
@@ -350,7 +357,7 @@ int adreno_sqe_load(struct adreno_device *adev);
 /* adreno_mmu.c */
 int adreno_mmu_init(struct adreno_device *adev);
 void adreno_mmu_fini(struct adreno_device *adev);
-void adreno_mmu_hw_init(struct adreno_device *adev);
+int adreno_mmu_hw_init(struct adreno_device *adev);
 int adreno_vm_init(struct ugpu_vm *vm);
 void adreno_vm_fini(struct ugpu_vm *vm);
 int adreno_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
@@ -367,11 +374,12 @@ void adreno_job_cleanup(struct ugpu_job *job);
 enum drm_gpu_sched_stat adreno_job_timedout(struct ugpu_job *job);
 bool adreno_gmem_clear_check(const struct adreno_info *info);
 void adreno_rings_reset(struct adreno_device *adev);
-void adreno_cp_hw_init(struct adreno_device *adev);
+int adreno_cp_hw_init(struct adreno_device *adev);
 void adreno_cp_stop(struct adreno_device *adev);
 void adreno_retire(struct adreno_device *adev);
 struct ugpu_job *adreno_active_job_locked(struct adreno_device *adev);
 struct ugpu_job *adreno_running_job_locked(struct adreno_device *adev);
+void adreno_ring_hold_locked(struct adreno_device *adev, bool hold);
 void adreno_fault_locked(struct adreno_device *adev, int error);
 irqreturn_t adreno_gpu_irq(int irq, void *data);
 void adreno_fault_work(struct work_struct *work);

@@ -401,7 +401,7 @@ static void adreno_reset(struct ugpu_device *udev)
 	 * to stop and kept nothing to reset.
 	 */
 	active = pm_runtime_get_if_active(udev->dev);
-	if (!active)
+	if (active <= 0)
 		return;
 	if (!READ_ONCE(adev->gone))
 		dev_warn_ratelimited(udev->dev, "resetting the GPU\n");
@@ -416,11 +416,10 @@ static void adreno_reset(struct ugpu_device *udev)
 	/* What completed before the CP stopped completes; the rest is redone. */
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
-	adreno_cp_hw_init(adev);
-	if (active > 0) {
-		pm_runtime_mark_last_busy(udev->dev);
-		pm_runtime_put_autosuspend(udev->dev);
-	}
+	if (adreno_cp_hw_init(adev))
+		dev_err_ratelimited(udev->dev, "the GPU stays stopped\n");
+	pm_runtime_mark_last_busy(udev->dev);
+	pm_runtime_put_autosuspend(udev->dev);
 }
 
 /*
@@ -485,6 +484,9 @@ static int adreno_probe(struct platform_device *pdev)
 	/* Where the SMMU driver fills in its interface when attached. */
 	platform_set_drvdata(pdev, &adev->smmu);
 	spin_lock_init(&adev->lock);
+	ret = devm_mutex_init(dev, &adev->ttbr_lock);
+	if (ret)
+		return ret;
 	atomic64_set(&adev->next_vm_id, 0);
 	INIT_WORK(&adev->fault_work, adreno_fault_work);
 
@@ -529,7 +531,11 @@ static int adreno_probe(struct platform_device *pdev)
 	ret = adreno_mmu_init(adev);
 	if (ret)
 		goto err_pm;
-	adreno_cp_hw_init(adev);
+	ret = adreno_cp_hw_init(adev);
+	if (ret) {
+		dev_err(dev, "the SMMU takes no page table of the GPU's\n");
+		goto err_mmu;
+	}
 
 	/* Threaded: the handlers complete jobs. */
 	ret = devm_request_threaded_irq(dev, adev->irq_gpu, NULL,
@@ -609,10 +615,13 @@ static void adreno_remove(struct platform_device *pdev)
 	cancel_work_sync(&adev->fault_work);
 	ugpu_device_unregister(&adev->udev);
 	cancel_work_sync(&adev->fault_work);
-	pm_runtime_get_sync(&pdev->dev);
+	/* Powered only to be stopped: the resume does not start the CP. */
 	adev->hw_ready = false;
+	pm_runtime_get_sync(&pdev->dev);
 	adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
+	/* A fault reported until the domain went may have queued it. */
+	cancel_work_sync(&adev->fault_work);
 	/* The suspend this runs only stops the clock. */
 	ugpu_pm_runtime_fini(&pdev->dev);
 }
@@ -669,7 +678,11 @@ static int adreno_runtime_resume(struct device *dev)
 	/* No command is on the ring: start the CP on it empty, from 0. */
 	if (adev->hw_ready) {
 		adreno_rings_reset(adev);
-		adreno_cp_hw_init(adev);
+		ret = adreno_cp_hw_init(adev);
+		if (ret) {
+			clk_disable_unprepare(adev->core_clk);
+			return ret;
+		}
 	}
 	ugpu_devfreq_resume(adev->df);
 	return 0;

@@ -128,11 +128,24 @@ static int adreno_smmu_attach(struct adreno_device *adev)
 		goto err_detach;
 	}
 	adev->ttbr1_cfg = smmu->get_ttbr1_cfg(smmu->cookie);
-	if (!adev->ttbr1_cfg || !adev->ttbr1_cfg->tlb ||
+	/* Split tables: TTBR1 the domain's, TTBR0 free for the GPU's. */
+	if (!adev->ttbr1_cfg ||
+	    !(adev->ttbr1_cfg->quirks & IO_PGTABLE_QUIRK_ARM_TTBR1)) {
+		dev_err(dev, "the SMMU does not split its tables\n");
+		ret = -ENODEV;
+		goto err_detach;
+	}
+	if (!adev->ttbr1_cfg->tlb ||
 	    !adev->ttbr1_cfg->tlb->tlb_flush_all ||
 	    !(adev->ttbr1_cfg->pgsize_bitmap & SZ_4K)) {
 		dev_err(dev, "the SMMU's tables are not 4 KiB AArch64 ones\n");
 		ret = -ENODEV;
+		goto err_detach;
+	}
+	/* Table entries hold what the SMMU's output addresses reach. */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(min(adev->ttbr1_cfg->oas, 48U)));
+	if (ret) {
+		dev_err(dev, "no %u-bit DMA\n", adev->ttbr1_cfg->oas);
 		goto err_detach;
 	}
 	iommu_set_fault_handler(adev->domain, adreno_iommu_fault, adev);
@@ -159,6 +172,8 @@ static void adreno_smmu_detach(struct adreno_device *adev)
 	iommu_detach_device(adev->domain, adev->udev.dev);
 	iommu_domain_free(adev->domain);
 	adev->domain = NULL;
+	/* The cookie named the domain just freed. */
+	memset(smmu, 0, sizeof(*smmu));
 }
 
 /*
@@ -260,15 +275,16 @@ void adreno_mmu_fini(struct adreno_device *adev)
 }
 
 /*
- * Point the context bank at the kernel table; the CP is idle. The SMMU
- * driver takes a table only with TTBR0 walks off, and the TLB may hold
- * the previous table's translations.
+ * Point the context bank at the kernel table; the CP is stopped or idle
+ * with the ring held. The SMMU driver takes a table only with TTBR0 walks
+ * off, and the TLB may hold the previous table's translations.
  */
 static void adreno_mmu_set_kernel_table(struct adreno_device *adev)
 {
 	struct adreno_smmu_priv *smmu = &adev->smmu;
 	int ret;
 
+	lockdep_assert_held(&adev->ttbr_lock);
 	if (adev->ttbr0_on)
 		smmu->set_ttbr0_cfg(smmu->cookie, NULL);
 	ret = smmu->set_ttbr0_cfg(smmu->cookie, &adev->kernel_cfg);
@@ -283,14 +299,20 @@ static void adreno_mmu_set_kernel_table(struct adreno_device *adev)
 /**
  * adreno_mmu_hw_init() - point the context bank at the kernel table.
  * @adev: the device, the CP stopped.
+ *
+ * Context: process; sleeps.
+ *
+ * Return: 0, or the SMMU driver's error.
  */
-void adreno_mmu_hw_init(struct adreno_device *adev)
+int adreno_mmu_hw_init(struct adreno_device *adev)
 {
-	unsigned long flags;
+	int ret;
 
-	spin_lock_irqsave(&adev->lock, flags);
+	mutex_lock(&adev->ttbr_lock);
 	adreno_mmu_set_kernel_table(adev);
-	spin_unlock_irqrestore(&adev->lock, flags);
+	ret = adev->ttbr0_on ? 0 : -ENODEV;
+	mutex_unlock(&adev->ttbr_lock);
+	return ret;
 }
 
 /* The CP is idle: nothing fetched through TTBR0 until the next WPTR. */
@@ -300,7 +322,7 @@ static bool adreno_cp_idle_locked(struct adreno_device *adev)
 	       !(adreno_read(adev, A6XX_RBBM_STATUS) & A6XX_RBBM_STATUS_CP_BUSY);
 }
 
-/* The table the context bank walks now. */
+/* The table the context bank walks now; the SMMU is powered. */
 static u64 adreno_hw_ttbr(struct adreno_device *adev)
 {
 	struct adreno_smmu_fault_info info = { };
@@ -313,34 +335,53 @@ static u64 adreno_hw_ttbr(struct adreno_device *adev)
  * Tables are about to be freed: nothing may walk them any more. The ring
  * forgets them (its next command of another client selects its own
  * tables, fetched through the kernel table), and the context bank is
- * moved to the kernel table once the CP is past them.
+ * given the kernel table once the CP is past them, with the ring held
+ * meanwhile. A GPU that is not active has no command, and its runtime
+ * suspend gave the bank the kernel table: its SMMU (which may be off
+ * too) is not looked at. Returns false if the CP stays on the tables.
  */
-static void adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
+static bool adreno_forget_ttbr(struct adreno_device *adev, u64 ttbr)
 {
 	struct adreno_ring *ring = &adev->ring;
+	struct device *dev = adev->udev.dev;
 	unsigned int tries;
 	unsigned long flags;
+	bool done = false;
+	int active;
 
-	for (tries = 0; tries < 1000; tries++) {
+	spin_lock_irqsave(&adev->lock, flags);
+	if (ring->last_ttbr == ttbr) {
+		ring->last_ttbr = adev->kernel_ttbr;
+		ring->last_vm = 0;
+	}
+	spin_unlock_irqrestore(&adev->lock, flags);
+
+	active = pm_runtime_get_if_active(dev);
+	if (active <= 0)
+		return true;
+
+	mutex_lock(&adev->ttbr_lock);
+	for (tries = 0; tries < 1000 && !done; tries++) {
 		spin_lock_irqsave(&adev->lock, flags);
-		if (ring->last_ttbr == ttbr) {
-			ring->last_ttbr = adev->kernel_ttbr;
-			ring->last_vm = 0;
-		}
 		if (adreno_hw_ttbr(adev) != ttbr) {
+			done = true;
+		} else if (adreno_cp_idle_locked(adev)) {
+			adreno_ring_hold_locked(adev, true);
 			spin_unlock_irqrestore(&adev->lock, flags);
-			return;
-		}
-		if (adreno_cp_idle_locked(adev)) {
 			adreno_mmu_set_kernel_table(adev);
-			spin_unlock_irqrestore(&adev->lock, flags);
-			return;
+			spin_lock_irqsave(&adev->lock, flags);
+			adreno_ring_hold_locked(adev, false);
+			done = true;
 		}
 		spin_unlock_irqrestore(&adev->lock, flags);
 		/* The CP is about to fetch the next client's table switch. */
-		usleep_range(10, 20);
+		if (!done)
+			usleep_range(10, 20);
 	}
-	dev_warn_ratelimited(adev->udev.dev, "CP still on freed page tables\n");
+	mutex_unlock(&adev->ttbr_lock);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+	return done;
 }
 
 /**
@@ -388,7 +429,14 @@ void adreno_vm_fini(struct ugpu_vm *vm)
 
 	if (!avm)
 		return;
-	adreno_forget_ttbr(adev, ugpu_pgtable_root(avm->pgt));
+	vm->priv = NULL;
+	if (!adreno_forget_ttbr(adev, ugpu_pgtable_root(avm->pgt))) {
+		/* Better lost than walked by the GPU once freed. */
+		dev_warn_ratelimited(adev->udev.dev,
+				     "CP still on a client's page tables: leaking them\n");
+		kfree(avm);
+		return;
+	}
 	/*
 	 * Walk-cache entries pointing into the tables freed below go before
 	 * the pages can hold anything else.
@@ -396,7 +444,6 @@ void adreno_vm_fini(struct ugpu_vm *vm)
 	adreno_tlb_flush(adev);
 	ugpu_pgtable_free(avm->pgt);
 	kfree(avm);
-	vm->priv = NULL;
 }
 
 /**

@@ -310,7 +310,7 @@ static void adreno_kick_locked(struct adreno_device *adev)
 	int prio;
 
 	lockdep_assert_held(&adev->lock);
-	if (adev->gone)
+	if (adev->gone || adev->ring_held)
 		return;
 
 	for (prio = ADRENO_NUM_QUEUES - 1; prio >= 0; prio--)
@@ -332,6 +332,20 @@ static void adreno_kick_locked(struct adreno_device *adev)
 		ring->hw_wptr = ring->wptr;
 		adreno_write(adev, A6XX_CP_RB_WPTR, ring->hw_wptr);
 	}
+}
+
+/**
+ * adreno_ring_hold_locked() - keep new commands from the CP, or let them
+ * go again.
+ * @adev: the device, &adreno_device.lock held.
+ * @hold: hold (the write pointer stays), or release (and kick).
+ */
+void adreno_ring_hold_locked(struct adreno_device *adev, bool hold)
+{
+	lockdep_assert_held(&adev->lock);
+	adev->ring_held = hold;
+	if (!hold)
+		adreno_kick_locked(adev);
 }
 
 /**
@@ -716,10 +730,16 @@ static void adreno_protect_init(struct adreno_device *adev)
 /**
  * adreno_cp_hw_init() - reset the GPU and start the CP on the empty ring.
  * @adev: the device; no job on the ring.
+ *
+ * Context: process; sleeps.
+ *
+ * Return: 0, or -ENODEV when the SMMU refuses the kernel table (the CP
+ * is left stopped).
  */
-void adreno_cp_hw_init(struct adreno_device *adev)
+int adreno_cp_hw_init(struct adreno_device *adev)
 {
 	struct adreno_ring *ring = &adev->ring;
+	int ret;
 
 	adreno_cp_stop(adev);
 	adreno_write(adev, A6XX_RBBM_SW_RESET_CMD, 1);
@@ -727,7 +747,9 @@ void adreno_cp_hw_init(struct adreno_device *adev)
 	/* The reset keeps the GBIF halted; the GPU may use the bus again. */
 	adreno_write(adev, A6XX_GBIF_HALT, 0);
 	adreno_write(adev, A6XX_RBBM_GBIF_HALT, 0);
-	adreno_mmu_hw_init(adev);
+	ret = adreno_mmu_hw_init(adev);
+	if (ret)
+		return ret;
 	adreno_protect_init(adev);
 	/*
 	 * The UCHE's GMEM window, which the reset cleared: what commands
@@ -759,4 +781,5 @@ void adreno_cp_hw_init(struct adreno_device *adev)
 	adreno_write(adev, A6XX_RBBM_INT_0_MASK,
 		     A6XX_INT_CP_CACHE_FLUSH_TS | A6XX_INT_CP_HW_ERROR);
 	adreno_write(adev, A6XX_CP_SQE_CNTL, A6XX_CP_SQE_CNTL_ENABLE);
+	return 0;
 }

@@ -2087,6 +2087,15 @@ static void a6xx_fini(struct sim_device *sdev)
  * (bypass) default domain, the driver allocates and attaches a paging
  * domain, and on that attach the SMMU fills in the adreno_smmu_priv
  * interface behind the GPU device's driver data, as arm-smmu-qcom does.
+ *
+ * A firmware spec (the node's "iommus") is built only by the OF and ACPI
+ * code, under a lock of the IOMMU core no module may take, and the
+ * simulated GPU has no firmware node: the SMMU registers without a
+ * firmware node, as x86's IOMMUs do, and claims by its device the one GPU
+ * it serves (arm-smmu-qcom knows the GPU by its stream ID 0). On a
+ * machine with another such IOMMU (an x86 host's own) the IOMMU core
+ * offers the GPU to that one instead, and the simulated Adreno cannot
+ * probe.
  * Everything the driver does to the context bank goes through that
  * interface and the domain's TLB callbacks; the host has no register of
  * the bank (only the CP's register packets reach it, through the
@@ -2112,13 +2121,15 @@ static void a6xx_fini(struct sim_device *sdev)
  * @irq: its context fault interrupt.
  * @domain: the paging domain attached to the GPU, or NULL (identity);
  *	written under &sim_device.lock and read by the fault handler.
- * @ops: the copy of a6xx_smmu_ops @iommu is registered with.
+ * @gpu: the GPU's device, the only one it serves.
+ * @node: entry in a6xx_smmus.
  */
 struct a6xx_smmu {
 	struct a6xx_sim *a;
 	struct platform_device *pdev;
 	struct iommu_device iommu;
-	struct iommu_ops *ops;
+	struct device *gpu;
+	struct list_head node;
 	int irq;
 	struct a6xx_smmu_domain *domain;
 };
@@ -2187,6 +2198,8 @@ static int a6xx_smmu_set_ttbr0_cfg(const void *cookie,
 	unsigned long flags;
 	int ret = 0;
 
+	/* arm-smmu-qcom's resumes the SMMU first: callers may not hold locks. */
+	might_sleep();
 	spin_lock_irqsave(&a->sdev->lock, flags);
 	if (!cfg) {
 		if (a->tcr & SMMU_TCR_EPD0)
@@ -2397,31 +2410,25 @@ static struct iommu_domain a6xx_smmu_identity_domain = {
 	.ops = &a6xx_smmu_identity_ops,
 };
 
+/* The simulated SMMUs, to find the one serving a device. */
+static LIST_HEAD(a6xx_smmus);
+static DEFINE_MUTEX(a6xx_smmus_lock);
+
 static struct iommu_device *a6xx_smmu_probe_device(struct device *dev)
 {
-	struct iommu_fwspec *fwspec = dev_iommu_fwspec_get(dev);
+	struct iommu_device *iommu = ERR_PTR(-ENODEV);
 	struct a6xx_smmu *smmu;
-	struct device *smmu_dev;
-	unsigned int i;
 
-	/* The GPU's is the stream with ID 0, as arm-smmu-qcom tells it. */
-	if (!fwspec)
-		return ERR_PTR(-ENODEV);
-	for (i = 0; i < fwspec->num_ids; i++)
-		if (!(fwspec->ids[i] & 0xffff))
+	mutex_lock(&a6xx_smmus_lock);
+	list_for_each_entry(smmu, &a6xx_smmus, node) {
+		if (smmu->gpu == dev) {
+			dev_iommu_priv_set(dev, smmu);
+			iommu = &smmu->iommu;
 			break;
-	if (i == fwspec->num_ids)
-		return ERR_PTR(-ENODEV);
-	smmu_dev = bus_find_device_by_fwnode(&platform_bus_type,
-					     fwspec->iommu_fwnode);
-	if (!smmu_dev)
-		return ERR_PTR(-ENODEV);
-	smmu = dev_get_drvdata(smmu_dev);
-	put_device(smmu_dev);
-	if (!smmu)
-		return ERR_PTR(-ENODEV);
-	dev_iommu_priv_set(dev, smmu);
-	return &smmu->iommu;
+		}
+	}
+	mutex_unlock(&a6xx_smmus_lock);
+	return iommu;
 }
 
 /* The GPU's stream is the only one: it bypasses as at reset. */
@@ -2430,14 +2437,6 @@ static int a6xx_smmu_def_domain_type(struct device *dev)
 	return IOMMU_DOMAIN_IDENTITY;
 }
 
-/*
- * The IOMMU core pins the module of an IOMMU's ops while a device is
- * probed behind it. The devices behind these SMMUs are the simulator's
- * own GPUs, which only unloading the simulator removes: pinned, it could
- * never be unloaded. Each SMMU registers a copy of these ops outside the
- * module's image, owned by no module, and the simulator deletes the GPU
- * behind an SMMU and unregisters the SMMU before its code goes.
- */
 static const struct iommu_ops a6xx_smmu_ops = {
 	.identity_domain = &a6xx_smmu_identity_domain,
 	.domain_alloc_paging = a6xx_smmu_domain_alloc_paging,
@@ -2445,17 +2444,14 @@ static const struct iommu_ops a6xx_smmu_ops = {
 	.device_group = generic_single_device_group,
 	.def_domain_type = a6xx_smmu_def_domain_type,
 	.pgsize_bitmap = SZ_4K | SZ_2M | SZ_1G,
+	.owner = THIS_MODULE,
 };
 
 /*
  * The adreno_smmu node of sc7180.dtsi and sc7280.dtsi, as far as a
  * software node can carry it; its one context interrupt is the
- * simulated device's second line. The GPU nodes' "iommus" cells, as
- * arm-smmu encodes them in a firmware spec (stream ID, SMR mask << 16):
- * <&adreno_smmu 0> on SC7180, <&adreno_smmu 0 0x400>, <&adreno_smmu 1
- * 0x400> on SC7280.
+ * simulated device's second line.
  */
-#define A6XX_SMR_MASK(m)	((m) << 16)
 
 static const char * const a6xx_smmu_compat_sc7180[] = {
 	"qcom,sc7180-smmu-v2", "qcom,adreno-smmu", "qcom,smmu-v2",
@@ -2486,21 +2482,14 @@ static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev
 		.num_res = 1,
 		.properties = props,
 	};
-	u32 sids[2] = { A6XX_SMR_MASK(0x400) | 0, A6XX_SMR_MASK(0x400) | 1 };
 	struct a6xx_smmu *smmu;
 	int ret;
 
-	if (!sc7280)
-		sids[0] = 0;
 	smmu = kzalloc(sizeof(*smmu), GFP_KERNEL);
 	if (!smmu)
 		return -ENOMEM;
-	smmu->ops = kmemdup(&a6xx_smmu_ops, sizeof(a6xx_smmu_ops), GFP_KERNEL);
-	if (!smmu->ops) {
-		kfree(smmu);
-		return -ENOMEM;
-	}
 	smmu->a = a;
+	smmu->gpu = &pdev->dev;
 	smmu->irq = sdev->virq[A6XX_SIM_IRQ_SMMU];
 	a->smmu = smmu;
 	a->bypass = true;
@@ -2512,7 +2501,6 @@ static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev
 		smmu->pdev = NULL;
 		goto err_free;
 	}
-	platform_set_drvdata(smmu->pdev, smmu);
 	ret = request_irq(smmu->irq, a6xx_smmu_fault_irq, 0,
 			  dev_name(&smmu->pdev->dev), smmu);
 	if (ret)
@@ -2521,21 +2509,19 @@ static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev
 				     "%s", dev_name(&smmu->pdev->dev));
 	if (ret)
 		goto err_free_irq;
-	/* Its fwnode, not NULL: it claims no device without a spec. */
-	ret = iommu_device_register(&smmu->iommu, smmu->ops, &smmu->pdev->dev);
+	mutex_lock(&a6xx_smmus_lock);
+	list_add_tail(&smmu->node, &a6xx_smmus);
+	mutex_unlock(&a6xx_smmus_lock);
+	/* Before the GPU's device is added, which the IOMMU core probes. */
+	ret = iommu_device_register(&smmu->iommu, &a6xx_smmu_ops, NULL);
 	if (ret)
-		goto err_sysfs;
-	/* The GPU node's "iommus". */
-	ret = iommu_fwspec_init(&pdev->dev, dev_fwnode(&smmu->pdev->dev)) ?:
-	      iommu_fwspec_add_ids(&pdev->dev, sids, sc7280 ? 2 : 1);
-	if (ret)
-		goto err_iommu;
+		goto err_unlist;
 	return 0;
 
-err_iommu:
-	iommu_fwspec_free(&pdev->dev);
-	iommu_device_unregister(&smmu->iommu);
-err_sysfs:
+err_unlist:
+	mutex_lock(&a6xx_smmus_lock);
+	list_del(&smmu->node);
+	mutex_unlock(&a6xx_smmus_lock);
 	iommu_device_sysfs_remove(&smmu->iommu);
 err_free_irq:
 	free_irq(smmu->irq, smmu);
@@ -2543,7 +2529,6 @@ err_unregister_pdev:
 	platform_device_unregister(smmu->pdev);
 err_free:
 	a->smmu = NULL;
-	kfree(smmu->ops);
 	kfree(smmu);
 	return ret;
 }
@@ -2553,14 +2538,15 @@ static void a6xx_iommu_fini(struct sim_device *sdev, struct platform_device *pde
 	struct a6xx_sim *a = to_a6xx(sdev);
 	struct a6xx_smmu *smmu = a->smmu;
 
-	/* A GPU device never added still holds its spec. */
-	iommu_fwspec_free(&pdev->dev);
+	/* The GPU's device is gone: the IOMMU core released it. */
 	iommu_device_unregister(&smmu->iommu);
+	mutex_lock(&a6xx_smmus_lock);
+	list_del(&smmu->node);
+	mutex_unlock(&a6xx_smmus_lock);
 	iommu_device_sysfs_remove(&smmu->iommu);
 	free_irq(smmu->irq, smmu);
 	platform_device_unregister(smmu->pdev);
 	a->smmu = NULL;
-	kfree(smmu->ops);
 	kfree(smmu);
 }
 

@@ -1717,11 +1717,41 @@ static int sim_parse_gpus(const char *list,
 	return ret ? ret : count;
 }
 
+/* Serialises the unplug parameter's destruction with module exit's. */
+static DEFINE_MUTEX(sim_devices_lock);
+
 static void sim_destroy_all(void)
 {
+	mutex_lock(&sim_devices_lock);
 	while (sim_num_devices)
 		sim_device_destroy(sim_devices[--sim_num_devices], true);
+	mutex_unlock(&sim_devices_lock);
 }
+
+/*
+ * Writing 1 removes every simulated device. A device behind an IOMMU the
+ * simulator registers (the Adreno's SMMU) holds a reference to this
+ * module, as it would to an IOMMU driver's: the devices must go before
+ * the module can.
+ */
+static int sim_unplug_set(const char *val, const struct kernel_param *kp)
+{
+	bool unplug;
+	int ret;
+
+	ret = kstrtobool(val, &unplug);
+	if (ret)
+		return ret;
+	if (unplug)
+		sim_destroy_all();
+	return 0;
+}
+
+static const struct kernel_param_ops sim_unplug_ops = {
+	.set = sim_unplug_set,
+};
+module_param_cb(unplug, &sim_unplug_ops, NULL, 0200);
+MODULE_PARM_DESC(unplug, "Write 1 to remove every simulated device (before unloading the module)");
 
 static int __init ugpu_sim_init(void)
 {
