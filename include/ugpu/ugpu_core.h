@@ -296,7 +296,8 @@ struct ugpu_device {
 	u64 timestamp_frequency;
 	/**
 	 * @timestamp_needs_power: the counter can be read only while the GPU
-	 * is runtime-active. The core then holds a runtime PM reference from
+	 * is runtime-active. The core then powers the GPU around the read
+	 * of %DRM_UGPU_PARAM_TIMESTAMP, and holds a runtime PM reference from
 	 * the submit of a %DRM_UGPU_CMD_WRITE_TIMESTAMP to its release, so
 	 * the GPU is up when the command runs, where powering it up is not
 	 * allowed.

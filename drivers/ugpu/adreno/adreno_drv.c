@@ -27,8 +27,6 @@
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
 
-#include <drm/drm_drv.h>
-
 #include "adreno.h"
 
 /* Flags a618 (a6xx gen 1) has and a635 has not, and the reverse. */
@@ -359,33 +357,17 @@ static int adreno_get_param(struct ugpu_device *udev, u32 param, u32 index,
 	return 0;
 }
 
-/*
- * The always-on counter answers only while the GPU is clocked: this
- * resumes it if needed. Where fences signal (a soft timestamp job) the
- * core holds a runtime PM reference (&ugpu_device.timestamp_needs_power),
- * so the GPU is active and this neither sleeps nor resumes.
- */
+/* Powered by the core: the counter answers only while the GPU is clocked. */
 static u64 adreno_read_timestamp(struct ugpu_device *udev)
 {
 	struct adreno_device *adev = to_adreno(udev);
 	u32 hi, lo;
-	u64 ts = 0;
-	int idx;
 
-	if (!drm_dev_enter(&udev->drm, &idx))
-		return 0;
-	if (pm_runtime_resume_and_get(udev->dev))
-		goto out_exit;
 	do {
 		hi = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI);
 		lo = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER);
 	} while (hi != adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI));
-	ts = (u64)hi << 32 | lo;
-	pm_runtime_mark_last_busy(udev->dev);
-	pm_runtime_put_autosuspend(udev->dev);
-out_exit:
-	drm_dev_exit(idx);
-	return ts;
+	return (u64)hi << 32 | lo;
 }
 
 /* Called by ugpu_recover() with every queue stopped, and on unregister. */

@@ -45,6 +45,29 @@ module_param(ban_threshold, uint, 0444);
 MODULE_PARM_DESC(ban_threshold,
 		 "Hangs or faults after which a context is banned (default 3, 0: never)");
 
+/*
+ * GET_PARAM's timestamp. A counter that reads only while the GPU is
+ * powered gets the GPU powered for the read (autosuspend keeps it up for
+ * back-to-back reads); where fences signal, the soft job holds the
+ * reference instead (&ugpu_device.timestamp_needs_power).
+ */
+static int ugpu_param_timestamp(struct ugpu_device *udev, u64 *value)
+{
+	int ret;
+
+	if (udev->timestamp_needs_power) {
+		ret = pm_runtime_resume_and_get(udev->dev);
+		if (ret)
+			return ret;
+	}
+	*value = udev->ops->read_timestamp(udev);
+	if (udev->timestamp_needs_power) {
+		pm_runtime_mark_last_busy(udev->dev);
+		pm_runtime_put_autosuspend(udev->dev);
+	}
+	return 0;
+}
+
 static int ugpu_get_param(struct ugpu_device *udev, u32 param, u32 index,
 			  u64 *value)
 {
@@ -113,7 +136,7 @@ static int ugpu_get_param(struct ugpu_device *udev, u32 param, u32 index,
 		if (!drm_dev_enter(&udev->drm, &idx))
 			return -ENODEV;
 		if (param == DRM_UGPU_PARAM_TIMESTAMP)
-			*value = udev->ops->read_timestamp(udev);
+			ret = ugpu_param_timestamp(udev, value);
 		else
 			ret = udev->ops->get_param(udev, param, index, value);
 		drm_dev_exit(idx);

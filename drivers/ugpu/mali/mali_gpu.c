@@ -446,27 +446,15 @@ int mali_gpu_get_param(struct ugpu_device *udev, u32 param, u32 index,
 
 /**
  * mali_gpu_read_timestamp() - &ugpu_family_ops.read_timestamp.
- * @udev: the device.
+ * @udev: the device, powered: the register reads the counter only then
+ *	(the core powers it, &ugpu_device.timestamp_needs_power).
  *
- * The register reads the counter only while the GPU is powered: this
- * powers it up if needed (autosuspend keeps it up for back-to-back
- * reads). Where fences signal (a soft WRITE_TIMESTAMP) the core holds a
- * runtime PM reference (&ugpu_device.timestamp_needs_power), so the GPU
- * is active and taking another reference neither sleeps nor resumes.
- *
- * Return: TIMESTAMP, or 0 when the GPU is gone or cannot be powered.
+ * Return: TIMESTAMP.
  */
 u64 mali_gpu_read_timestamp(struct ugpu_device *udev)
 {
 	struct mali_device *mdev = to_mali(udev);
 	u32 hi, lo, hi2;
-	u64 ts = 0;
-	int idx;
-
-	if (!drm_dev_enter(&udev->drm, &idx))
-		return 0;
-	if (pm_runtime_resume_and_get(udev->dev))
-		goto out_exit;
 
 	/* Read the high word again to catch a carry out of the low word. */
 	hi = mali_read(mdev, MALI_TIMESTAMP_HI);
@@ -475,11 +463,5 @@ u64 mali_gpu_read_timestamp(struct ugpu_device *udev)
 		lo = mali_read(mdev, MALI_TIMESTAMP_LO);
 		hi = mali_read(mdev, MALI_TIMESTAMP_HI);
 	} while (hi != hi2);
-	ts = (u64)hi << 32 | lo;
-
-	pm_runtime_mark_last_busy(udev->dev);
-	pm_runtime_put_autosuspend(udev->dev);
-out_exit:
-	drm_dev_exit(idx);
-	return ts;
+	return (u64)hi << 32 | lo;
 }
