@@ -1776,9 +1776,12 @@ static int __init ugpu_sim_init(void)
 		goto err_rcdev;
 	sim_debugfs_root = debugfs_create_dir("ugpu_sim", NULL);
 
+	/* The parameters are writable already: unplug waits. */
+	mutex_lock(&sim_devices_lock);
 	for (i = 0; i < count; i++) {
 		sdev = sim_device_create(models[i], i);
 		if (IS_ERR(sdev)) {
+			mutex_unlock(&sim_devices_lock);
 			pr_err("ugpu_sim: cannot create %s: %pe\n",
 			       models[i]->name, sdev);
 			ret = PTR_ERR(sdev);
@@ -1786,6 +1789,7 @@ static int __init ugpu_sim_init(void)
 		}
 		sim_devices[sim_num_devices++] = sdev;
 	}
+	mutex_unlock(&sim_devices_lock);
 	return 0;
 
 err_destroy:
