@@ -2353,10 +2353,12 @@ static struct iommu_domain *a6xx_smmu_domain_alloc_paging(struct device *dev)
 	if (!dom)
 		return ERR_PTR(-ENOMEM);
 	dom->domain.ops = &a6xx_smmu_paging_ops;
+	/*
+	 * No aperture: the domain maps nothing through iommu_map() (its
+	 * TTBR1 half, at the top of 64 bits, would not fit a 32-bit
+	 * dma_addr_t anyway).
+	 */
 	dom->domain.pgsize_bitmap = SZ_4K | SZ_2M | SZ_1G;
-	dom->domain.geometry.aperture_start = GENMASK_ULL(63, 48);
-	dom->domain.geometry.aperture_end = ~0ULL;
-	dom->domain.geometry.force_aperture = true;
 	/*
 	 * What arm-smmu-qcom's GPU domain has: a TTBR1 table of 4 KiB
 	 * granules over 48-bit inputs, write-back inner-shareable walks,
