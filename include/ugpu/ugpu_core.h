@@ -215,6 +215,10 @@ struct ugpu_family_ops {
 	 * checked that @job->cmd.queue is %DRM_UGPU_QUEUE_AUTO or a valid
 	 * queue, and resolved and bounds-checked the command buffers into
 	 * @job->bufs). May set @job->priv. Return -EINVAL for a bad command.
+	 * The core then powers the GPU up (runtime PM, which every family
+	 * enables with ugpu_pm_runtime_init()) and holds the reference until
+	 * @job_cleanup: the GPU stays powered while the job waits, runs or is
+	 * run again after a reset, and @job_run never waits for a resume.
 	 */
 	int (*job_prepare)(struct ugpu_job *job);
 	/**
@@ -245,7 +249,10 @@ struct ugpu_family_ops {
 	 * hook the core calls ugpu_recover() with -ETIMEDOUT.
 	 */
 	enum drm_gpu_sched_stat (*job_timedout)(struct ugpu_job *job);
-	/** @job_cleanup: free what @job_prepare put in @job->priv. */
+	/**
+	 * @job_cleanup: free what @job_prepare put in @job->priv; the core
+	 * drops the job's runtime PM reference after it.
+	 */
 	void (*job_cleanup)(struct ugpu_job *job);
 	/**
 	 * @reset: reset the GPU and bring it back to the state after probe.

@@ -33,7 +33,6 @@
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
-#include <linux/pm_runtime.h>
 #include <linux/regmap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -91,15 +90,6 @@ int adreno_job_prepare(struct ugpu_job *job)
 			goto err_free;
 		job->queue = cmd->queue;
 	}
-	/*
-	 * Power the GPU up here, where waiting is allowed: the reference
-	 * lasts until adreno_job_cleanup(), so the GPU stays powered while
-	 * the command waits, runs or runs again after a reset, and
-	 * adreno_job_run() never waits for a resume.
-	 */
-	ret = pm_runtime_resume_and_get(job->udev->dev);
-	if (ret)
-		goto err_free;
 	job->priv = aj;
 	return 0;
 
@@ -109,18 +99,13 @@ err_free:
 }
 
 /**
- * adreno_job_cleanup() - &ugpu_family_ops.job_cleanup: once per prepared
- * job; drops the runtime PM reference adreno_job_prepare() took.
+ * adreno_job_cleanup() - &ugpu_family_ops.job_cleanup.
  * @job: the job.
  */
 void adreno_job_cleanup(struct ugpu_job *job)
 {
-	struct device *dev = job->udev->dev;
-
 	kfree(job->priv);
 	job->priv = NULL;
-	pm_runtime_mark_last_busy(dev);
-	pm_runtime_put_autosuspend(dev);
 }
 
 static void ring_emit(struct adreno_ring *ring, u32 val)

@@ -15,6 +15,7 @@
  * start; only jobs of the same context on the same queue are pipelined
  * (the queue runs them in order).
  */
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <drm/drm_drv.h>
@@ -196,6 +197,33 @@ void *ugpu_job_ctx_priv(struct ugpu_job *job)
 }
 EXPORT_SYMBOL_GPL(ugpu_job_ctx_priv);
 
+/**
+ * ugpu_job_power_get() - power the GPU for a prepared hardware job.
+ * @job: the job, just prepared.
+ *
+ * At submit, where waiting is allowed: the reference lasts until the
+ * family's job_cleanup (ugpu_job_cleanup()), so the GPU stays powered
+ * while the job waits, runs or is run again after a reset, and job_run
+ * never waits for a resume.
+ *
+ * Return: 0, or the resume's error.
+ */
+int ugpu_job_power_get(struct ugpu_job *job)
+{
+	return pm_runtime_resume_and_get(job->udev->dev);
+}
+
+/* The family's cleanup of a prepared job, then its power reference. */
+static void ugpu_job_cleanup(struct ugpu_job *job)
+{
+	struct device *dev = job->udev->dev;
+
+	if (job->udev->ops->job_cleanup)
+		job->udev->ops->job_cleanup(job);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+}
+
 static void ugpu_job_free_work(struct work_struct *work)
 {
 	struct ugpu_core_job *cjob = container_of(work, struct ugpu_core_job,
@@ -211,8 +239,8 @@ static void ugpu_job_free_work(struct work_struct *work)
 		mutex_lock(&core->ops_lock);
 		if (!list_empty(&cjob->live)) {
 			list_del_init(&cjob->live);
-			if (!core->gone && udev->ops->job_cleanup)
-				udev->ops->job_cleanup(job);
+			if (!core->gone)
+				ugpu_job_cleanup(job);
 		}
 		mutex_unlock(&core->ops_lock);
 	}
@@ -798,8 +826,7 @@ void ugpu_jobs_unplug(struct ugpu_device *udev)
 	mutex_lock(&core->ops_lock);
 	list_for_each_entry_safe(cjob, tmp, &core->jobs, live) {
 		list_del_init(&cjob->live);
-		if (udev->ops->job_cleanup)
-			udev->ops->job_cleanup(&cjob->job);
+		ugpu_job_cleanup(&cjob->job);
 	}
 	ugpu_ctxs_unplug(udev);
 	ugpu_vms_unplug(udev);

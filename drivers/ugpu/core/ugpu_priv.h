@@ -484,6 +484,7 @@ void ugpu_jobs_unplug(struct ugpu_device *udev);
 struct ugpu_core_job *ugpu_job_alloc(struct ugpu_device *udev,
 				     struct ugpu_ctx *ctx);
 void ugpu_job_free_unarmed(struct ugpu_core_job *cjob);
+int ugpu_job_power_get(struct ugpu_job *job);
 void ugpu_job_keep_bufs(struct ugpu_core_job *cjob);
 
 /* ugpu_submit.c */

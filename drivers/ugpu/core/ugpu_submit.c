@@ -756,6 +756,11 @@ static int ugpu_submit_create_job(struct ugpu_submit *s, u32 index)
 		job->bufs = NULL;
 		job->buf_count = 0;
 		if (!ret) {
+			ret = ugpu_job_power_get(job);
+			if (ret && udev->ops->job_cleanup)
+				udev->ops->job_cleanup(job);
+		}
+		if (!ret) {
 			mutex_lock(&core->ops_lock);
 			list_add_tail(&cjob->live, &core->jobs);
 			mutex_unlock(&core->ops_lock);

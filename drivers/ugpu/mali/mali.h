@@ -307,7 +307,6 @@ int mali_job_prepare(struct ugpu_job *job);
 int mali_job_run(struct ugpu_job *job);
 void mali_queue_depths(struct mali_device *mdev);
 enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job);
-void mali_job_cleanup(struct ugpu_job *job);
 u64 mali_progress(struct ugpu_device *udev, unsigned int queue);
 void mali_job_reset(struct mali_device *mdev);
 void mali_job_kill_all(struct mali_device *mdev, int error);

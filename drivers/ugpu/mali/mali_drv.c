@@ -75,7 +75,6 @@ static const struct ugpu_family_ops mali_ops = {
 	.job_run = mali_job_run,
 	.progress = mali_progress,
 	.job_timedout = mali_job_timedout,
-	.job_cleanup = mali_job_cleanup,
 	.reset = mali_reset,
 	.file_close = mali_file_close,
 	.coredump = mali_coredump,

@@ -23,7 +23,6 @@
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
-#include <linux/pm_runtime.h>
 #include <linux/regmap.h>
 #include <linux/sched.h>
 
@@ -84,26 +83,7 @@ int mali_job_prepare(struct ugpu_job *job)
 		return -EINVAL;
 
 	job->queue = slot;
-	/*
-	 * Power the GPU up here, where waiting is allowed: the reference
-	 * lasts until mali_job_cleanup(), so the GPU stays powered while the
-	 * job waits, runs or is run again after a reset, and
-	 * mali_job_run() never waits for a resume.
-	 */
-	return pm_runtime_resume_and_get(job->udev->dev);
-}
-
-/**
- * mali_job_cleanup() - &ugpu_family_ops.job_cleanup: once per prepared
- * job; drops the runtime PM reference mali_job_prepare() took.
- * @job: the job.
- */
-void mali_job_cleanup(struct ugpu_job *job)
-{
-	struct device *dev = job->udev->dev;
-
-	pm_runtime_mark_last_busy(dev);
-	pm_runtime_put_autosuspend(dev);
+	return 0;
 }
 
 /**
@@ -138,8 +118,8 @@ void mali_queue_depths(struct mali_device *mdev)
  * when the job leaves the hardware. Never waits: the queue depths
  * (mali_queue_depths()) keep the jobs on the hardware at or below the
  * number of AS slots, so one is always free or bound to an idle VM. The
- * GPU is powered: the job holds a runtime PM reference from
- * mali_job_prepare() on.
+ * GPU is powered: the core holds a runtime PM reference for the job from
+ * its submit on.
  *
  * Return: 0, or a negative error that fails the job.
  */

@@ -403,9 +403,8 @@ void viv_debugfs_init(struct viv_device *vdev)
 
 /*
  * &ugpu_family_ops.job_prepare: validate, then allocate the context state
- * the job will update while still in the submitter's context, and power
- * the GPU up: the reference lasts until viv_cleanup(), so the GPU stays
- * powered while the job waits, runs or is re-run after a reset.
+ * the job will update while still in the submitter's context (the core
+ * powers the GPU up after it).
  */
 static int viv_prepare(struct ugpu_job *job)
 {
@@ -415,21 +414,9 @@ static int viv_prepare(struct ugpu_job *job)
 		return ret;
 	ret = viv_ctx_reserve(to_viv(job->udev), ugpu_job_ctx_priv(job),
 			      job->priv);
-	if (!ret)
-		ret = pm_runtime_resume_and_get(job->udev->dev);
 	if (ret)
 		viv_job_cleanup(job);
 	return ret;
-}
-
-/* &ugpu_family_ops.job_cleanup: once per prepared job. */
-static void viv_cleanup(struct ugpu_job *job)
-{
-	struct device *dev = job->udev->dev;
-
-	viv_job_cleanup(job);
-	pm_runtime_mark_last_busy(dev);
-	pm_runtime_put_autosuspend(dev);
 }
 
 static const struct ugpu_family_ops viv_ops = {
@@ -445,7 +432,7 @@ static const struct ugpu_family_ops viv_ops = {
 	.job_run = viv_job_run,
 	.progress = viv_progress,
 	.job_timedout = viv_job_timedout,
-	.job_cleanup = viv_cleanup,
+	.job_cleanup = viv_job_cleanup,
 	.reset = viv_reset,
 	.coredump = viv_coredump,
 };
