@@ -3300,7 +3300,9 @@ static bool board_has_power(const char *board, char *what, size_t size)
 		if (!strncmp(line, "power domain: none,", 19))
 			continue;
 		if (len > 3 && !strcmp(line + len - 3, " on")) {
-			snprintf(what, size, "%s", line);
+			len = len < size ? len : size - 1;
+			memcpy(what, line, len);
+			what[len] = '\0';
 			return true;
 		}
 	}
