@@ -150,6 +150,7 @@ static int adreno_state_show(struct seq_file *m, void *data)
 	const struct adreno_info *info = adev->info;
 	unsigned long flags;
 	struct seq_buf s;
+	bool active;
 	char *buf;
 
 	seq_printf(m, "Adreno %s, chip id 0x%08x, speed bin %u, GMEM %u KiB, %u CCU, %u SP\n",
@@ -160,18 +161,23 @@ static int adreno_state_show(struct seq_file *m, void *data)
 	if (!buf)
 		return -ENOMEM;
 	seq_buf_init(&s, buf, ADRENO_DUMP_SIZE);
-	/* A sleeping GPU is not woken to be looked at. */
-	if (pm_runtime_get_if_active(adev->udev.dev) > 0) {
+	/*
+	 * A sleeping GPU is not woken to be looked at, and its SMMU, which
+	 * sleeps with it, is not read either.
+	 */
+	active = pm_runtime_get_if_active(adev->udev.dev) > 0;
+	if (active)
 		adreno_print_regs(adev, &s);
-		pm_runtime_put_autosuspend(adev->udev.dev);
-	} else {
-		seq_buf_puts(&s, "GPU runtime-suspended: registers not read\n");
-	}
+	else
+		seq_buf_puts(&s, "GPU runtime-suspended: registers and SMMU not read\n");
 	spin_lock_irqsave(&adev->lock, flags);
 	adreno_print_rings(adev, &s);
-	adreno_print_smmu(adev, &s);
+	if (active)
+		adreno_print_smmu(adev, &s);
 	adreno_print_fault(adev, &s);
 	spin_unlock_irqrestore(&adev->lock, flags);
+	if (active)
+		pm_runtime_put_autosuspend(adev->udev.dev);
 	seq_write(m, buf, seq_buf_used(&s));
 	kfree(buf);
 	return 0;
