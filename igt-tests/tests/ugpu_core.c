@@ -268,6 +268,14 @@
  * Sub-category: Power management
  * Functionality: system suspend
  *
+ * SUBTEST: suspend-resume-fails
+ * Description: A GPU whose clock fails to start again after system
+ *	sleep is lost: the command that waited across the sleep (a
+ *	timestamp, which reads the GPU) fails with -EIO without touching
+ *	the unpowered GPU, and rebinding the driver brings the GPU back.
+ * Sub-category: Power management
+ * Functionality: system suspend
+ *
  * SUBTEST: unbind-runtime-pm-forbidden
  * Description: Unbind a GPU whose runtime PM user space forbade
  *	(power/control "on"): its clocks, supplies and power domain are off
@@ -3107,16 +3115,21 @@ static uint32_t pm_value(unsigned int job, unsigned int op)
 }
 
 /* Queue job @job of @w: PM_OPS GPU writes of pm_value(@job, op). */
-static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
-		      unsigned int job)
+static void pm_submit_after(struct ugpu_device_info *d, struct pm_work *w,
+			    unsigned int job, uint32_t sig)
 {
 	uint64_t cmd_off = (uint64_t)job * PM_CMD_SIZE;
 	uint64_t slot0 = (uint64_t)job * PM_OPS * PM_SLOT;
 	struct drm_ugpu_cmd_buf buf;
 	struct ugpu_submit s;
 	unsigned int op, c;
+	uint64_t deps = 0;
 
 	ugpu_submit_init(&s, w->ctx);
+	if (sig) {
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+		deps = 1;
+	}
 	if (d->family == DRM_UGPU_FAMILY_MALI) {
 		struct mali_chain chain;
 
@@ -3131,7 +3144,7 @@ static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
 			mali_chain_append(&chain, off);
 		}
 		ugpu_submit_mali(&s, chain.head, DRM_UGPU_MALI_REQ_COMPUTE,
-				 DRM_UGPU_QUEUE_AUTO, 0);
+				 DRM_UGPU_QUEUE_AUTO, deps);
 		ugpu_submit_bo(&s, w->cmd->handle,
 			       DRM_UGPU_SUBMIT_BO_READ | DRM_UGPU_SUBMIT_BO_WRITE);
 	} else if (d->family == DRM_UGPU_FAMILY_ADRENO) {
@@ -3141,7 +3154,7 @@ static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
 		for (op = 0; op < PM_OPS; op++)
 			adreno_mem_write(&cs, w->data->va + slot0 + op * PM_SLOT,
 					 pm_value(job, op));
-		ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, 0);
+		ugpu_submit_adreno(&s, &buf, &cs, DRM_UGPU_QUEUE_AUTO, deps);
 	} else {
 		static struct viv_stream vs;
 		bool is_3d = ugpu_get_param(w->fd, DRM_UGPU_PARAM_QUEUE_CAPS,
@@ -3176,6 +3189,7 @@ static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
 		buf.reloc_count = vs.nrelocs;
 		c = ugpu_submit_cmd(&s, DRM_UGPU_CMD_HW, 0, 0, 0, 0);
 		s.cmds[c].queue = is_3d ? 0 : DRM_UGPU_QUEUE_AUTO;
+		s.cmds[c].deps = deps;
 		s.cmds[c].buf_count = 1;
 		s.cmds[c].bufs = (uintptr_t)&buf;
 		ugpu_submit_bo(&s, w->cmd->handle, DRM_UGPU_SUBMIT_BO_READ);
@@ -3184,6 +3198,12 @@ static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
 	w->sync[job] = ugpu_syncobj_create(w->fd, false);
 	ugpu_submit_out_sync(&s, w->sync[job], 0);
 	ugpu_submit(w->fd, &s);
+}
+
+static void pm_submit(struct ugpu_device_info *d, struct pm_work *w,
+		      unsigned int job)
+{
+	pm_submit_after(d, w, job, 0);
 }
 
 /* Job @job completed without error and wrote all its values. */
@@ -3269,6 +3289,69 @@ static void test_suspend_idle(struct ugpu_device_info *d)
 		pm_runtime_status(d, st, sizeof(st));
 	}
 	igt_assert_eq(ugpu_system_sleep(), 0);
+	pm_submit(d, &w, 0);
+	pm_check(&w, 0);
+	close(w.fd);
+}
+
+/*
+ * The GPU's clock fails to start at the resume (the simulator's
+ * clk_enable_fail knob): the commands that kept the GPU powered across
+ * the sleep wait on user signals, a hardware job and (where the counter
+ * needs the GPU) a timestamp read, and must fail with -EIO rather than
+ * reach an unclocked GPU. Rebinding recovers.
+ */
+static void test_suspend_resume_fails(struct ugpu_device_info *d)
+{
+	const uint64_t ts_off = (uint64_t)PM_JOBS * PM_OPS * PM_SLOT;
+	struct ugpu_submit s;
+	uint32_t sig, sig_hw, sync;
+	char path[PATH_MAX], val[16];
+	struct pm_work w;
+	long long errs;
+
+	pm_open(d, &w);
+	igt_require_f(ugpu_sim_debugfs_write(w.fd, "clk_enable_fail", "0") == 0,
+		      "%s: no simulated clock to fail\n", d->name);
+	errs = ugpu_sim_bus_errors_of(d->name);
+	sig = ugpu_signal_create(w.fd, 0);
+	sync = ugpu_syncobj_create(w.fd, false);
+	ugpu_submit_init(&s, w.ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_SIGNAL_WAIT, sig, 0, 0, 0);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE_TIMESTAMP, w.data->handle,
+			ts_off, 0, 1);
+	ugpu_submit_out_sync(&s, sync, 0);
+	ugpu_submit(w.fd, &s);
+	sig_hw = ugpu_signal_create(w.fd, 0);
+	pm_submit_after(d, &w, 0, sig_hw);
+
+	igt_assert_eq(ugpu_sim_debugfs_write(w.fd, "clk_enable_fail", "1"), 0);
+	igt_assert_eq(ugpu_system_sleep(), 0);
+	/* The resume took the failure. */
+	igt_assert(ugpu_sim_debugfs_path(w.fd, "clk_enable_fail", path,
+					 sizeof(path)));
+	igt_assert_lt(0, ugpu_file_read(path, val, sizeof(val)));
+	igt_assert_eq(atoi(val), 0);
+
+	ugpu_signal_set(w.fd, sig_hw, 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(w.fd, w.sync[0]), -EIO);
+	igt_assert_eq_u32(ugpu_bo_read32(w.data, 0), 0);
+	ugpu_signal_set(w.fd, sig, 1);
+	igt_assert_eq(ugpu_syncobj_wait_status(w.fd, sync), -EIO);
+	/* The timestamp's target, past the hardware job's values. */
+	igt_assert_eq_u64(ugpu_bo_read32(w.data, ts_off), 0);
+	if (errs >= 0)
+		igt_assert_eq(ugpu_sim_bus_errors_of(d->name), errs);
+	ugpu_syncobj_destroy(w.fd, sync);
+	igt_assert_eq(__ugpu_signal_destroy(w.fd, sig), 0);
+	igt_assert_eq(__ugpu_signal_destroy(w.fd, sig_hw), 0);
+
+	ugpu_device_unbind_init(w.fd);
+	close(w.fd);
+	ugpu_device_unbind();
+	ugpu_device_rebind();
+	d->minor = ugpu_wait_for_device(d->family, d->name);
+	pm_open(d, &w);
 	pm_submit(d, &w, 0);
 	pm_check(&w, 0);
 	close(w.fd);
@@ -3547,6 +3630,11 @@ igt_main
 	igt_subtest_with_dynamic("suspend-idle")
 		for_each_device(d)
 			test_suspend_idle(d);
+
+	igt_describe("A GPU that does not resume fails the waiting command with -EIO.");
+	igt_subtest_with_dynamic("suspend-resume-fails")
+		for_each_device(d)
+			test_suspend_resume_fails(d);
 
 	igt_describe("Unbind with runtime PM forbidden powers the GPU down.");
 	igt_subtest_with_dynamic("unbind-runtime-pm-forbidden")

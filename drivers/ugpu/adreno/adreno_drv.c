@@ -599,8 +599,9 @@ static void adreno_remove(struct platform_device *pdev)
 	cancel_work_sync(&adev->fault_work);
 	/* Powered only to be stopped: the resume does not start the CP. */
 	adev->hw_ready = false;
-	pm_runtime_get_sync(&pdev->dev);
-	adreno_cp_stop(adev);
+	/* A GPU that cannot be resumed is not touched. */
+	if (pm_runtime_get_sync(&pdev->dev) >= 0)
+		adreno_cp_stop(adev);
 	adreno_mmu_fini(adev);
 	/* A fault reported until the domain went may have queued it. */
 	cancel_work_sync(&adev->fault_work);

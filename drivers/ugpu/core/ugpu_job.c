@@ -361,6 +361,8 @@ static int ugpu_job_check(struct ugpu_job *job)
 		return err;
 	if (drm_dev_is_unplugged(&job->udev->drm))
 		return -ENODEV;
+	if (READ_ONCE(job->udev->core->hw_lost))
+		return -EIO;
 	if (READ_ONCE(job->ctx->banned))
 		return -ECANCELED;
 	/*

@@ -12,11 +12,13 @@
  * power. On resume the same callbacks set the hardware up again when
  * jobs are queued (or later, on the first submit), and the queues run the
  * jobs that waited. Nothing is re-run or lost: a job completes before the
- * sleep or starts after it.
+ * sleep or starts after it. A GPU that does not resume is lost: the jobs
+ * that waited fail with -EIO, and new ones cannot be submitted.
  */
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/pm_runtime.h>
+#include <linux/workqueue.h>
 #include <drm/drm_print.h>
 
 #include "ugpu_priv.h"
@@ -128,6 +130,12 @@ int ugpu_pm_suspend(struct ugpu_device *udev)
 		}
 	}
 
+	/*
+	 * What freed jobs left to release (VMs, BOs) is released while the
+	 * GPU is still powered: a family may take its tables off the GPU.
+	 */
+	flush_workqueue(ugpu_free_wq);
+
 	ret = pm_runtime_force_suspend(udev->dev);
 	if (ret)
 		goto err;
@@ -147,14 +155,17 @@ EXPORT_SYMBOL_GPL(ugpu_pm_suspend);
  * (their runtime PM references keep it active) and restarts the queues.
  *
  * Return: 0 or the error of the runtime resume; the queues restart either
- * way, so that waiting jobs complete (failing, if the GPU is gone).
+ * way, so that waiting jobs complete: failing with -EIO if the GPU did not
+ * resume, without reaching it.
  */
 int ugpu_pm_resume(struct ugpu_device *udev)
 {
 	int ret = pm_runtime_force_resume(udev->dev);
 
-	if (ret)
+	if (ret) {
 		drm_err(&udev->drm, "cannot resume the GPU: %d\n", ret);
+		WRITE_ONCE(udev->core->hw_lost, true);
+	}
 	ugpu_pm_start_queues(udev);
 	return ret;
 }

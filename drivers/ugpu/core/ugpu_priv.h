@@ -111,6 +111,12 @@ struct ugpu_core_private {
 	 * (ugpu_pm_suspend() to ugpu_pm_resume()); under @reset_lock.
 	 */
 	bool pm_stopped;
+	/**
+	 * @hw_lost: the GPU did not come back from system sleep; jobs that
+	 * waited for it fail instead of reaching unpowered hardware. Set
+	 * once, read with READ_ONCE().
+	 */
+	bool hw_lost;
 	/** @files_lock: protects @files. */
 	struct mutex files_lock;
 	/** @files: open &struct ugpu_file of the device. */

@@ -313,6 +313,9 @@ int ugpu_soft_run(struct ugpu_core_job *cjob)
 			     cmd->value);
 		break;
 	case DRM_UGPU_CMD_WRITE_TIMESTAMP:
+		/* The counter of a GPU that did not resume cannot be read. */
+		if (READ_ONCE(udev->core->hw_lost))
+			return -EIO;
 		if (!drm_dev_enter(&udev->drm, &idx))
 			return -ENODEV;
 		if (udev->ops->read_timestamp)

@@ -493,6 +493,7 @@ static void mali_remove(struct platform_device *pdev)
 {
 	struct mali_device *mdev = platform_get_drvdata(pdev);
 	struct device *dev = &pdev->dev;
+	bool powered;
 
 	/*
 	 * No new hardware work. Unregistering resets the GPU through
@@ -502,12 +503,15 @@ static void mali_remove(struct platform_device *pdev)
 	WRITE_ONCE(mdev->gone, true);
 	ugpu_device_unregister(&mdev->udev);
 
-	pm_runtime_get_sync(dev);
+	/* A GPU that cannot be resumed is not touched. */
+	powered = pm_runtime_get_sync(dev) >= 0;
 	mutex_lock(&mdev->reset_lock);
-	mali_gpu_irq_disable(mdev);
+	if (powered)
+		mali_gpu_irq_disable(mdev);
 	/* Whatever the reset left (nothing, normally) fails too. */
 	mali_job_kill_all(mdev, -ENODEV);
-	mali_gpu_power_off(mdev);
+	if (powered)
+		mali_gpu_power_off(mdev);
 	/* The suspend below only cuts the power. */
 	mdev->hw_ready = false;
 	mutex_unlock(&mdev->reset_lock);

@@ -342,6 +342,8 @@ static int sim_clk_enable(struct clk_hw *hw)
 	struct sim_device *sdev = clk->sdev;
 	unsigned long flags;
 
+	if (atomic_add_unless(&sdev->clk_enable_fail, -1, 0))
+		return -EIO;
 	spin_lock_irqsave(&sdev->lock, flags);
 	__set_bit(clk->index, &sdev->clk_on);
 	spin_unlock_irqrestore(&sdev->lock, flags);
@@ -1656,6 +1658,9 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	sdev->dir = debugfs_create_dir(dev_name(&pdev->dev), sim_debugfs_root);
 	debugfs_create_atomic_t("bus_errors", 0444, sdev->dir,
 				&sdev->bus_errors);
+	if (model->board && model->board->num_clks)
+		debugfs_create_atomic_t("clk_enable_fail", 0600, sdev->dir,
+					&sdev->clk_enable_fail);
 	if (model->board)
 		debugfs_create_file("board", 0444, sdev->dir, sdev,
 				    &sim_board_fops);

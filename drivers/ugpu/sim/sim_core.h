@@ -293,6 +293,8 @@ struct sim_model {
  * @poll_at: device time the model asked to look again at (sim_poll_at()),
  *	or KTIME_MAX; device thread only.
  * @bus_errors: register accesses that did not reach the block.
+ * @clk_enable_fail: test knob (debugfs): that many enables of the
+ *	board's clocks fail with -EIO, as a clock whose PLL does not lock.
  * @priv: model state.
  */
 struct sim_device {
@@ -321,6 +323,7 @@ struct sim_device {
 	atomic64_t skew_ns;
 	ktime_t poll_at;
 	atomic_t bus_errors;
+	atomic_t clk_enable_fail;
 	void *priv;
 };
 
@@ -343,6 +346,7 @@ phys_addr_t sim_dma_to_phys(struct sim_device *sdev, dma_addr_t addr);
 int sim_phys_read64(struct sim_device *sdev, dma_addr_t addr, u64 *val);
 
 extern const struct sim_model sim_mali_t604;
+extern const struct sim_model sim_mali_t820;
 extern const struct sim_model sim_mali_t860;
 extern const struct sim_model sim_mali_g52;
 extern const struct sim_model sim_adreno_a618;

@@ -789,15 +789,21 @@ static void viv_remove(struct platform_device *pdev)
 {
 	struct viv_device *vdev = platform_get_drvdata(pdev);
 	struct device *dev = &pdev->dev;
+	bool powered;
 
-	/* Unregister resets the GPU: it must answer. */
-	pm_runtime_get_sync(dev);
+	/*
+	 * Unregister resets the GPU: it must answer. A GPU that cannot be
+	 * resumed is not touched.
+	 */
+	powered = pm_runtime_get_sync(dev) >= 0;
 	ugpu_device_unregister(&vdev->udev);
 	cancel_work_sync(&vdev->fault_work);
 	viv_ts_stop(vdev);
 	cancel_delayed_work_sync(&vdev->ts_work);
-	viv_write(vdev, VIV_HI_INTR_ENBL, 0);
-	viv_hw_reset(vdev);
+	if (powered) {
+		viv_write(vdev, VIV_HI_INTR_ENBL, 0);
+		viv_hw_reset(vdev);
+	}
 	viv_ring_reset(vdev);
 	devm_free_irq(dev, vdev->irq, vdev);
 	/* Completions schedule it: only now can it not come back. */

@@ -176,9 +176,28 @@ void viv_vm_fini(struct ugpu_vm *vm)
 {
 	struct viv_vm *vvm = vm->priv;
 	struct viv_device *vdev = vvm->vdev;
+	struct viv_v1_map *map;
+	unsigned long index;
 
-	/* Every mapping is gone: vm_unmap emptied @v1_maps. */
-	WARN_ON(!xa_empty(&vvm->v1_maps));
+	/*
+	 * Normally vm_unmap emptied @v1_maps. At unplug, mappings that jobs
+	 * being freed still hold are never unmapped: give their windows of
+	 * the global MMUv1 space back here.
+	 */
+	mutex_lock(&vdev->mmu_lock);
+	xa_for_each(&vvm->v1_maps, index, map) {
+		u64 off;
+
+		for (off = 0; off + VIV_GPU_PAGE_SIZE < map->node.size;
+		     off += VIV_GPU_PAGE_SIZE)
+			viv_v1_set(vdev, map->node.start + off,
+				   viv_scratch_dma(vdev));
+		drm_mm_remove_node(&map->node);
+		kfree(map);
+	}
+	if (!xa_empty(&vvm->v1_maps))
+		atomic_set(&vdev->tlb_dirty, 1);
+	mutex_unlock(&vdev->mmu_lock);
 	xa_destroy(&vvm->v1_maps);
 	if (vdev->mmuv2)
 		viv_v2_free_tables(vdev, vvm);
