@@ -2716,7 +2716,8 @@ static void test_timestamp_soft_suspended(struct ugpu_device_info *d)
 /*
  * Frequency scaling. The boards' operating points, from the upstream
  * devicetree: the RK3399's gpu_opp_table (rk3399.dtsi; target voltage of
- * each opp-microvolt triplet) and the Amlogic G12's (meson-g12-common.dtsi).
+ * each opp-microvolt triplet), the Amlogic G12's (meson-g12-common.dtsi)
+ * and the Amlogic GXM's (meson-gxm.dtsi).
  */
 struct board_opp {
 	unsigned long hz;
@@ -2732,6 +2733,15 @@ static const struct board_opp rk3399_opps[] = {
 	{ 800000000, 1100000 },
 };
 
+static const struct board_opp gxm_opps[] = {
+	{ 125000000, 950000 },
+	{ 250000000, 950000 },
+	{ 285714285, 950000 },
+	{ 400000000, 950000 },
+	{ 500000000, 950000 },
+	{ 666666666, 950000 },
+};
+
 static const struct board_opp g12_opps[] = {
 	{ 124999998, 800000 },
 	{ 249999996, 800000 },
@@ -2742,15 +2752,20 @@ static const struct board_opp g12_opps[] = {
 	{ 799999987, 800000 },
 };
 
-/* The simulated boards: the RK3399's T860 and the G12's G52. */
+/*
+ * The simulated boards: the RK3399's T860, the G12's G52 and the GXM's
+ * T820. The GXM node has no mali-supply and no #cooling-cells.
+ */
 static const struct {
 	const char *model;
 	const struct board_opp *opps;
 	unsigned int num_opps;
 	bool has_supply;
+	bool has_cooling;
 } board_opps[] = {
-	{ "T86x", rk3399_opps, ARRAY_SIZE(rk3399_opps), true },
-	{ "G52", g12_opps, ARRAY_SIZE(g12_opps), false },
+	{ "T86x", rk3399_opps, ARRAY_SIZE(rk3399_opps), true, true },
+	{ "G52", g12_opps, ARRAY_SIZE(g12_opps), false, true },
+	{ "T82x", gxm_opps, ARRAY_SIZE(gxm_opps), false, false },
 };
 
 #define DEVFREQ_CLASS	"/sys/class/devfreq"
@@ -2761,6 +2776,7 @@ struct devfreq_env {
 	const struct board_opp *opps;
 	unsigned int num_opps;
 	bool has_supply;
+	bool has_cooling;
 };
 
 /*
@@ -2784,6 +2800,7 @@ static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
 		df->opps = board_opps[i].opps;
 		df->num_opps = board_opps[i].num_opps;
 		df->has_supply = board_opps[i].has_supply;
+		df->has_cooling = board_opps[i].has_cooling;
 	}
 	snprintf(df->dir, sizeof(df->dir), DEVFREQ_CLASS "/%s", d->name);
 	if (access(df->dir, F_OK)) {
@@ -2861,9 +2878,9 @@ static long supply_uV(const char *dev)
 
 /*
  * available_frequencies is the board's table, the governor is
- * simple_ondemand, and a board node with #cooling-cells (both boards')
+ * simple_ondemand, and a board node with #cooling-cells (RK3399's, G12's)
  * has a devfreq cooling device with a state per OPP but the top one,
- * where the kernel has devfreq cooling.
+ * where the kernel has devfreq cooling; one without (GXM's) has none.
  */
 static void test_devfreq_opps(struct ugpu_device_info *d)
 {
@@ -2897,6 +2914,13 @@ static void test_devfreq_opps(struct ugpu_device_info *d)
 		return;
 	}
 	max_state = ugpu_devfreq_cooling_max_state(d->name);
+	if (!df.has_cooling) {
+		igt_assert_f(max_state < 0,
+			     "cooling device devfreq-%s without #cooling-cells\n",
+			     d->name);
+		env_close(&df.e);
+		return;
+	}
 	igt_assert_f(max_state >= 0, "no cooling device devfreq-%s\n", d->name);
 	igt_assert_eq(max_state, (int)df.num_opps - 1);
 	env_close(&df.e);

@@ -118,48 +118,6 @@ struct mali_fault {
 	u64 address;
 };
 
-/**
- * struct mali_device - a Mali GPU.
- * @udev: the ugpu device; &ugpu_device.regs is the register accessor.
- * @pdev: the platform device.
- * @gpu_id: GPU_ID.
- * @model: the model GPU_ID names.
- * @feat: feature registers, indexed by &enum mali_feature_word.
- * @js_features: JS_FEATURES of each slot.
- * @shader_present: SHADER_PRESENT, also the job affinity.
- * @tiler_present: TILER_PRESENT.
- * @l2_present: L2_PRESENT.
- * @as_present: AS_PRESENT limited to %MALI_MAX_AS slots.
- * @aarch64: the MMU walks AArch64 stage-1 tables through AS_TRANSCFG
- *	(Bifrost) rather than the Midgard legacy format: %MALI_HW_AARCH64_MMU
- *	of @model.
- * @va_bits: virtual address bits of the MMU.
- * @pgfmt: page-table format used by every VM.
- * @irq: the "job", "mmu" and "gpu" interrupts.
- * @js_lock: protects @slots, @last_fault and the _NEXT registers of
- *	every slot. A plain spinlock: the interrupt handlers are threaded.
- * @slots: job slot state.
- * @as_lock: protects @as_vm, @as_lru, &mali_vm.as,
- *	&mali_vm.as_users and &mali_vm.lru, and serialises AS commands.
- *	Never held together with @js_lock.
- * @as_vm: the VM bound to each AS slot, or NULL.
- * @as_lru: VMs bound to an AS slot, most recently used first.
- * @reset_lock: serialises resets and removal (runtime PM callbacks never
- *	run during a reset: see mali_reset()).
- * @gone: the device is being removed; no new hardware work.
- * @last_fault: the last fault, for debugfs. Under @js_lock.
- */
-/*
- * Amlogic G12A/G12B: the GPU powers up only with these (undocumented)
- * GPU_PWR_OVERRIDE1 bits set, behind the power manager's key.
- */
-#define MALI_QUIRK_AMLOGIC_PWR	BIT(0)
-
-#define MALI_GPU_PWR_KEY		0x050
-#define MALI_GPU_PWR_KEY_UNLOCK		0x2968a819
-#define MALI_GPU_PWR_OVERRIDE1		0x058
-#define MALI_AMLOGIC_PWR_OVERRIDE1	(0xfff | 0x20 << 16)
-
 /* Features of a model the driver acts on (&mali_model.features). */
 /* AS_TRANSCFG exists and the MMU walks AArch64 stage-1 tables. */
 #define MALI_HW_AARCH64_MMU	BIT(0)
@@ -193,6 +151,12 @@ struct mali_model {
 /* Most resets a node of the bindings lists. */
 #define MALI_MAX_RESETS		3
 
+/*
+ * Amlogic's integrations (GXM's T820, G12A/G12B's G52): the GPU powers up
+ * only with %MALI_AMLOGIC_PWR_OVERRIDE1 in GPU_PWR_OVERRIDE1.
+ */
+#define MALI_QUIRK_AMLOGIC_PWR	BIT(0)
+
 /**
  * struct mali_variant - what a compatible tells beyond the GPU's own ID.
  * @quirks: MALI_QUIRK_* flags.
@@ -201,19 +165,57 @@ struct mali_variant {
 	u32 quirks;
 };
 
+/**
+ * struct mali_device - a Mali GPU.
+ * @udev: the ugpu device; &ugpu_device.regs is the register accessor.
+ * @pdev: the platform device.
+ * @variant: what the node's compatible tells (quirks).
+ * @clks: the binding's clocks, stopped while runtime-suspended.
+ * @num_clks: entries in @clks.
+ * @rst: the binding's resets as one control, asserted while suspended.
+ * @rsts: those resets, one by one.
+ * @num_rsts: entries in @rsts.
+ * @supply: the "mali" supply, or NULL.
+ * @hw_ready: probe set the GPU up, so a resume must do it again.
+ * @gpu_id: GPU_ID.
+ * @model: the model GPU_ID names.
+ * @feat: feature registers, indexed by &enum mali_feature_word.
+ * @js_features: JS_FEATURES of each slot.
+ * @shader_present: SHADER_PRESENT, also the job affinity.
+ * @tiler_present: TILER_PRESENT.
+ * @l2_present: L2_PRESENT.
+ * @as_present: AS_PRESENT limited to %MALI_MAX_AS slots.
+ * @aarch64: the MMU walks AArch64 stage-1 tables through AS_TRANSCFG
+ *	(Bifrost) rather than the Midgard legacy format: %MALI_HW_AARCH64_MMU
+ *	of @model.
+ * @va_bits: virtual address bits of the MMU.
+ * @pgfmt: page-table format used by every VM.
+ * @irq: the "job", "mmu" and "gpu" interrupts.
+ * @js_lock: protects @slots, @last_fault and the _NEXT registers of
+ *	every slot. A plain spinlock: the interrupt handlers are threaded.
+ * @slots: job slot state.
+ * @as_lock: protects @as_vm, @as_lru, &mali_vm.as,
+ *	&mali_vm.as_users and &mali_vm.lru, and serialises AS commands.
+ *	Never held together with @js_lock.
+ * @as_vm: the VM bound to each AS slot, or NULL.
+ * @as_lru: VMs bound to an AS slot, most recently used first.
+ * @reset_lock: serialises resets and removal (runtime PM callbacks never
+ *	run during a reset: see mali_reset()).
+ * @gone: the device is being removed; no new hardware work.
+ * @last_fault: the last fault, for debugfs. Under @js_lock.
+ * @df: frequency scaling, or NULL; set before any job runs.
+ */
 struct mali_device {
 	struct ugpu_device udev;
 	struct platform_device *pdev;
 	const struct mali_variant *variant;
 
-	/* The binding's resources, used by runtime PM. */
 	struct clk_bulk_data *clks;
 	int num_clks;
 	struct reset_control *rst;
 	struct reset_control_bulk_data *rsts;
 	int num_rsts;
 	struct regulator *supply;
-	/* Probe set the GPU up: a resume must do it again. */
 	bool hw_ready;
 
 	u32 gpu_id;
@@ -229,21 +231,16 @@ struct mali_device {
 	const struct ugpu_pgtable_format *pgfmt;
 	int irq[3];
 
-	/* Protects @slots and the _NEXT registers. */
 	spinlock_t js_lock;
 	struct mali_slot slots[MALI_NUM_JOB_SLOTS];
 
-	/* Protects the AS bindings; serialises AS commands. */
 	spinlock_t as_lock;
 	struct mali_vm *as_vm[MALI_MAX_AS];
 	struct list_head as_lru;
 
-	/* Serialises resets and removal; not taken by runtime PM callbacks. */
 	struct mutex reset_lock;
 	bool gone;
 	struct mali_fault last_fault;
-
-	/* Frequency scaling, or NULL; set before any job runs. */
 	struct ugpu_devfreq *df;
 };
 

@@ -19,6 +19,7 @@
 #include <linux/interrupt.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
@@ -367,7 +368,60 @@ static const struct dev_pm_ops mali_pm_ops = {
 	RUNTIME_PM_OPS(mali_runtime_suspend, mali_runtime_resume, NULL)
 };
 
+/* Amlogic's GXM and G12A/G12B GPUs power up only with the override set. */
+static const struct mali_variant mali_amlogic = {
+	.quirks = MALI_QUIRK_AMLOGIC_PWR,
+};
+
+/*
+ * Rockchip's nodes (rockchip,rk3399-mali, rockchip,rk3568-mali...) need
+ * nothing beyond their generic Arm compatible, which they all carry.
+ */
+static const struct of_device_id mali_of_match[] = {
+	{ .compatible = "arm,mali-t604" },
+	{ .compatible = "arm,mali-t624" },
+	{ .compatible = "arm,mali-t628" },
+	{ .compatible = "arm,mali-t720" },
+	{ .compatible = "arm,mali-t760" },
+	{ .compatible = "arm,mali-t820" },
+	{ .compatible = "arm,mali-t830" },
+	{ .compatible = "arm,mali-t860" },
+	{ .compatible = "arm,mali-t880" },
+	{ .compatible = "arm,mali-bifrost" },
+	/* Job-manager Valhall (Mali-G57 of the MT8192): same interface. */
+	{ .compatible = "arm,mali-valhall-jm" },
+	{ .compatible = "amlogic,meson-gxm-mali", .data = &mali_amlogic },
+	{ .compatible = "amlogic,meson-g12a-mali", .data = &mali_amlogic },
+	{}
+};
+MODULE_DEVICE_TABLE(of, mali_of_match);
+
 static const struct mali_variant mali_generic = { };
+
+/*
+ * The variant of the device's most specific compatible the table lists.
+ * A devicetree node gets it from the OF core; a node described otherwise
+ * (software node, ACPI PRP0001) has the same compatible property, matched
+ * here in the order the node lists it.
+ */
+static const struct mali_variant *mali_match_variant(struct device *dev)
+{
+	const struct mali_variant *variant = device_get_match_data(dev);
+	const struct of_device_id *m;
+	int best = INT_MAX, i;
+
+	if (variant || is_of_node(dev_fwnode(dev)))
+		return variant;
+	for (m = mali_of_match; m->compatible[0]; m++) {
+		i = device_property_match_string(dev, "compatible",
+						 m->compatible);
+		if (i >= 0 && i < best) {
+			best = i;
+			variant = m->data;
+		}
+	}
+	return variant;
+}
 
 static int mali_probe(struct platform_device *pdev)
 {
@@ -385,7 +439,7 @@ static int mali_probe(struct platform_device *pdev)
 	udev = &mdev->udev;
 	mdev->pdev = pdev;
 	/* A compatible's data, else the board's platform device name's. */
-	mdev->variant = device_get_match_data(dev);
+	mdev->variant = mali_match_variant(dev);
 	if (!mdev->variant && id)
 		mdev->variant = (const struct mali_variant *)id->driver_data;
 	if (!mdev->variant)
@@ -518,33 +572,6 @@ static void mali_remove(struct platform_device *pdev)
 
 	ugpu_pm_runtime_fini(dev);
 }
-
-/* The G12A/G12B GPU powers up only with the override set. */
-static const struct mali_variant mali_amlogic = {
-	.quirks = MALI_QUIRK_AMLOGIC_PWR,
-};
-
-/*
- * Rockchip's nodes (rockchip,rk3399-mali, rockchip,rk3568-mali...) need
- * nothing beyond their generic Arm compatible, which they all carry.
- */
-static const struct of_device_id mali_of_match[] = {
-	{ .compatible = "arm,mali-t604" },
-	{ .compatible = "arm,mali-t624" },
-	{ .compatible = "arm,mali-t628" },
-	{ .compatible = "arm,mali-t720" },
-	{ .compatible = "arm,mali-t760" },
-	{ .compatible = "arm,mali-t820" },
-	{ .compatible = "arm,mali-t830" },
-	{ .compatible = "arm,mali-t860" },
-	{ .compatible = "arm,mali-t880" },
-	{ .compatible = "arm,mali-bifrost" },
-	/* Job-manager Valhall (Mali-G57 of the MT8192): same interface. */
-	{ .compatible = "arm,mali-valhall-jm" },
-	{ .compatible = "amlogic,meson-g12a-mali", .data = &mali_amlogic },
-	{}
-};
-MODULE_DEVICE_TABLE(of, mali_of_match);
 
 static const struct platform_device_id mali_id_table[] = {
 	{ .name = "ugpu-mali" },

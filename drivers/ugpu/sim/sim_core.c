@@ -50,7 +50,7 @@
 #define SIM_MAX_DEVICES		16
 #define SIM_GPU_PAGE_SIZE	4096
 
-static char *gpus = "mali-t860,mali-g52,mali-t604,a618,a635,gc2000,gc320,gc7000";
+static char *gpus = "mali-t860,mali-g52,mali-t604,a618,a635,gc2000,gc320,gc7000,mali-t820";
 module_param(gpus, charp, 0444);
 MODULE_PARM_DESC(gpus, "Comma-separated list of simulated GPUs to create");
 
@@ -67,6 +67,7 @@ static const struct sim_model *const sim_models[] = {
 	&sim_mali_t860,
 	&sim_mali_g52,
 	&sim_mali_t604,
+	&sim_mali_t820,
 	&sim_adreno_a618,
 	&sim_adreno_a635,
 	&sim_vivante_gc2000,

@@ -13,6 +13,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/property.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
@@ -125,6 +126,32 @@ static const struct sim_board mali_board_t604 = {
 	.num_supplies = 1,
 };
 
+/*
+ * Mali-T820: the Amlogic GXM (S912) gpu node (meson-gxm.dtsi: one unnamed
+ * clock, CLKID_MALI, two resets, no power domain, supply or
+ * #cooling-cells) with the gpu_opp_table of the same file, every point at
+ * 950 mV. The reset lines are named after the controller's
+ * (RESET_MALI_CAPB3, RESET_MALI).
+ */
+static const struct sim_board_opp mali_opps_gxm[] = {
+	{ 125000000, 950000 },
+	{ 250000000, 950000 },
+	{ 285714285, 950000 },
+	{ 400000000, 950000 },
+	{ 500000000, 950000 },
+	{ 666666666, 950000 },
+};
+
+static const struct sim_board mali_board_t820 = {
+	.source = "meson-gxm.dtsi gpu@c0000 and gpu_opp_table",
+	.clks = { { NULL, 125000000 } },
+	.num_clks = 1,
+	.resets = { "mali-capb3", "mali" },
+	.num_resets = 2,
+	.opps = mali_opps_gxm,
+	.num_opps = ARRAY_SIZE(mali_opps_gxm),
+};
+
 static const struct sim_board_opp mali_opps_g12[] = {
 	{ 124999998, 800000 },
 	{ 249999996, 800000 },
@@ -172,6 +199,8 @@ enum mali_pwr_domain {
  * @present: SHADER/TILER/L2_PRESENT, by &enum mali_pwr_domain.
  * @has_transcfg: the AS has TRANSCFG and the AArch64 table format.
  * @gpu_clock_hz: rate of the cycle counter.
+ * @pwr_override1: what the SoC's integration needs in GPU_PWR_OVERRIDE1
+ *	before any block powers up (Amlogic's), or 0.
  */
 struct mali_identity {
 	u32 gpu_id;
@@ -191,6 +220,7 @@ struct mali_identity {
 	u64 present[MALI_NUM_PWR];
 	bool has_transcfg;
 	u32 gpu_clock_hz;
+	u32 pwr_override1;
 };
 
 /*
@@ -226,6 +256,34 @@ static const struct mali_identity mali_t604_identity = {
 		     [MALI_PWR_L2] = 0x1 },
 	.has_transcfg = false,
 	.gpu_clock_hz = 100000000,
+};
+
+/*
+ * Mali-T820 MP3 r1p0, as in the Amlogic S912 (GPU_ID 0x08201000, three
+ * shader cores). No register dump of the part is public: the other
+ * feature registers are the T860's, which is of the same generation.
+ */
+static const struct mali_identity mali_t820_identity = {
+	.gpu_id = 0x08201000,
+	.l2_features = 0x07120206,
+	.core_features = 0x00000000,
+	.tiler_features = 0x00000809,
+	.mem_features = 0x00000001,
+	.mmu_features = 0x00002830,
+	.as_present = 0xff,
+	.js_present = 0x7,
+	.js_features = { MALI_JS0_FEATURES, MALI_JS1_FEATURES,
+			 MALI_JS2_FEATURES },
+	.thread_max_threads = 256,
+	.thread_max_workgroup_size = 256,
+	.thread_max_barrier_size = 256,
+	.thread_features = 0x0a040400,
+	.texture_features = { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 },
+	.present = { [MALI_PWR_SHADER] = 0x7, [MALI_PWR_TILER] = 0x1,
+		     [MALI_PWR_L2] = 0x1 },
+	.has_transcfg = false,
+	.gpu_clock_hz = 666666666,
+	.pwr_override1 = MALI_AMLOGIC_PWR_OVERRIDE1,
 };
 
 /* Mali-T860 MP4 r2p0, as in the Rockchip RK3399. */
@@ -272,6 +330,7 @@ static const struct mali_identity mali_g52_identity = {
 		     [MALI_PWR_L2] = 0x1 },
 	.has_transcfg = true,
 	.gpu_clock_hz = 800000000,
+	.pwr_override1 = MALI_AMLOGIC_PWR_OVERRIDE1,
 };
 
 #define MALI_PERM_R	BIT(0)
@@ -416,6 +475,9 @@ struct mali_pwr {
  * @cc_base: cycle count when it last stopped or started.
  * @cc_start: time it last started.
  * @pwr: power domains.
+ * @pwr_unlocked: PWR_KEY was just written with the key: the next write
+ *	to a PWR_OVERRIDE register takes effect.
+ * @pwr_override: PWR_OVERRIDE0 and 1; a reset clears them.
  * @js: job slots.
  * @as: address spaces.
  * @hang_next: debugfs knob, consumed by the next chain started.
@@ -446,6 +508,8 @@ struct mali_gpu {
 	u64 cc_base;
 	ktime_t cc_start;
 	struct mali_pwr pwr[MALI_NUM_PWR];
+	bool pwr_unlocked;
+	u32 pwr_override[2];
 	struct mali_slot js[MALI_NUM_JOB_SLOTS];
 	struct mali_as as[MALI_MAX_AS];
 	atomic_t hang_next;
@@ -1458,6 +1522,13 @@ static ktime_t mali_process_gpu(struct mali_gpu *m, ktime_t now)
 		/* Powering the L2 down writes its dirty lines back. */
 		if (i == MALI_PWR_L2 && p->ready & p->off)
 			mali_l2_flush(m, MALI_FLUSH_CLEAN_INV);
+		/*
+		 * Amlogic's integration: without its override nothing powers
+		 * up. The request completes, and READY stays clear.
+		 */
+		if (m->id->pwr_override1 &&
+		    m->pwr_override[1] != m->id->pwr_override1)
+			p->on = 0;
 		p->ready = (p->ready | p->on) & ~p->off;
 		p->on = 0;
 		p->off = 0;
@@ -1547,6 +1618,8 @@ static void mali_reset(struct mali_gpu *m, ktime_t now)
 	}
 	memset(m->as, 0, sizeof(m->as));
 	memset(m->pwr, 0, sizeof(m->pwr));
+	m->pwr_unlocked = false;
+	memset(m->pwr_override, 0, sizeof(m->pwr_override));
 	/* The L2 loses its contents, dirty lines included. */
 	sim_cache_invalidate(&m->l2);
 	m->job_irq_raw = 0;
@@ -1678,6 +1751,9 @@ static u32 mali_read_gpu(struct mali_gpu *m, unsigned int reg)
 		return mali_js_state(m) & 0xffff ? MALI_GPU_STATUS_ACTIVE : 0;
 	case MALI_LATEST_FLUSH:
 		return m->latest_flush;
+	case MALI_GPU_PWR_OVERRIDE0:
+	case MALI_GPU_PWR_OVERRIDE1:
+		return m->pwr_override[reg == MALI_GPU_PWR_OVERRIDE1];
 	case MALI_CYCLE_COUNT_LO:
 		return lower_32_bits(mali_cycle_count(m));
 	case MALI_CYCLE_COUNT_HI:
@@ -1754,6 +1830,16 @@ static void mali_write_gpu(struct mali_gpu *m, unsigned int reg, u32 val)
 	case MALI_GPU_CMD:
 		mali_gpu_command(m, val);
 		break;
+	case MALI_GPU_PWR_KEY:
+		m->pwr_unlocked = val == MALI_GPU_PWR_KEY_UNLOCK;
+		return;
+	case MALI_GPU_PWR_OVERRIDE0:
+	case MALI_GPU_PWR_OVERRIDE1:
+		/* One write per key; a write without it is ignored. */
+		if (m->pwr_unlocked)
+			m->pwr_override[reg == MALI_GPU_PWR_OVERRIDE1] = val;
+		m->pwr_unlocked = false;
+		return;
 	case MALI_SHADER_PWRON_LO:
 	case MALI_SHADER_PWRON_HI:
 	case MALI_TILER_PWRON_LO:
@@ -2247,6 +2333,11 @@ static int mali_t604_init(struct sim_device *sdev)
 	return mali_init(sdev, &mali_t604_identity);
 }
 
+static int mali_t820_init(struct sim_device *sdev)
+{
+	return mali_init(sdev, &mali_t820_identity);
+}
+
 static int mali_t860_init(struct sim_device *sdev)
 {
 	return mali_init(sdev, &mali_t860_identity);
@@ -2257,12 +2348,50 @@ static int mali_g52_init(struct sim_device *sdev)
 	return mali_init(sdev, &mali_g52_identity);
 }
 
-#define MALI_MODEL(_name, _init, _freq, _board)				\
+/* The compatible strings of each board's node. */
+static const char * const mali_t604_compat[] = {
+	"samsung,exynos5250-mali", "arm,mali-t604",
+};
+
+static const struct property_entry mali_t604_props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", mali_t604_compat),
+	{ }
+};
+
+static const char * const mali_t820_compat[] = {
+	"amlogic,meson-gxm-mali", "arm,mali-t820",
+};
+
+static const struct property_entry mali_t820_props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", mali_t820_compat),
+	{ }
+};
+
+static const char * const mali_t860_compat[] = {
+	"rockchip,rk3399-mali", "arm,mali-t860",
+};
+
+static const struct property_entry mali_t860_props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", mali_t860_compat),
+	{ }
+};
+
+static const char * const mali_g52_compat[] = {
+	"amlogic,meson-g12a-mali", "arm,mali-bifrost",
+};
+
+static const struct property_entry mali_g52_props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", mali_g52_compat),
+	{ }
+};
+
+#define MALI_MODEL(_name, _props, _init, _freq, _board)			\
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-mali",				\
 		.timestamp_frequency = _freq,				\
 		.board = _board,					\
+		.props = _props,					\
 		.power_lost = mali_power_lost,				\
 		.max_register = 0x3ffc,					\
 		.num_irqs = MALI_NUM_IRQS,				\
@@ -2277,8 +2406,14 @@ static int mali_g52_init(struct sim_device *sdev)
 	}
 
 const struct sim_model sim_mali_t604 =
-	MALI_MODEL("mali-t604", mali_t604_init, 24000000, &mali_board_t604);
+	MALI_MODEL("mali-t604", mali_t604_props, mali_t604_init, 24000000,
+		   &mali_board_t604);
+const struct sim_model sim_mali_t820 =
+	MALI_MODEL("mali-t820", mali_t820_props, mali_t820_init, 24000000,
+		   &mali_board_t820);
 const struct sim_model sim_mali_t860 =
-	MALI_MODEL("mali-t860", mali_t860_init, 24000000, &mali_board_t860);
+	MALI_MODEL("mali-t860", mali_t860_props, mali_t860_init, 24000000,
+		   &mali_board_t860);
 const struct sim_model sim_mali_g52 =
-	MALI_MODEL("mali-g52", mali_g52_init, 24000000, &mali_board_g52);
+	MALI_MODEL("mali-g52", mali_g52_props, mali_g52_init, 24000000,
+		   &mali_board_g52);

@@ -44,6 +44,16 @@
 #define MALI_GPU_FAULT_STATUS		0x03c
 #define MALI_GPU_FAULT_ADDRESS_LO	0x040
 #define MALI_GPU_FAULT_ADDRESS_HI	0x044
+/*
+ * The power manager's override registers, writable only right after the
+ * key. Amlogic's integrations power up only with the undocumented
+ * override below set (the value Arm's and the panfrost driver write).
+ */
+#define MALI_GPU_PWR_KEY		0x050
+#define   MALI_GPU_PWR_KEY_UNLOCK	0x2968a819
+#define MALI_GPU_PWR_OVERRIDE0		0x054
+#define MALI_GPU_PWR_OVERRIDE1		0x058
+#define   MALI_AMLOGIC_PWR_OVERRIDE1	(0xfff | 0x20 << 16)
 #define MALI_CYCLE_COUNT_LO		0x090
 #define MALI_CYCLE_COUNT_HI		0x094
 #define MALI_TIMESTAMP_LO		0x098
