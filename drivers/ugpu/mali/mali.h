@@ -231,14 +231,14 @@ struct mali_device {
 	const struct ugpu_pgtable_format *pgfmt;
 	int irq[3];
 
-	spinlock_t js_lock;
+	spinlock_t js_lock;		/* see @js_lock above */
 	struct mali_slot slots[MALI_NUM_JOB_SLOTS];
 
-	spinlock_t as_lock;
+	spinlock_t as_lock;		/* see @as_lock above */
 	struct mali_vm *as_vm[MALI_MAX_AS];
 	struct list_head as_lru;
 
-	struct mutex reset_lock;
+	struct mutex reset_lock;	/* see @reset_lock above */
 	bool gone;
 	struct mali_fault last_fault;
 	struct ugpu_devfreq *df;
