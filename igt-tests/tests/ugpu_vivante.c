@@ -156,9 +156,11 @@
  *
  * SUBTEST: context-switch-gc2000
  * Description: Two contexts of two files with different resolve and MSAA
- *   state, interleaved on the GC2000: each fill uses its own context's
- *   value although the other changed it since, every kick switches
- *   context, and a third context starts from the reset state.
+ *   state and shader instruction words (one LOAD_STATE across a 4 KiB
+ *   boundary of the state space), interleaved on the GC2000: each fill
+ *   uses its own context's value and each context finds its own words
+ *   although the other changed them since, every kick switches context,
+ *   and a third context starts from the reset state.
  * Functionality: context switching
  *
  * SUBTEST: context-switch-gc7000
@@ -1412,9 +1414,23 @@ static void viv_env_close_ctx(struct viv_env *e)
  * state is kept per context, not per file or address space. A third
  * context then starts from the reset state, not from what the others left.
  */
+/*
+ * Shader instruction words (the state space's instruction memory from
+ * 0xc000): plain states, which a LOAD_STATE of several loads at once.
+ * The four from 0xcff8 straddle a 4 KiB boundary of the state space.
+ */
+#define CTX_RUN_STATE	0xcff8
+#define CTX_RUN_WORDS	4
+
+static uint32_t ctx_run_value(int ctx, unsigned int i)
+{
+	return 0x5a000000 | ctx << 8 | i;
+}
+
 static void test_context_switch(int minor, bool same_file)
 {
 	static struct viv_stream s;
+	unsigned int k;
 	struct ugpu_bo *bo[2];
 	struct viv_env e[2], fresh;
 	long long switches;
@@ -1442,6 +1458,12 @@ static void test_context_switch(int minor, bool same_file)
 			viv_ls(&s, VIV_RS_CLEAR_CONTROL, 0xffff | 1 << 16);
 		}
 		viv_ls(&s, VIV_GL_MULTI_SAMPLE_CONFIG, 0x11 << i);
+		/* One LOAD_STATE of CTX_RUN_WORDS words; the count is even. */
+		s.w[s.n++] = VIV_CMD_LOAD_STATE(CTX_RUN_STATE, CTX_RUN_WORDS,
+						false);
+		for (k = 0; k < CTX_RUN_WORDS; k++)
+			s.w[s.n++] = ctx_run_value(i, k);
+		s.w[s.n++] = 0;
 		igt_assert_eq(viv_run(&e[i], &s, NULL, 0, 0), 0);
 	}
 	switches = viv_stat(e[0].fd, "context_switches");
@@ -1490,6 +1512,10 @@ static void test_context_switch(int minor, bool same_file)
 			igt_assert_eq_u32(ugpu_bo_read32(bo[i], LSTRIDE * (16 + 16 * i)), 0);
 			igt_assert_eq_u32(sim_state(e[i].fd, VIV_GL_MULTI_SAMPLE_CONFIG),
 					  0x11 << i);
+			for (k = 0; k < CTX_RUN_WORDS; k++)
+				igt_assert_eq_u32(sim_state(e[i].fd,
+							    CTX_RUN_STATE + 4 * k),
+						  ctx_run_value(i, k));
 		}
 	}
 	igt_info("context switches: %lld, restore bytes max %lld total %lld\n",
@@ -1512,6 +1538,8 @@ static void test_context_switch(int minor, bool same_file)
 				    VIV_RS_FILL_VALUE(0)), 0);
 	igt_assert_eq_u32(sim_state(fresh.fd, e[0].blt ? VIV_BLT_IMAGE_SIZE :
 				    VIV_RS_WINDOW_SIZE), 0);
+	for (k = 0; k < CTX_RUN_WORDS; k++)
+		igt_assert_eq_u32(sim_state(fresh.fd, CTX_RUN_STATE + 4 * k), 0);
 	if (same_file)
 		viv_env_close_ctx(&fresh);
 	else

@@ -112,6 +112,46 @@ static u32 viv_restore_bound(struct viv_device *vdev, struct viv_ctx *vctx)
 	return 2 * bitmap_weight(vdev->restore_tmp, VIV_STATE_WORDS) + 2;
 }
 
+/* One state's load becomes part of the context state. */
+static void viv_apply_one(struct viv_device *vdev, struct viv_ctx_state *cs,
+			  u32 st, u32 value)
+{
+	u32 idx = st >> 2, *val;
+
+	if (!viv_state_tracked(st))
+		return;
+	/* viv_ctx_reserve() allocated the chunk at submit time. */
+	val = &cs->values[idx / VIV_STATE_CHUNK][idx % VIV_STATE_CHUNK];
+	__set_bit(idx, vdev->hw_dirty);
+	*val = viv_masked_merge(st, *val, value);
+	__set_bit(idx, cs->set);
+}
+
+/*
+ * A run of states loaded from the stream, a chunk at a time: copied where
+ * every state of the piece is tracked and none is masked.
+ */
+static void viv_apply_run(struct viv_device *vdev, struct viv_ctx_state *cs,
+			  const struct viv_state_write *wr, const u32 *vals)
+{
+	u32 first = wr->state, end = first + wr->count, idx, n, i;
+
+	for (idx = first; idx < end; idx += n) {
+		n = min(end - idx, VIV_STATE_CHUNK - idx % VIV_STATE_CHUNK);
+		if (viv_states_copyable(idx, n)) {
+			memcpy(&cs->values[idx / VIV_STATE_CHUNK][idx % VIV_STATE_CHUNK],
+			       &vals[idx - first], n * sizeof(u32));
+			bitmap_set(vdev->hw_dirty, idx, n);
+			bitmap_set(cs->set, idx, n);
+			continue;
+		}
+		/* Unreached while every plain state is kept: a safeguard. */
+		for (i = 0; i < n; i++)
+			viv_apply_one(vdev, cs, (idx + i) << 2,
+				      vals[idx - first + i]);
+	}
+}
+
 /* The job's loads become part of its context. Caller holds ring_lock. */
 static void viv_apply_writes(struct viv_device *vdev, struct viv_ctx *vctx,
 			     struct viv_job *vjob)
@@ -120,16 +160,12 @@ static void viv_apply_writes(struct viv_device *vdev, struct viv_ctx *vctx,
 	u32 i;
 
 	for (i = 0; i < vjob->num_writes; i++) {
-		u32 st = vjob->writes[i].state, idx = st >> 2;
-		u32 *val;
+		const struct viv_state_write *wr = &vjob->writes[i];
 
-		if (!viv_state_tracked(st))
-			continue;
-		/* viv_ctx_reserve() allocated the chunk at submit time. */
-		val = &cs->values[idx / VIV_STATE_CHUNK][idx % VIV_STATE_CHUNK];
-		__set_bit(idx, vdev->hw_dirty);
-		*val = viv_masked_merge(st, *val, vjob->writes[i].value);
-		__set_bit(idx, cs->set);
+		if (wr->count)
+			viv_apply_run(vdev, cs, wr, &vjob->stream[wr->value]);
+		else
+			viv_apply_one(vdev, cs, wr->state << 2, wr->value);
 	}
 }
 
@@ -153,22 +189,33 @@ int viv_ctx_reserve(struct viv_device *vdev, struct viv_ctx *vctx,
 	u32 i, c, *chunk;
 
 	for (i = 0; i < vjob->num_writes; i++) {
-		u32 st = vjob->writes[i].state;
+		const struct viv_state_write *wr = &vjob->writes[i];
+		u32 first = wr->state, last = first + max_t(u32, wr->count, 1) - 1;
 
-		c = (st >> 2) / VIV_STATE_CHUNK;
-		/* Chunks only appear, under ring_lock: a stale NULL is harmless. */
-		if (!viv_state_tracked(st) || READ_ONCE(cs->values[c]))
-			continue;
-		chunk = kcalloc(VIV_STATE_CHUNK, sizeof(u32), GFP_KERNEL_ACCOUNT);
-		if (!chunk)
-			return -ENOMEM;
-		spin_lock_irqsave(&vdev->ring_lock, flags);
-		if (!cs->values[c]) {
-			WRITE_ONCE(cs->values[c], chunk);
-			chunk = NULL;
+		for (c = first / VIV_STATE_CHUNK; c <= last / VIV_STATE_CHUNK;
+		     c++) {
+			u32 lo = max(first, c * VIV_STATE_CHUNK);
+			u32 hi = min(last + 1, (c + 1) * VIV_STATE_CHUNK);
+
+			/*
+			 * Chunks only appear, under ring_lock: a stale NULL
+			 * is harmless. Untracked states need none.
+			 */
+			if (READ_ONCE(cs->values[c]) ||
+			    !viv_states_tracked_any(lo, hi - lo))
+				continue;
+			chunk = kcalloc(VIV_STATE_CHUNK, sizeof(u32),
+					GFP_KERNEL_ACCOUNT);
+			if (!chunk)
+				return -ENOMEM;
+			spin_lock_irqsave(&vdev->ring_lock, flags);
+			if (!cs->values[c]) {
+				WRITE_ONCE(cs->values[c], chunk);
+				chunk = NULL;
+			}
+			spin_unlock_irqrestore(&vdev->ring_lock, flags);
+			kfree(chunk);
 		}
-		spin_unlock_irqrestore(&vdev->ring_lock, flags);
-		kfree(chunk);
 	}
 	return 0;
 }

@@ -202,7 +202,6 @@ struct viv_walk {
 	unsigned long *addr_seen;	/* address states loaded */
 	bool mmuv2;
 	bool blt;			/* BLT engine, no RS */
-	u32 cap_writes;
 	u32 cmds;			/* commands walked */
 	/* States of enum viv_slot loaded in this stream, and their BOs. */
 	u32 set;
@@ -245,6 +244,8 @@ static u32 viv_num_addr_states;
 static DECLARE_BITMAP(viv_write_states, VIV_STATE_WORDS);
 /* States kept in a context's state (viv_state_tracked()). */
 static DECLARE_BITMAP(viv_tracked, VIV_STATE_WORDS);
+/* Masked states, as viv_masked_written() knows them. */
+static DECLARE_BITMAP(viv_masked_map, VIV_STATE_WORDS);
 /* VIV_ST_PLAIN states on MMUv1 and on MMUv2, for the walk's fast path. */
 static DECLARE_BITMAP(viv_plain_v1, VIV_STATE_WORDS);
 static DECLARE_BITMAP(viv_plain_v2, VIV_STATE_WORDS);
@@ -477,6 +478,34 @@ bool viv_state_tracked(u32 state)
 	return state < VIV_STATE_WORDS * 4 && test_bit(state >> 2, viv_tracked);
 }
 
+/**
+ * viv_states_tracked_any() - whether any of these states is tracked.
+ * @first: first state, in words.
+ * @count: states.
+ *
+ * Return: one of them belongs to the context state.
+ */
+bool viv_states_tracked_any(u32 first, u32 count)
+{
+	return find_next_bit(viv_tracked, first + count, first) < first + count;
+}
+
+/**
+ * viv_states_copyable() - whether a load of these states can be copied.
+ * @first: first state, in words.
+ * @count: states.
+ *
+ * Return: every state is tracked and none is masked: the context state
+ * takes the loaded words as they are.
+ */
+bool viv_states_copyable(u32 first, u32 count)
+{
+	return find_next_zero_bit(viv_tracked, first + count, first) >=
+	       first + count &&
+	       find_next_bit(viv_masked_map, first + count, first) >=
+	       first + count;
+}
+
 static void viv_map_set(const struct viv_state_range *r, unsigned int n,
 			u8 kind, bool v2_only)
 {
@@ -496,6 +525,7 @@ static void viv_map_set(const struct viv_state_range *r, unsigned int n,
 void viv_validate_init(void)
 {
 	bool setting, addr;
+	int masked;
 	unsigned int i;
 	u8 kind;
 
@@ -564,6 +594,9 @@ void viv_validate_init(void)
 		    (kind >= VIV_ST_SLOT &&
 		     !(viv_slots[kind - VIV_ST_SLOT].flags & VIV_SLOT_ADDR)))
 			__set_bit(i, viv_tracked);
+		viv_masked_written(i << 2, 0, &masked);
+		if (masked)
+			__set_bit(i, viv_masked_map);
 	}
 	viv_map_ready = true;
 out:
@@ -665,19 +698,37 @@ static bool viv_sh_known(const struct viv_walk *w, enum viv_masked m,
 	return (w->known[m] & field) == field;
 }
 
-/* Record @count loads of consecutive states for the context state. */
-static void viv_record(struct viv_walk *w, u32 state, const u32 *vals,
-		       u32 count)
+/*
+ * Append a record of the states the stream loads: @count consecutive
+ * states from stream word @value on, or (@count 0) one state loaded with
+ * @value. The array grows as the walk needs it: a shader upload of 256 KiB
+ * is a few dozen runs, not 64K words.
+ */
+static int viv_record(struct viv_walk *w, u32 state, u32 count, u32 value)
 {
 	struct viv_job *vjob = w->vjob;
-	u32 i;
+	struct viv_state_write *rec;
 
-	count = min(count, w->cap_writes - vjob->num_writes);
-	for (i = 0; i < count; i++) {
-		vjob->writes[vjob->num_writes + i].state = state + 4 * i;
-		vjob->writes[vjob->num_writes + i].value = vals[i];
+	if (vjob->num_writes == vjob->cap_writes) {
+		/* A record per stream word at most. */
+		u32 cap = min(vjob->cap_writes ? 2 * vjob->cap_writes : 64,
+			      vjob->size / 4);
+
+		if (WARN_ON_ONCE(cap <= vjob->num_writes))
+			return -EINVAL;
+
+		rec = kvrealloc(vjob->writes, array_size(cap, sizeof(*rec)),
+				GFP_KERNEL_ACCOUNT);
+		if (!rec)
+			return -ENOMEM;
+		vjob->writes = rec;
+		vjob->cap_writes = cap;
 	}
-	vjob->num_writes += count;
+	rec = &vjob->writes[vjob->num_writes++];
+	rec->state = state >> 2;
+	rec->count = count;
+	rec->value = value;
+	return 0;
 }
 
 static int viv_cmp_bo(const void *a, const void *b, const void *priv)
@@ -1650,18 +1701,16 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 	}
 	viv_sh_load(w, state, val);
 
-	if (vjob->num_writes < w->cap_writes) {
-		vjob->writes[vjob->num_writes].state = state;
-		vjob->writes[vjob->num_writes].value = val;
-		vjob->num_writes++;
-		/*
-		 * The ring resets every address state the job loaded after
-		 * it. Only this path sees them: viv_record()'s runs are plain.
-		 */
-		if (viv_state_is_address(state) &&
-		    !test_and_set_bit(state >> 2, w->addr_seen))
-			vjob->addr_states[vjob->num_addr_states++] = state;
-	}
+	ret = viv_record(w, state, 0, val);
+	if (ret)
+		return ret;
+	/*
+	 * The ring resets every address state the job loaded after it. Only
+	 * this path sees them: the fast path's runs are plain.
+	 */
+	if (viv_state_is_address(state) &&
+	    !test_and_set_bit(state >> 2, w->addr_seen))
+		vjob->addr_states[vjob->num_addr_states++] = state;
 	return 0;
 }
 
@@ -1754,9 +1803,8 @@ static int viv_walk_load_state(struct viv_walk *w, u32 pos)
 	    find_next_zero_bit(w->mmuv2 ? viv_plain_v2 : viv_plain_v1,
 			       (state >> 2) + count, state >> 2) >=
 	    (state >> 2) + count) {
-		viv_record(w, state, &s[pos + 1], count);
 		viv_sh_store(w, state, &s[pos + 1], count);
-		return 0;
+		return viv_record(w, state, count, pos + 1);
 	}
 	for (i = 0; i < count; i++) {
 		ret = viv_load_state(w, pos, state + 4 * i, &s[pos + 1 + i],
@@ -1975,10 +2023,8 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->num_bufs = n;
 	vjob->size = total;
 	words = total / 4;
-	w.cap_writes = words;
 	vjob->stream = kvmalloc(total, GFP_KERNEL_ACCOUNT);
 	vjob->links = kvmalloc_array(words / 2 + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	vjob->writes = kvmalloc_array(words, sizeof(*vjob->writes), GFP_KERNEL_ACCOUNT);
 	w.reloc_words = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
@@ -1992,7 +2038,7 @@ int viv_job_prepare(struct ugpu_job *job)
 		w.sh = kvmalloc_array(VIV_SH_WORDS, sizeof(u32), GFP_KERNEL_ACCOUNT);
 		w.sh_set = bitmap_zalloc(VIV_SH_WORDS, GFP_KERNEL_ACCOUNT);
 	}
-	if (!vjob->stream || !vjob->links || !vjob->writes || !w.covered ||
+	if (!vjob->stream || !vjob->links || !w.covered ||
 	    !w.reloc_words || !w.cmd_starts || !w.addr_seen || !w.by_addr ||
 	    !vjob->addr_states || (!vdev->mmuv2 && (!w.sh || !w.sh_set))) {
 		ret = -ENOMEM;

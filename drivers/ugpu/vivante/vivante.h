@@ -106,12 +106,18 @@ struct viv_ctx {
 };
 
 /**
- * struct viv_state_write - one state word a stream loads.
- * @state: byte address of the state.
- * @value: the value, relocated.
+ * struct viv_state_write - states a stream loads, for the context state.
+ * @state: the (first) state, in words.
+ * @count: 0: one state, loaded with @value. Otherwise a run of @count
+ *	consecutive plain states, loaded with the words of &viv_job.stream
+ *	from word @value on: a LOAD_STATE's payload, which nothing changes
+ *	after the walk (the walk rejects a relocation into it and a command
+ *	overlapping it; links are patched in the arena's copy).
+ * @value: see @count.
  */
 struct viv_state_write {
-	u32 state;
+	u16 state;
+	u16 count;
 	u32 value;
 };
 
@@ -127,6 +133,7 @@ struct viv_state_write {
  * @num_links: entries in @links.
  * @writes: the states the stream loads, in order, for the context state.
  * @num_writes: entries in @writes.
+ * @cap_writes: entries allocated in @writes.
  * @addr_states: the address states the stream loads, each once: the
  *	tail of the job points them at the scratch page again, so no
  *	address outlives its submit.
@@ -149,6 +156,7 @@ struct viv_job {
 	u32 num_links;
 	struct viv_state_write *writes;
 	u32 num_writes;
+	u32 cap_writes;
 	u32 *addr_states;
 	u32 num_addr_states;
 	u32 pipe;
@@ -343,6 +351,8 @@ int viv_gpu_addr(struct ugpu_vm *vm, u64 va, u32 *addr);
 void viv_validate_init(void);
 bool viv_state_is_address(u32 state);
 bool viv_state_tracked(u32 state);
+bool viv_states_tracked_any(u32 first, u32 count);
+bool viv_states_copyable(u32 first, u32 count);
 int viv_job_prepare(struct ugpu_job *job);
 void viv_job_cleanup(struct ugpu_job *job);
 int viv_ctx_init(struct ugpu_device *udev, void **priv);
