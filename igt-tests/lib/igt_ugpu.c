@@ -994,11 +994,55 @@ void ugpu_power_read(int fd, const char *file, char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/*
+ * The power attributes the tests changed, with the value each had first:
+ * put back at exit, so a subtest that fails halfway (say with a 20 ms
+ * autosuspend delay) leaves the device as it found it.
+ */
+#define POWER_SAVED	32
+
+static struct {
+	char path[PATH_MAX];
+	char value[32];
+} power_saved[POWER_SAVED];
+static unsigned int power_nsaved;
+
+static void power_restore(int sig)
+{
+	unsigned int i;
+
+	(void)sig;
+	for (i = power_nsaved; i--;)
+		ugpu_file_write(power_saved[i].path, power_saved[i].value);
+}
+
+static void power_save(const char *path)
+{
+	static bool handler;
+	unsigned int i;
+
+	for (i = 0; i < power_nsaved; i++)
+		if (!strcmp(power_saved[i].path, path))
+			return;
+	if (power_nsaved == POWER_SAVED)
+		return;
+	if (ugpu_file_read(path, power_saved[i].value,
+			   sizeof(power_saved[i].value)) <= 0)
+		return;
+	power_saved[i].value[strcspn(power_saved[i].value, "\n")] = '\0';
+	snprintf(power_saved[i].path, sizeof(power_saved[i].path), "%s", path);
+	power_nsaved++;
+	if (!handler)
+		igt_install_exit_handler(power_restore);
+	handler = true;
+}
+
 void ugpu_power_write(int fd, const char *file, const char *value)
 {
 	char path[PATH_MAX];
 
 	ugpu_power_path(fd, file, path, sizeof(path));
+	power_save(path);
 	igt_assert_eq(ugpu_file_write(path, value), 0);
 }
 

@@ -256,7 +256,10 @@ long long ugpu_sim_bus_errors_of(const char *name);
 /* The same for the device behind @fd; skips without a simulator. */
 long long ugpu_sim_bus_errors(int fd);
 
-/* Runtime PM: the device's power/@file in sysfs, e.g. "runtime_status". */
+/*
+ * Runtime PM: the device's power/@file in sysfs, e.g. "runtime_status".
+ * What ugpu_power_write() changes gets its first value back at exit.
+ */
 void ugpu_power_read(int fd, const char *file, char *buf, size_t size);
 void ugpu_power_write(int fd, const char *file, const char *value);
 /* Wait up to @ms for power/runtime_status to read @want. */
