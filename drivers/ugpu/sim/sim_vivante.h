@@ -148,9 +148,9 @@ struct vsim_config {
  * struct vsim - a simulated Vivante core.
  *
  * The host-interface registers (@clock_control to @mmu_fault_addr, and
- * @fe_start, @fe_running, @fe_hung, @reset_state, @dma_addr, @in_wait) are
- * under &sim_device.lock. The FE state (@pc to @call_depth) and the state
- * space belong to the device thread.
+ * @fe_start, @fe_running, @fe_hung, @fe_busy, @reset_state, @dma_addr,
+ * @in_wait) are under &sim_device.lock. The FE state (@pc to @call_depth)
+ * and the state space belong to the device thread.
  *
  * @cfg: identity.
  * @clock_control: HI_CLOCK_CONTROL.
@@ -168,6 +168,9 @@ struct vsim_config {
  * @fe_start: FE_COMMAND_CONTROL asked for a start.
  * @fe_running: the FE executes commands.
  * @fe_hung: the core hangs; only a reset or a new start helps.
+ * @fe_busy: the device thread is running commands, so memory accesses
+ *	may be in flight: the FE does not report idle, and a soft reset
+ *	completes only when they have drained, as on the real core.
  * @reset_state: a soft reset is pending for the device thread.
  * @dma_addr: FE_DMA_ADDRESS.
  * @in_wait: the FE sits in a WAIT.
@@ -256,11 +259,6 @@ struct vsim {
 	bool fe_running;
 	bool fe_hung;
 	bool reset_state;
-	/*
-	 * The device thread is running commands, so memory accesses may be
-	 * in flight: the FE does not report idle, and a soft reset completes
-	 * only when they have drained, as on the real core.
-	 */
 	bool fe_busy;
 	u32 dma_addr;
 	bool in_wait;
