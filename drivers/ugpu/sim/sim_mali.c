@@ -259,26 +259,33 @@ static const struct mali_identity mali_t604_identity = {
 };
 
 /*
+ * The feature registers of the RK3399's Mali-T860 MP4 r2p0 beyond its ID
+ * and shader cores.
+ */
+#define MALI_T860_FEATURES						\
+	.l2_features = 0x07120206,					\
+	.core_features = 0x00000000,					\
+	.tiler_features = 0x00000809,					\
+	.mem_features = 0x00000001,					\
+	.mmu_features = 0x00002830,					\
+	.as_present = 0xff,						\
+	.js_present = 0x7,						\
+	.js_features = { MALI_JS0_FEATURES, MALI_JS1_FEATURES,		\
+			 MALI_JS2_FEATURES },				\
+	.thread_max_threads = 256,					\
+	.thread_max_workgroup_size = 256,				\
+	.thread_max_barrier_size = 256,					\
+	.thread_features = 0x0a040400,					\
+	.texture_features = { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 }
+
+/*
  * Mali-T820 MP3 r1p0, as in the Amlogic S912 (GPU_ID 0x08201000, three
  * shader cores). No register dump of the part is public: the other
  * feature registers are the T860's, which is of the same generation.
  */
 static const struct mali_identity mali_t820_identity = {
 	.gpu_id = 0x08201000,
-	.l2_features = 0x07120206,
-	.core_features = 0x00000000,
-	.tiler_features = 0x00000809,
-	.mem_features = 0x00000001,
-	.mmu_features = 0x00002830,
-	.as_present = 0xff,
-	.js_present = 0x7,
-	.js_features = { MALI_JS0_FEATURES, MALI_JS1_FEATURES,
-			 MALI_JS2_FEATURES },
-	.thread_max_threads = 256,
-	.thread_max_workgroup_size = 256,
-	.thread_max_barrier_size = 256,
-	.thread_features = 0x0a040400,
-	.texture_features = { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 },
+	MALI_T860_FEATURES,
 	.present = { [MALI_PWR_SHADER] = 0x7, [MALI_PWR_TILER] = 0x1,
 		     [MALI_PWR_L2] = 0x1 },
 	.has_transcfg = false,
@@ -289,20 +296,7 @@ static const struct mali_identity mali_t820_identity = {
 /* Mali-T860 MP4 r2p0, as in the Rockchip RK3399. */
 static const struct mali_identity mali_t860_identity = {
 	.gpu_id = 0x08602000,
-	.l2_features = 0x07120206,
-	.core_features = 0x00000000,
-	.tiler_features = 0x00000809,
-	.mem_features = 0x00000001,
-	.mmu_features = 0x00002830,
-	.as_present = 0xff,
-	.js_present = 0x7,
-	.js_features = { MALI_JS0_FEATURES, MALI_JS1_FEATURES,
-			 MALI_JS2_FEATURES },
-	.thread_max_threads = 256,
-	.thread_max_workgroup_size = 256,
-	.thread_max_barrier_size = 256,
-	.thread_features = 0x0a040400,
-	.texture_features = { 0x00fe001e, 0x0000ffff, 0x9f81ffff, 0 },
+	MALI_T860_FEATURES,
 	.present = { [MALI_PWR_SHADER] = 0xf, [MALI_PWR_TILER] = 0x1,
 		     [MALI_PWR_L2] = 0x1 },
 	.has_transcfg = false,
