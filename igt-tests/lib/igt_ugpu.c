@@ -449,6 +449,18 @@ void ugpu_bo_free(struct ugpu_bo *bo)
 	free(bo);
 }
 
+void ugpu_wait_handle_closed(int fd, uint32_t handle)
+{
+	struct drm_ugpu_bo_info info = { .handle = handle };
+	uint64_t t0 = ugpu_nsec_now();
+
+	while (__ugpu_bo_info(fd, &info) == 0) {
+		igt_assert_f(ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
+			     "handle %u still open\n", handle);
+		usleep(1000);
+	}
+}
+
 int __ugpu_bo_info(int fd, struct drm_ugpu_bo_info *arg)
 {
 	if (igt_ioctl(fd, DRM_IOCTL_UGPU_BO_INFO, arg))

@@ -130,6 +130,11 @@ void *ugpu_bo_map(struct ugpu_bo *bo);
 void ugpu_bo_free(struct ugpu_bo *bo);
 void *ugpu_mmap(int fd, uint64_t mmap_offset, uint64_t size, int prot);
 int __ugpu_bo_info(int fd, struct drm_ugpu_bo_info *arg);
+/*
+ * Wait for a BO_RELEASE command's handle to go: it is closed just after
+ * the command's fence signals (Documentation/uapi.rst).
+ */
+void ugpu_wait_handle_closed(int fd, uint32_t handle);
 int __ugpu_bo_wait(int fd, uint32_t handle, uint32_t flags,
 		   int64_t timeout_ns);
 

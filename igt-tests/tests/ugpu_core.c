@@ -332,19 +332,6 @@ static bool syncobj_busy(int fd, uint32_t sync)
 	return ret == -ETIME || (ret == -1 && errno == ETIME);
 }
 
-/* BO_RELEASE closes its handle just after its fence signalled. */
-static void wait_handle_closed(int fd, uint32_t handle)
-{
-	struct drm_ugpu_bo_info info = { .handle = handle };
-	uint64_t t0 = ugpu_nsec_now();
-
-	while (__ugpu_bo_info(fd, &info) == 0) {
-		igt_assert_f(ugpu_nsec_now() - t0 < UGPU_WAIT_MS * 1000000ull,
-			     "handle %u still open\n", handle);
-		usleep(1000);
-	}
-}
-
 /* -------------------------------------------------------------------- */
 
 static const uint32_t scalar_params[] = {
@@ -1295,7 +1282,7 @@ static void test_soft_commands(struct ugpu_device_info *d)
 	ugpu_submit_bo(&s, rel->handle, DRM_UGPU_SUBMIT_BO_WRITE);
 	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
 	igt_assert_eq_u32(ugpu_bo_read32(rel, 0), 0x5a5a);
-	wait_handle_closed(fd, rel->handle);
+	ugpu_wait_handle_closed(fd, rel->handle);
 	memset(&gclose, 0, sizeof(gclose));
 	gclose.handle = rel->handle;
 	do_ioctl_err(fd, DRM_IOCTL_GEM_CLOSE, &gclose, EINVAL);
@@ -2753,7 +2740,7 @@ static void test_bo_release_reused_handle(struct ugpu_device_info *d)
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_BO_RELEASE, other->handle, 0, 0, 0);
 	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
-	wait_handle_closed(fd, other->handle);
+	ugpu_wait_handle_closed(fd, other->handle);
 	free(old);
 	free(other);
 	ugpu_bo_free(fresh);

@@ -2043,6 +2043,8 @@ static void test_events_reset(int minor)
 	igt_assert_eq(status, -ETIMEDOUT);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x0badcafe);
 	igt_assert_eq_u32(ugpu_bo_read32(bo, 2048), 2);
+	/* The handle goes just after the release's fence signalled. */
+	ugpu_wait_handle_closed(e.fd, tmp->handle);
 	info.handle = tmp->handle;
 	igt_assert_eq(__ugpu_bo_info(e.fd, &info), -ENOENT);
 	ugpu_bo_free(bo);
