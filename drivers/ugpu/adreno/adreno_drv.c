@@ -519,10 +519,13 @@ static int adreno_probe(struct platform_device *pdev)
 		goto err_mmu;
 	}
 
-	/* Threaded: the handlers complete jobs. */
-	ret = devm_request_threaded_irq(dev, adev->irq_gpu, NULL,
-					adreno_gpu_irq, IRQF_ONESHOT, "gpu",
-					adev);
+	/*
+	 * A hard handler: retiring signals fences, which is safe in any
+	 * context, and a faulted CP is handled by the fault work. A thread
+	 * would add a wake-up to every job's completion.
+	 */
+	ret = devm_request_irq(dev, adev->irq_gpu, adreno_gpu_irq, 0, "gpu",
+			       adev);
 	if (ret)
 		goto err_mmu;
 	adev->hw_ready = true;

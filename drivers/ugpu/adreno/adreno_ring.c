@@ -440,7 +440,7 @@ void adreno_fault_locked(struct adreno_device *adev, int error)
 }
 
 /**
- * adreno_gpu_irq() - threaded handler of the RBBM interrupt.
+ * adreno_gpu_irq() - handler of the RBBM interrupt, in hard IRQ context.
  * @irq: the interrupt.
  * @data: the &struct adreno_device.
  *
