@@ -192,11 +192,13 @@ struct mali_variant {
  * @pgfmt: page-table format used by every VM.
  * @irq: the "job", "mmu" and "gpu" interrupts.
  * @js_lock: protects @slots, @last_fault and the _NEXT registers of
- *	every slot. A plain spinlock: the interrupt handlers are threaded.
+ *	every slot. Taken with interrupts disabled: the job interrupt's
+ *	hard handler completes jobs.
  * @slots: job slot state.
  * @as_lock: protects @as_vm, @as_lru, &mali_vm.as,
  *	&mali_vm.as_users and &mali_vm.lru, and serialises AS commands.
- *	Never held together with @js_lock.
+ *	Never held together with @js_lock. Taken with interrupts disabled,
+ *	as completing a job in the hard handler gives its slot back.
  * @as_vm: the VM bound to each AS slot, or NULL.
  * @as_lru: VMs bound to an AS slot, most recently used first.
  * @reset_lock: serialises resets and removal (runtime PM callbacks never
@@ -310,6 +312,7 @@ void mali_job_kill_all(struct mali_device *mdev, int error);
 void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
 			u64 addr, const char *kind);
 irqreturn_t mali_job_irq(int irq, void *data);
+irqreturn_t mali_job_irq_thread(int irq, void *data);
 
 /* mali_drv.c */
 void mali_reset(struct ugpu_device *udev);

@@ -92,9 +92,19 @@ static const struct {
 	{ "compute", DRM_UGPU_QUEUE_CAP_JOB_CHAIN | DRM_UGPU_QUEUE_CAP_COMPUTE },
 };
 
-static const char *const mali_irq_names[] = { "job", "mmu", "gpu" };
-static irqreturn_t (*const mali_irq_handlers[])(int, void *) = {
-	mali_job_irq, mali_mmu_irq, mali_gpu_irq,
+/*
+ * The interrupts in the binding's order. Job completions are handled in
+ * hard IRQ context; failures, MMU faults and GPU faults, which may dump
+ * the GPU's state, in threads.
+ */
+static const struct {
+	const char *name;
+	irq_handler_t hard;
+	irq_handler_t thread;
+} mali_irqs[] = {
+	{ "job", mali_job_irq, mali_job_irq_thread },
+	{ "mmu", NULL, mali_mmu_irq },
+	{ "gpu", NULL, mali_gpu_irq },
 };
 
 static int mali_timestamp_init(struct mali_device *mdev)
@@ -225,8 +235,8 @@ static int mali_get_resources(struct mali_device *mdev)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
-		ret = platform_get_irq_byname(pdev, mali_irq_names[i]);
+	for (i = 0; i < ARRAY_SIZE(mali_irqs); i++) {
+		ret = platform_get_irq_byname(pdev, mali_irqs[i].name);
 		if (ret < 0)
 			return ret;
 		mdev->irq[i] = ret;
@@ -307,6 +317,7 @@ static int mali_runtime_suspend(struct device *dev)
 	struct mali_device *mdev = dev_get_drvdata(dev);
 	unsigned int js;
 	int ret = 0;
+	unsigned long flags;
 
 	/*
 	 * No reset_lock here nor in resume: the supply and clock calls take
@@ -315,11 +326,11 @@ static int mali_runtime_suspend(struct device *dev)
 	 */
 	if (mdev->hw_ready) {
 		/* Jobs hold a runtime PM reference: there should be none. */
-		spin_lock(&mdev->js_lock);
+		spin_lock_irqsave(&mdev->js_lock, flags);
 		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 			if (mdev->slots[js].jobs[0])
 				ret = -EBUSY;
-		spin_unlock(&mdev->js_lock);
+		spin_unlock_irqrestore(&mdev->js_lock, flags);
 		if (WARN_ON(ret))
 			return ret;
 		/* Nothing may touch the registers once the clocks stop. */
@@ -494,11 +505,11 @@ static int mali_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_power_off;
 
-	/* Threaded: the handlers complete jobs and may dump GPU state. */
-	for (i = 0; i < ARRAY_SIZE(mali_irq_names); i++) {
-		ret = devm_request_threaded_irq(dev, mdev->irq[i], NULL,
-						mali_irq_handlers[i],
-						IRQF_ONESHOT, mali_irq_names[i],
+	for (i = 0; i < ARRAY_SIZE(mali_irqs); i++) {
+		ret = devm_request_threaded_irq(dev, mdev->irq[i],
+						mali_irqs[i].hard,
+						mali_irqs[i].thread,
+						IRQF_ONESHOT, mali_irqs[i].name,
 						mdev);
 		if (ret)
 			goto err_power_off;

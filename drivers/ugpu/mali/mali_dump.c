@@ -99,10 +99,11 @@ void mali_coredump(struct ugpu_job *job, struct seq_buf *s)
 	struct mali_device *mdev = to_mali(job->udev);
 	struct mali_vm *mvm = job->vm->priv;
 	int as;
+	unsigned long flags;
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	as = mvm->as;
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 
 	seq_buf_printf(s, "Mali GPU_ID 0x%08x, %s page tables\n", mdev->gpu_id,
 		       mdev->pgfmt->name);
@@ -123,6 +124,7 @@ static int mali_state_show(struct seq_file *m, void *data)
 	unsigned int js, i;
 	int as, powered;
 	char *buf;
+	unsigned long flags;
 
 	seq_printf(m, "GPU_ID 0x%08x, %s page tables, AS_PRESENT 0x%x, shader cores 0x%llx\n",
 		   mdev->gpu_id, mdev->pgfmt->name, mdev->as_present,
@@ -146,7 +148,7 @@ static int mali_state_show(struct seq_file *m, void *data)
 		seq_puts(m, "powered off\n");
 	}
 
-	spin_lock(&mdev->js_lock);
+	spin_lock_irqsave(&mdev->js_lock, flags);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
 		seq_printf(m, "slot %u:", js);
 		for (i = 0; i < MALI_SLOT_DEPTH; i++)
@@ -156,9 +158,9 @@ static int mali_state_show(struct seq_file *m, void *data)
 		seq_puts(m, "\n");
 	}
 	fault = mdev->last_fault;
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	for (as = 0; as < MALI_MAX_AS; as++) {
 		struct mali_vm *mvm = mdev->as_vm[as];
 
@@ -166,7 +168,7 @@ static int mali_state_show(struct seq_file *m, void *data)
 			seq_printf(m, "AS%d: %s[%d], %u jobs on the hardware\n",
 				   as, mvm->comm, mvm->pid, mvm->as_users);
 	}
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 
 	if (fault.valid) {
 		seq_printf(m, "last fault: %s", fault.kind);

@@ -133,6 +133,7 @@ int mali_job_run(struct ugpu_job *job)
 	unsigned int i;
 	u32 cfg, next;
 	int as, ret;
+	unsigned long flags;
 
 	if (READ_ONCE(mdev->gone))
 		return -ENODEV;
@@ -152,7 +153,7 @@ int mali_job_run(struct ugpu_job *job)
 		cfg |= MALI_JS_CONFIG_START_MMU;
 
 	ugpu_job_get(job);
-	spin_lock(&mdev->js_lock);
+	spin_lock_irqsave(&mdev->js_lock, flags);
 
 	if (WARN_ON(slot->jobs[MALI_SLOT_DEPTH - 1])) {
 		ret = -EBUSY;
@@ -178,13 +179,13 @@ int mali_job_run(struct ugpu_job *job)
 	slot->as[i] = as;
 	mali_devfreq_record(mdev);
 
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	dev_dbg(dev, "js%u: job 0x%llx queued, AS%d\n", js, job->cmd.address, as);
 	return 0;
 
 err_unlock:
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 	ugpu_job_put(job);
 	mali_as_put(mdev, mvm);
 	return ret;
@@ -349,18 +350,31 @@ static void mali_slot_events(struct mali_device *mdev, unsigned int js,
 			   MALI_JS_COMMAND_START);
 }
 
-/* Handle every pending job event; returns the number of finished jobs. */
+/*
+ * Handle the pending job events; returns the number of finished jobs. With
+ * @failed (the hard IRQ handler) only completions are handled: events that
+ * include a failure are left pending for the thread, which may dump the
+ * GPU's state, and *@failed tells so.
+ */
 static unsigned int mali_job_process(struct mali_device *mdev,
-				     struct mali_done *done)
+				     struct mali_done *done, bool *failed)
 {
 	u32 mask = GENMASK(MALI_NUM_JOB_SLOTS - 1, 0);
+	u32 fail_mask = mask << 16;
 	unsigned int js, n = 0;
+	unsigned long flags;
 	u32 status, state;
 
-	mask |= mask << 16;
-	spin_lock(&mdev->js_lock);
+	mask |= fail_mask;
+	if (failed)
+		*failed = false;
+	spin_lock_irqsave(&mdev->js_lock, flags);
 	status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
 	while (status) {
+		if (failed && (status & fail_mask)) {
+			*failed = true;
+			break;
+		}
 		/* Keep waiting jobs from starting behind a failure. */
 		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 			if (status & MALI_JOB_INT_FAILED(js))
@@ -384,28 +398,56 @@ static unsigned int mali_job_process(struct mali_device *mdev,
 		status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
 	}
 	mali_devfreq_record(mdev);
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	return n;
 }
 
 /**
- * mali_job_irq() - threaded handler of the "job" interrupt.
+ * mali_job_irq() - hard handler of the "job" interrupt.
  * @irq: the interrupt.
  * @data: the &struct mali_device.
  *
- * Return: IRQ_HANDLED, or IRQ_NONE when no unmasked source is pending.
+ * Completions are handled here: their fences signal without waking a
+ * thread first, as a job's latency is the interrupt's. A failure, which
+ * may dump the GPU's state, goes to mali_job_irq_thread() with the line
+ * masked until it is done.
+ *
+ * Return: IRQ_HANDLED, IRQ_WAKE_THREAD for a failure, or IRQ_NONE when no
+ * unmasked source is pending.
  */
 irqreturn_t mali_job_irq(int irq, void *data)
 {
 	struct mali_device *mdev = data;
 	struct mali_done done[MALI_MAX_DONE];
 	unsigned int i, n;
+	bool failed;
 
 	if (!mali_read(mdev, MALI_JOB_INT_STAT))
 		return IRQ_NONE;
 
-	n = mali_job_process(mdev, done);
+	n = mali_job_process(mdev, done, &failed);
+	for (i = 0; i < n; i++)
+		mali_job_finish(mdev, &done[i]);
+
+	return failed ? IRQ_WAKE_THREAD : IRQ_HANDLED;
+}
+
+/**
+ * mali_job_irq_thread() - threaded handler of the "job" interrupt: the
+ * failures mali_job_irq() left, with the completions pending with them.
+ * @irq: the interrupt.
+ * @data: the &struct mali_device.
+ *
+ * Return: IRQ_HANDLED.
+ */
+irqreturn_t mali_job_irq_thread(int irq, void *data)
+{
+	struct mali_device *mdev = data;
+	struct mali_done done[MALI_MAX_DONE];
+	unsigned int i, n;
+
+	n = mali_job_process(mdev, done, NULL);
 	for (i = 0; i < n; i++)
 		mali_job_finish(mdev, &done[i]);
 
@@ -422,8 +464,9 @@ static bool mali_job_stop(struct mali_device *mdev, struct ugpu_job *job,
 	unsigned int js = job->queue;
 	struct mali_slot *slot = &mdev->slots[js];
 	u32 pending;
+	unsigned long flags;
 
-	spin_lock(&mdev->js_lock);
+	spin_lock_irqsave(&mdev->js_lock, flags);
 	/*
 	 * Only stop the job while it is the one in JS_HEAD with no event
 	 * pending: otherwise the command could hit the job behind it.
@@ -434,7 +477,7 @@ static bool mali_job_stop(struct mali_device *mdev, struct ugpu_job *job,
 		slot->stopping = job;
 		mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND), cmd);
 	}
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	return dma_fence_wait_timeout(job->hw_fence, false,
 				      msecs_to_jiffies(MALI_STOP_TIMEOUT_MS)) > 0;
@@ -529,8 +572,9 @@ void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
 {
 	unsigned int js;
 	u32 pending;
+	unsigned long flags;
 
-	spin_lock(&mdev->js_lock);
+	spin_lock_irqsave(&mdev->js_lock, flags);
 	pending = mali_read(mdev, MALI_JOB_INT_RAWSTAT);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
 		struct mali_slot *slot = &mdev->slots[js];
@@ -547,7 +591,7 @@ void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
 		.valid = true, .kind = kind, .slot = -1, .as = as,
 		.status = status, .address = addr,
 	};
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 }
 
 /**
@@ -563,13 +607,14 @@ void mali_job_reset(struct mali_device *mdev)
 	struct ugpu_job *jobs[MALI_MAX_DONE];
 	struct mali_done done[MALI_MAX_DONE];
 	unsigned int i, js, n;
+	unsigned long flags;
 
-	n = mali_job_process(mdev, done);
+	n = mali_job_process(mdev, done, NULL);
 	for (i = 0; i < n; i++)
 		mali_job_finish(mdev, &done[i]);
 
 	n = 0;
-	spin_lock(&mdev->js_lock);
+	spin_lock_irqsave(&mdev->js_lock, flags);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
 		struct mali_slot *slot = &mdev->slots[js];
 
@@ -582,7 +627,7 @@ void mali_job_reset(struct mali_device *mdev)
 		slot->mmu_stop = NULL;
 	}
 	mali_devfreq_record(mdev);
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	for (i = 0; i < n; i++)
 		mali_job_release(mdev, jobs[i]);
@@ -597,18 +642,19 @@ void mali_job_kill_all(struct mali_device *mdev, int error)
 {
 	struct mali_done done[MALI_MAX_DONE];
 	unsigned int i, js, n;
+	unsigned long flags;
 
-	n = mali_job_process(mdev, done);
+	n = mali_job_process(mdev, done, NULL);
 	for (i = 0; i < n; i++)
 		mali_job_finish(mdev, &done[i]);
 
 	n = 0;
-	spin_lock(&mdev->js_lock);
+	spin_lock_irqsave(&mdev->js_lock, flags);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		while (mdev->slots[js].jobs[0])
 			mali_slot_pop(&mdev->slots[js], error, NULL, done, &n);
 	mali_devfreq_record(mdev);
-	spin_unlock(&mdev->js_lock);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	for (i = 0; i < n; i++)
 		mali_job_finish(mdev, &done[i]);

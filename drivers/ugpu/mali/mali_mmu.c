@@ -152,8 +152,9 @@ int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm)
 	struct mali_vm *victim;
 	u32 free = mdev->as_present;
 	int as;
+	unsigned long flags;
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 
 	as = mvm->as;
 	if (as >= 0) {
@@ -190,7 +191,7 @@ int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm)
 		mvm->pid);
 
 out_unlock:
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 	return as;
 }
 
@@ -205,10 +206,12 @@ out_unlock:
  */
 void mali_as_put(struct mali_device *mdev, struct mali_vm *mvm)
 {
-	spin_lock(&mdev->as_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	if (!WARN_ON(!mvm->as_users))
 		mvm->as_users--;
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 }
 
 /**
@@ -221,8 +224,9 @@ void mali_as_put(struct mali_device *mdev, struct mali_vm *mvm)
 void mali_mmu_reset(struct mali_device *mdev)
 {
 	struct mali_vm *mvm, *tmp;
+	unsigned long flags;
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	list_for_each_entry_safe(mvm, tmp, &mdev->as_lru, lru) {
 		WARN_ON(mvm->as_users);
 		mdev->as_vm[mvm->as] = NULL;
@@ -230,7 +234,7 @@ void mali_mmu_reset(struct mali_device *mdev)
 		mvm->as_users = 0;
 		list_del_init(&mvm->lru);
 	}
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 }
 
 /*
@@ -251,15 +255,16 @@ static void mali_vm_flush(struct mali_vm *mvm, u64 va, u64 size)
 	struct mali_device *mdev = mvm->mdev;
 	bool put;
 	int idx;
+	unsigned long flags;
 
 	if (!drm_dev_enter(&mdev->udev.drm, &idx))
 		return;
 	if (mali_get_if_powered(mdev, &put)) {
-		spin_lock(&mdev->as_lock);
+		spin_lock_irqsave(&mdev->as_lock, flags);
 		if (mvm->as >= 0)
 			mali_as_flush(mdev, mvm->as, va, size,
 				      MALI_AS_COMMAND_FLUSH_PT);
-		spin_unlock(&mdev->as_lock);
+		spin_unlock_irqrestore(&mdev->as_lock, flags);
 		if (put)
 			pm_runtime_put_autosuspend(mdev->udev.dev);
 	}
@@ -276,12 +281,13 @@ static void mali_vm_unbind(struct mali_vm *mvm, bool may_be_busy)
 	bool put = false, powered = false;
 	bool entered;
 	int idx;
+	unsigned long flags;
 
 	entered = drm_dev_enter(&mdev->udev.drm, &idx);
 	if (entered)
 		powered = mali_get_if_powered(mdev, &put);
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	if (mvm->as >= 0 && !(mvm->as_users && may_be_busy)) {
 		WARN_ON(mvm->as_users);
 		/* The tables are about to go: the slot must not reach them. */
@@ -291,7 +297,7 @@ static void mali_vm_unbind(struct mali_vm *mvm, bool may_be_busy)
 		mvm->as = -1;
 		list_del_init(&mvm->lru);
 	}
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 
 	if (put)
 		pm_runtime_put_autosuspend(mdev->udev.dev);
@@ -448,14 +454,15 @@ static void mali_mmu_handle_fault(struct mali_device *mdev, int as,
 	const char *kind = mali_fault_kind(status, bus_error);
 	struct mali_vm *mvm;
 	pid_t pid = 0;
+	unsigned long flags;
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	mvm = mdev->as_vm[as];
 	if (mvm) {
 		strscpy(comm, mvm->comm);
 		pid = mvm->pid;
 	}
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 
 	/* Any client can fault at will: never flood the log. */
 	dev_err_ratelimited(mdev->udev.dev,
@@ -466,9 +473,9 @@ static void mali_mmu_handle_fault(struct mali_device *mdev, int as,
 
 	mali_job_mmu_fault(mdev, as, status, addr, kind);
 
-	spin_lock(&mdev->as_lock);
+	spin_lock_irqsave(&mdev->as_lock, flags);
 	mali_as_flush(mdev, as, 0, ~0ULL, MALI_AS_COMMAND_FLUSH_MEM);
-	spin_unlock(&mdev->as_lock);
+	spin_unlock_irqrestore(&mdev->as_lock, flags);
 	mali_write(mdev, MALI_MMU_INT_CLEAR,
 		   MALI_MMU_INT_PAGE_FAULT(as) | MALI_MMU_INT_BUS_ERROR(as));
 }
