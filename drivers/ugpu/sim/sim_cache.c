@@ -7,6 +7,7 @@
  * that forgets a flush or an invalidate sees stale data, as on silicon.
  */
 
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/highmem.h>
 #include <linux/lockdep.h>
@@ -21,17 +22,15 @@
 #include "sim_core.h"
 
 /**
- * struct sim_cache_line - one cache line.
+ * struct sim_cache_line - one cache line. Whether it is valid or dirty is
+ * kept in the cache's bitmaps (&sim_cache.valid, &sim_cache.dirty).
  * @data: the bytes.
- * @pa: physical address of the line, aligned to %SIM_CACHE_LINE.
- * @valid: the line holds @pa.
- * @dirty: @data differs from memory; written back on eviction or clean.
+ * @pa: physical address of the line, aligned to %SIM_CACHE_LINE; only
+ *	meaningful while the line is valid.
  */
 struct sim_cache_line {
 	u8 data[SIM_CACHE_LINE] __aligned(8);
 	phys_addr_t pa;
-	bool valid;
-	bool dirty;
 };
 
 /* Copy between @buf and RAM at @pa, within one page. */
@@ -71,7 +70,7 @@ int sim_cache_init(struct sim_cache *c, spinlock_t *lock, size_t size,
 	if (!ways || ways > U8_MAX)
 		return -EINVAL;
 	sets = size / (SIM_CACHE_LINE * ways);
-	if (!is_power_of_2(sets) || sets > UINT_MAX ||
+	if (!is_power_of_2(sets) || sets > UINT_MAX / ways ||
 	    sets * SIM_CACHE_LINE * ways != size)
 		return -EINVAL;
 	c->lock = lock;
@@ -80,7 +79,9 @@ int sim_cache_init(struct sim_cache *c, spinlock_t *lock, size_t size,
 	c->line = kvcalloc(array_size(sets, ways), sizeof(*c->line),
 			   GFP_KERNEL);
 	c->victim = kcalloc(sets, sizeof(*c->victim), GFP_KERNEL);
-	if (!c->line || !c->victim)
+	c->valid = bitmap_zalloc(sets * ways, GFP_KERNEL);
+	c->dirty = bitmap_zalloc(sets * ways, GFP_KERNEL);
+	if (!c->line || !c->victim || !c->valid || !c->dirty)
 		return -ENOMEM;
 	return 0;
 }
@@ -91,19 +92,24 @@ int sim_cache_init(struct sim_cache *c, spinlock_t *lock, size_t size,
  */
 void sim_cache_fini(struct sim_cache *c)
 {
+	bitmap_free(c->dirty);
+	bitmap_free(c->valid);
 	kfree(c->victim);
 	kvfree(c->line);
+	c->dirty = NULL;
+	c->valid = NULL;
 	c->victim = NULL;
 	c->line = NULL;
 }
 
-static void sim_cache_writeback(struct sim_cache *c, struct sim_cache_line *l)
+/* Write line @i back if it is dirty. A dirty line is always valid. */
+static void sim_cache_writeback(struct sim_cache *c, unsigned int i)
 {
-	if (l->valid && l->dirty) {
-		sim_cache_phys_copy(l->pa, l->data, SIM_CACHE_LINE, true);
+	if (__test_and_clear_bit(i, c->dirty)) {
+		sim_cache_phys_copy(c->line[i].pa, c->line[i].data,
+				    SIM_CACHE_LINE, true);
 		c->writebacks++;
 	}
-	l->dirty = false;
 }
 
 /*
@@ -114,28 +120,29 @@ static struct sim_cache_line *sim_cache_line(struct sim_cache *c,
 					     phys_addr_t pa, bool whole)
 {
 	unsigned int set = (pa >> ilog2(SIM_CACHE_LINE)) & (c->sets - 1);
-	struct sim_cache_line *ways = &c->line[set * c->ways], *l;
-	unsigned int way;
+	unsigned int first = set * c->ways, way;
+	struct sim_cache_line *l;
 
 	for (way = 0; way < c->ways; way++) {
-		if (ways[way].valid && ways[way].pa == pa) {
+		if (test_bit(first + way, c->valid) &&
+		    c->line[first + way].pa == pa) {
 			c->hits++;
-			return &ways[way];
+			return &c->line[first + way];
 		}
 	}
 	c->misses++;
 	for (way = 0; way < c->ways; way++)
-		if (!ways[way].valid)
+		if (!test_bit(first + way, c->valid))
 			break;
 	if (way == c->ways) {
 		way = c->victim[set];
 		c->victim[set] = (way + 1) % c->ways;
 	}
-	l = &ways[way];
 	/* Eviction: the one way dirty data reaches memory unasked. */
-	sim_cache_writeback(c, l);
+	sim_cache_writeback(c, first + way);
+	l = &c->line[first + way];
 	l->pa = pa;
-	l->valid = true;
+	__set_bit(first + way, c->valid);
 	if (!whole)
 		sim_cache_phys_copy(pa, l->data, SIM_CACHE_LINE, false);
 	return l;
@@ -175,11 +182,11 @@ void sim_cache_access(struct sim_cache *c, phys_addr_t pa, void *buf,
 			break;
 		case SIM_CACHE_WRITE:
 			memcpy(l->data + off, buf, n);
-			l->dirty = true;
+			__set_bit(l - c->line, c->dirty);
 			break;
 		case SIM_CACHE_FILL:
 			sim_fill32(l->data + off, n, pattern, phase);
-			l->dirty = true;
+			__set_bit(l - c->line, c->dirty);
 			break;
 		}
 		pa += n;
@@ -193,14 +200,17 @@ void sim_cache_access(struct sim_cache *c, phys_addr_t pa, void *buf,
 /**
  * sim_cache_clean() - write every dirty line back; the lines stay valid.
  * @c: the cache; called with &sim_cache.lock held.
+ *
+ * Visits the dirty lines only: a clean per command costs the simulator
+ * what the command dirtied, not the size of the cache.
  */
 void sim_cache_clean(struct sim_cache *c)
 {
 	unsigned int i;
 
 	lockdep_assert_held(c->lock);
-	for (i = 0; i < c->sets * c->ways; i++)
-		sim_cache_writeback(c, &c->line[i]);
+	for_each_set_bit(i, c->dirty, c->sets * c->ways)
+		sim_cache_writeback(c, i);
 }
 
 /**
@@ -212,17 +222,12 @@ void sim_cache_clean(struct sim_cache *c)
  */
 void sim_cache_invalidate(struct sim_cache *c)
 {
-	unsigned int i;
+	unsigned int n = c->sets * c->ways;
 
 	lockdep_assert_held(c->lock);
-	for (i = 0; i < c->sets * c->ways; i++) {
-		struct sim_cache_line *l = &c->line[i];
-
-		if (l->valid && l->dirty)
-			c->lost++;
-		l->valid = false;
-		l->dirty = false;
-	}
+	c->lost += bitmap_weight(c->dirty, n);
+	bitmap_zero(c->dirty, n);
+	bitmap_zero(c->valid, n);
 }
 
 /**
@@ -232,13 +237,9 @@ void sim_cache_invalidate(struct sim_cache *c)
  */
 void sim_cache_clean_invalidate(struct sim_cache *c)
 {
-	unsigned int i;
-
 	lockdep_assert_held(c->lock);
-	for (i = 0; i < c->sets * c->ways; i++) {
-		sim_cache_writeback(c, &c->line[i]);
-		c->line[i].valid = false;
-	}
+	sim_cache_clean(c);
+	bitmap_zero(c->valid, c->sets * c->ways);
 }
 
 /**
@@ -248,15 +249,13 @@ void sim_cache_clean_invalidate(struct sim_cache *c)
  */
 void sim_cache_stats(const struct sim_cache *c, struct sim_cache_stats *st)
 {
-	unsigned int i;
+	unsigned int n = c->sets * c->ways;
 
 	lockdep_assert_held(c->lock);
 	memset(st, 0, sizeof(*st));
-	st->size = (size_t)c->sets * c->ways * SIM_CACHE_LINE;
-	for (i = 0; i < c->sets * c->ways; i++) {
-		st->valid += c->line[i].valid;
-		st->dirty += c->line[i].dirty;
-	}
+	st->size = (size_t)n * SIM_CACHE_LINE;
+	st->valid = bitmap_weight(c->valid, n);
+	st->dirty = bitmap_weight(c->dirty, n);
 	st->hits = c->hits;
 	st->misses = c->misses;
 	st->writebacks = c->writebacks;

@@ -34,6 +34,9 @@ enum sim_cache_op {
  *	(&sim_device.lock); it protects every other field once
  *	sim_cache_init() returned.
  * @line: the lines, @sets groups of @ways.
+ * @valid: bitmap, one bit per line of @line: it holds data.
+ * @dirty: bitmap: the line's data differs from memory; written back on
+ *	eviction or clean. Only valid lines are dirty.
  * @victim: per set, the way replaced next when no way is free.
  * @sets: number of sets, a power of two.
  * @ways: lines per set.
@@ -45,6 +48,8 @@ enum sim_cache_op {
 struct sim_cache {
 	spinlock_t *lock;	/* see @lock above */
 	struct sim_cache_line *line;
+	unsigned long *valid;
+	unsigned long *dirty;
 	u8 *victim;
 	unsigned int sets;
 	unsigned int ways;
