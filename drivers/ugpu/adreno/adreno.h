@@ -23,6 +23,12 @@ struct clk;
 struct iommu_domain;
 
 #define ADRENO_NUM_QUEUES	3	/* one per context priority */
+/*
+ * Commands of a queue on the ring or waiting for it, as msm's default:
+ * the CP goes from one to the next without waiting for the CPU, and one
+ * interrupt retires all that have passed.
+ */
+#define ADRENO_QUEUE_DEPTH	8
 #define ADRENO_AUTOSUSPEND_MS	50	/* idle time before the GPU sleeps */
 #define ADRENO_RING_DWORDS	8192	/* 32 KiB, the one ring */
 #define ADRENO_MAX_IBS		32	/* indirect buffers per command */

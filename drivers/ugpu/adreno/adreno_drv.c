@@ -560,6 +560,7 @@ static int adreno_probe(struct platform_device *pdev)
 	udev->num_queues = ADRENO_NUM_QUEUES;
 	for (i = 0; i < ADRENO_NUM_QUEUES; i++) {
 		udev->queues[i].caps = DRM_UGPU_QUEUE_CAP_PM4;
+		udev->queues[i].depth = ADRENO_QUEUE_DEPTH;
 		strscpy(udev->queues[i].name, adreno_queue_names[i]);
 	}
 

@@ -746,12 +746,15 @@ static int viv_probe(struct platform_device *pdev)
 		.offset_align = 8,
 		.size_align = 8,
 	};
+	BUILD_BUG_ON(2 * VIV_QUEUE_DEPTH > VIV_NUM_EVENTS);
 	if (vdev->pipe_3d) {
 		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_3D;
+		udev->queues[udev->num_queues].depth = VIV_QUEUE_DEPTH;
 		strscpy(udev->queues[udev->num_queues++].name, "3d");
 	}
 	if (vdev->pipe_2d) {
 		udev->queues[udev->num_queues].caps = DRM_UGPU_QUEUE_CAP_CMDBUF_2D;
+		udev->queues[udev->num_queues].depth = VIV_QUEUE_DEPTH;
 		strscpy(udev->queues[udev->num_queues++].name, "2d");
 	}
 

@@ -34,6 +34,13 @@
 #define VIV_ARENA_SIZE		(VIV_SCRATCH_OFFSET - VIV_ARENA_OFFSET)
 #define VIV_ARENA_ORDER		8	/* 256-byte allocation granule */
 
+/*
+ * Jobs of a queue linked into the ring or parked: the FE goes from one
+ * block to the next without waiting for the CPU. Both pipes' jobs find
+ * events (VIV_NUM_EVENTS); arena space may still park some.
+ */
+#define VIV_QUEUE_DEPTH		8
+
 /* Command buffers of one command, and relocations of one buffer. */
 #define VIV_MAX_BUFS		16
 #define VIV_MAX_RELOCS		4096
