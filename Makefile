@@ -214,8 +214,10 @@ IGT_BUILD = $(IGT_OUT)
 
 # Upstream IGT, built from its snapshot beside the checkout for make
 # check to run its DRM core tests (igt-tests/igt-upstream.list) on every
-# device, for the host or, cross-built, for ARCH (build-<arch>/). Without
-# the snapshot make check runs ugpu's own tests alone and says so.
+# device, for the host or, cross-built, for ARCH (build-<arch>/). ugpu's
+# own tests build against its library too: without the snapshot (or
+# IGT_SRC=) make check stops before the VM and says so; the modules and
+# tools still build.
 # igt-tests/ gets the copy of the source and the build tree (IGT_SRC and
 # IGT_BUILD on its command line).
 # A worktree looks beside its main checkout too.
@@ -324,7 +326,8 @@ ifneq ($(IGT_UPSTREAM),)
 	$(LOCK) tools/vm/build-igt.sh $(IGT_CROSS) '$(IGT_SRC)' \
 		'$(IGT_UPSTREAM_OUT)' $(IGT_UPSTREAM_TARGETS) >/dev/null
 else
-	@echo "make: $(IGT_SRC) is missing: upstream IGT's tests will not run" >&2
+	@echo "make: $(IGT_SRC) is missing: upstream IGT's tests will not run," \
+		"and ugpu's tests cannot build (IGT_SRC= names a snapshot)" >&2
 endif
 
 # OUT/module names the module, or is empty for a kernel with sw_sync.
