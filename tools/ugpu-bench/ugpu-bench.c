@@ -20,8 +20,10 @@
  * NULL job, a Vivante stream of one NOP on the 3D pipe or else the 2D
  * one, an Adreno IB of one CP_NOP); that command 64 times chained in one
  * submit; 64 submits of it and one wait; its SUBMIT alone with 1 and with
- * 256 BOs in the list; a Mali chain of 64 NULL jobs; the SUBMIT alone of
- * a legal Vivante stream of 256 KiB with 512 BOs. Then 16 clients, each
+ * 256 BOs in the list, private BOs (DRM_UGPU_BO_PRIVATE, what a userspace
+ * driver uses for all but the BOs it shares) and shared ones; a Mali
+ * chain of 64 NULL jobs; the SUBMIT alone of a legal Vivante stream of
+ * 256 KiB with 512 BOs, private but the stream's. Then 16 clients, each
  * with its own open file, submitting and waiting at once, against one.
  *
  * The operations run in rounds, a batch of each per round, anchors and
@@ -141,10 +143,14 @@ struct bench {
 	char hw_what[48];
 	char chain_what[48];
 	int64_t deadline;
-	/* 4 KiB BOs for long BO lists; list[0] is bo_list. */
+	/* Private 4 KiB BOs for long BO lists; list[0] is bo_list. */
 	uint32_t pool[POOL_BOS];
 	unsigned int npool;
 	struct drm_ugpu_submit_bo *list;
+	/* The same with shared BOs, BO_LIST long. */
+	uint32_t shared[BO_LIST - 1];
+	unsigned int nshared;
+	struct drm_ugpu_submit_bo *shared_list;
 	/* BOs of the next submit_wait(), jobs of the next do_inflight(). */
 	unsigned int nbos;
 	unsigned int inflight;
@@ -457,6 +463,18 @@ static int do_submit_bos(struct bench *b)
 	return ret;
 }
 
+/* The same with shared BOs: each is locked and fenced on its own. */
+static int do_submit_shared(struct bench *b)
+{
+	struct drm_ugpu_submit_bo *list = b->list;
+	int ret;
+
+	b->list = b->shared_list;
+	ret = do_submit_bos(b);
+	b->list = list;
+	return ret;
+}
+
 /* The same with one BO, the command buffer. */
 static int do_submit_one(struct bench *b)
 {
@@ -724,7 +742,8 @@ static int setup(struct bench *b)
 static int setup_lists(struct bench *b)
 {
 	struct drm_ugpu_bo_create create = {
-		.size = BO_SIZE, .flags = DRM_UGPU_BO_NOEXEC,
+		.size = BO_SIZE,
+		.flags = DRM_UGPU_BO_NOEXEC | DRM_UGPU_BO_PRIVATE,
 	};
 	struct drm_ugpu_submit_bo *list;
 	uint32_t *w;
@@ -742,6 +761,19 @@ static int setup_lists(struct bench *b)
 		b->pool[b->npool] = create.handle;
 		b->list[b->npool + 1].handle = create.handle;
 		b->list[b->npool + 1].flags = DRM_UGPU_SUBMIT_BO_READ;
+	}
+	list = calloc(BO_LIST, sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	list[0] = b->bo_list;
+	b->shared_list = list;
+	create.flags = DRM_UGPU_BO_NOEXEC;
+	for (b->nshared = 0; b->nshared < BO_LIST - 1; b->nshared++) {
+		if (drmIoctl(b->fd, DRM_IOCTL_UGPU_BO_CREATE, &create))
+			return -errno;
+		b->shared[b->nshared] = create.handle;
+		list[b->nshared + 1].handle = create.handle;
+		list[b->nshared + 1].flags = DRM_UGPU_SUBMIT_BO_READ;
 	}
 	if (!b->viv_ok)
 		return 0;
@@ -766,9 +798,15 @@ static void teardown(struct bench *b)
 		close_req.handle = b->pool[--b->npool];
 		drmIoctl(b->fd, DRM_IOCTL_GEM_CLOSE, &close_req);
 	}
+	while (b->nshared) {
+		close_req.handle = b->shared[--b->nshared];
+		drmIoctl(b->fd, DRM_IOCTL_GEM_CLOSE, &close_req);
+	}
 	if (b->list != &b->bo_list)
 		free(b->list);
 	b->list = NULL;
+	free(b->shared_list);
+	b->shared_list = NULL;
 	ugpu_bo_destroy(b->fd, &b->viv);
 	ugpu_bo_destroy(b->fd, &b->cmdbuf);
 	ugpu_bo_destroy(b->fd, &b->data);
@@ -1260,7 +1298,7 @@ out:
 enum {
 	OP_BARE, OP_FUTEX, OP_MEMCPY, OP_VGEM_BO, OP_VGEM_FENCE,
 	OP_GET_PARAM, OP_BO, OP_WRITE32, OP_HW, OP_CHAIN, OP_INFLIGHT,
-	OP_SUBMIT, OP_BOS, OP_MALI_CHAIN, OP_VIV, NOPS
+	OP_SUBMIT, OP_BOS, OP_BOS_SHARED, OP_MALI_CHAIN, OP_VIV, NOPS
 };
 
 enum {
@@ -1287,7 +1325,7 @@ static const struct figure figures[NFIGS] = {
 			     "mali_chain64_vs_one", 2 },
 	[FIG_BO] = { "BO create+mmap+touch+close 4K / vgem",
 		     "bo4k_vs_vgem", 1.1 },
-	[FIG_BOS] = { "submit cost per extra BO / bare ioctl",
+	[FIG_BOS] = { "submit cost per private BO / bare ioctl",
 		      "per_bo_vs_ioctl", 0.25 },
 	[FIG_VIV] = { "Vivante 256K stream, 512 BOs / memcpy",
 		      "viv_stream_vs_memcpy", 4 },
@@ -1586,8 +1624,11 @@ static int bench_node(int fd, const char *node, void *arg)
 				  INFLIGHT, do_inflight },
 		[OP_SUBMIT] = { "submit-1", "SUBMIT only: hw, 1 BO", 5, 1,
 				do_submit_one },
-		[OP_BOS] = { "submit-256", "SUBMIT only: hw, 256 BOs", 5, 1,
-			     do_submit_bos },
+		[OP_BOS] = { "submit-256", "SUBMIT only: hw, 256 private BOs", 5,
+			     1, do_submit_bos },
+		[OP_BOS_SHARED] = { "submit-256s",
+				    "SUBMIT only: hw, 256 shared BOs", 5, 1,
+				    do_submit_shared },
 		[OP_MALI_CHAIN] = { "mali-chain", "one Mali chain of 64 NULL jobs",
 				    5, 1, do_hw_jobs },
 		[OP_VIV] = { "viv-256k", "SUBMIT only: 256 KiB stream, 512 BOs",

@@ -382,6 +382,12 @@ static struct bo *bo_new(struct iter *it, int file, uint64_t size,
 
 	if (fd < 0 || it->nbos == MAX_BOS)
 		return NULL;
+	/*
+	 * Private BOs behave alike but for sharing and implicit sync; the
+	 * PRIME paths meet them too (their export must fail cleanly).
+	 */
+	if (chance(&it->r, 30))
+		req.flags |= DRM_UGPU_BO_PRIVATE;
 	ret = xioctl(fd, DRM_IOCTL_UGPU_BO_CREATE, &req);
 	check_errno(it, "BO_CREATE", ret);
 	if (ret)

@@ -293,13 +293,21 @@ struct drm_ugpu_get_param {
  *	pool; -ENOMEM when the pool has no free range that large.
  * DRM_UGPU_BO_NOEXEC - the GPU may not execute from this BO.
  * DRM_UGPU_BO_GPU_READONLY - the GPU may read but not write this BO.
+ * DRM_UGPU_BO_PRIVATE - the BO belongs to the creating file alone: PRIME
+ *	export fails with -EINVAL and opening it in another file (GEM_OPEN
+ *	of a flink name) with -EPERM. All private BOs of a file share one
+ *	reservation object, so a submit locks and fences them once, however
+ *	many it lists; implicit synchronisation and %DRM_IOCTL_UGPU_BO_WAIT
+ *	treat the file's private BOs as one BO.
  */
 #define DRM_UGPU_BO_CONTIGUOUS		(1 << 0)
 #define DRM_UGPU_BO_NOEXEC		(1 << 1)
 #define DRM_UGPU_BO_GPU_READONLY	(1 << 2)
+#define DRM_UGPU_BO_PRIVATE		(1 << 3)
 #define DRM_UGPU_BO_FLAGS		(DRM_UGPU_BO_CONTIGUOUS | \
 					 DRM_UGPU_BO_NOEXEC | \
-					 DRM_UGPU_BO_GPU_READONLY)
+					 DRM_UGPU_BO_GPU_READONLY | \
+					 DRM_UGPU_BO_PRIVATE)
 
 /**
  * struct drm_ugpu_bo_create - argument of %DRM_IOCTL_UGPU_BO_CREATE.
@@ -536,7 +544,9 @@ struct drm_ugpu_cmd {
  *
  * Unless the submit has %DRM_UGPU_SUBMIT_NO_IMPLICIT, the submit waits for
  * earlier writers of each BO it reads and for all earlier users of each BO
- * it writes, and its fence is added to the BO's reservation object.
+ * it writes, and its fence is added to the BO's reservation object. The
+ * private BOs a submit lists count as one BO, written if any of them is.
+ * A BO listed twice is -EINVAL, unless it is private.
  */
 struct drm_ugpu_submit_bo {
 	__u32 handle;

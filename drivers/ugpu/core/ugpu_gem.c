@@ -13,6 +13,7 @@
 #include <linux/vmalloc.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_utils.h>
 
 #include "ugpu_priv.h"
@@ -40,16 +41,30 @@ static size_t ugpu_shmem_rss(struct drm_gem_object *obj)
 static void ugpu_shmem_free(struct drm_gem_object *obj)
 {
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	struct ugpu_vm *vm = bo->private_vm;
 
 	WARN_ON(!list_empty(&bo->mappings));
 	mutex_destroy(&bo->lock);
+	/* Unmapping needs the pages still pinned. */
+	ugpu_mapping_put(bo->private_map);
+	/* Locks the reservation object: a private BO's is the VM's. */
 	drm_gem_shmem_free(&bo->base);
+	ugpu_vm_put(vm);
+}
+
+/* drm_gem_object_funcs.export: a private BO never leaves its file. */
+static struct dma_buf *ugpu_gem_export(struct drm_gem_object *obj, int flags)
+{
+	if (to_ugpu_bo(obj)->private_vm)
+		return ERR_PTR(-EINVAL);
+	return drm_gem_prime_export(obj, flags);
 }
 
 static const struct drm_gem_object_funcs ugpu_shmem_funcs = {
 	.free = ugpu_shmem_free,
 	.open = ugpu_vm_bo_open,
 	.close = ugpu_vm_bo_close,
+	.export = ugpu_gem_export,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,
@@ -87,8 +102,10 @@ struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
 static void ugpu_contig_free(struct drm_gem_object *obj)
 {
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	struct ugpu_vm *vm = bo->private_vm;
 
 	WARN_ON(!list_empty(&bo->mappings));
+	ugpu_mapping_put(bo->private_map);
 	if (bo->sgt) {
 		sg_free_table(bo->sgt);
 		kfree(bo->sgt);
@@ -97,6 +114,7 @@ static void ugpu_contig_free(struct drm_gem_object *obj)
 	drm_gem_object_release(obj);
 	mutex_destroy(&bo->lock);
 	kfree(bo);
+	ugpu_vm_put(vm);
 }
 
 /*
@@ -205,6 +223,7 @@ static const struct drm_gem_object_funcs ugpu_contig_funcs = {
 	.free = ugpu_contig_free,
 	.open = ugpu_vm_bo_open,
 	.close = ugpu_vm_bo_close,
+	.export = ugpu_gem_export,
 	.get_sg_table = ugpu_contig_get_sg_table,
 	.vmap = ugpu_contig_vmap,
 	.mmap = ugpu_contig_mmap,
@@ -375,6 +394,16 @@ int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 	}
 	bo->flags = args->flags;
 	obj = &bo->base.base;
+	/*
+	 * Not yet visible to anyone: the reservation object can still be
+	 * swapped for the VM's. The BO keeps the VM, and so the object,
+	 * until it is freed.
+	 */
+	if (args->flags & DRM_UGPU_BO_PRIVATE) {
+		kref_get(&ufile->vm->refcount);
+		bo->private_vm = ufile->vm;
+		obj->resv = ugpu_vm_resv(ufile->vm);
+	}
 
 	/* Both kinds got their mmap offset at creation. */
 	mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
@@ -389,6 +418,11 @@ int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 		goto out_put;
 	}
 	va = map->va.start;
+	/* The handles come and go; a private BO keeps its mapping. */
+	if (bo->private_vm) {
+		kref_get(&map->refcount);
+		bo->private_map = map;
+	}
 
 	/* The new handle adopts the mapping; this publishes the BO. */
 	ret = drm_gem_handle_create(file, obj, &handle);

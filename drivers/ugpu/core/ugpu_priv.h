@@ -7,6 +7,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-array.h>
+#include <linux/dma-resv.h>
 #include <linux/genalloc.h>
 #include <linux/iosys-map.h>
 #include <linux/list.h>
@@ -152,6 +153,12 @@ struct ugpu_core_vm {
 	struct list_head node;
 	/** @file_open: the owning file is open; under ops_lock. */
 	bool file_open;
+	/**
+	 * @resv: the reservation object every private BO of the VM shares
+	 * (see ugpu_vm_resv()); lives as long as the VM, which each of
+	 * those BOs references.
+	 */
+	struct dma_resv resv;
 };
 
 /**
@@ -229,10 +236,11 @@ struct ugpu_ctx {
  *
  * Created when a file gets a handle to the BO; the handles and the jobs
  * that use the BO reference it, so closing the handle while a job runs
- * defers the unmap until that job is freed.
+ * defers the unmap until that job is freed. A private BO references its
+ * one mapping itself, and its jobs hold the BO instead.
  */
 struct ugpu_mapping {
-	/** @refcount: handles (one for all of them) and jobs. */
+	/** @refcount: handles (one for all of them), jobs, a private BO. */
 	struct kref refcount;
 	/**
 	 * @node: entry in &ugpu_bo.mappings, while handles exist; changed
@@ -281,6 +289,16 @@ struct ugpu_bo {
 	dma_addr_t dma;
 	/** @sgt: contiguous BOs: one-entry table for the device. */
 	struct sg_table *sgt;
+	/**
+	 * @private_vm: %DRM_UGPU_BO_PRIVATE BOs: the only VM that may map the
+	 * BO (referenced), whose reservation object is the BO's; else NULL.
+	 */
+	struct ugpu_vm *private_vm;
+	/**
+	 * @private_map: private BOs: the mapping in @private_vm, referenced
+	 * until the BO is freed, so that holding the BO holds the mapping.
+	 */
+	struct ugpu_mapping *private_map;
 };
 
 static inline struct ugpu_bo *to_ugpu_bo(struct drm_gem_object *obj)
@@ -341,7 +359,10 @@ struct ugpu_bo_list {
 	u32 count;
 	/** @entries: handles and flags as the submit named the BOs. */
 	struct drm_ugpu_submit_bo *entries;
-	/** @maps: mappings of @objs, or NULL until mapped (referenced). */
+	/**
+	 * @maps: mappings of @objs, or NULL until mapped; referenced, but
+	 * for private BOs, whose reference in @objs holds their mapping.
+	 */
 	struct ugpu_mapping **maps;
 	/** @objs: the BOs, in list order (referenced). */
 	struct drm_gem_object *objs[] __counted_by(count);
@@ -471,6 +492,7 @@ int ugpu_ioctl_bo_wait(struct drm_device *dev, void *data,
 /* ugpu_vm.c */
 struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev);
 void ugpu_vm_put(struct ugpu_vm *vm);
+struct dma_resv *ugpu_vm_resv(struct ugpu_vm *vm);
 int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file);
 void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file);
 struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,

@@ -283,6 +283,13 @@ struct ugpu_submit {
 	struct drm_ugpu_reloc *relocs;
 	u32 reloc_total;
 	struct ugpu_bo_list *bo_list;
+	/*
+	 * The private BOs of the list share the VM's reservation object:
+	 * the first of them (U32_MAX: none) stands for all in implicit
+	 * synchronisation, as a writer if any of them is written.
+	 */
+	u32 private_first;
+	bool private_write;
 	struct ugpu_core_job **jobs;
 	struct drm_syncobj **syncobjs;
 	struct dma_fence_chain **chains;
@@ -454,6 +461,16 @@ static int ugpu_submit_copy(struct ugpu_submit *s)
 	return ugpu_submit_copy_bufs(s);
 }
 
+/* Drop the mappings of the first @n BOs of @list. */
+static void ugpu_bo_list_unmap(struct ugpu_bo_list *list, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (!to_ugpu_bo(list->objs[i])->private_map)
+			ugpu_mapping_put(list->maps[i]);
+}
+
 static void ugpu_bo_list_release(struct kref *kref)
 {
 	struct ugpu_bo_list *list = container_of(kref, struct ugpu_bo_list,
@@ -462,8 +479,7 @@ static void ugpu_bo_list_release(struct kref *kref)
 
 	/* Mappings before BOs: unmapping needs the pages still pinned. */
 	if (list->maps) {
-		for (i = 0; i < list->count; i++)
-			ugpu_mapping_put(list->maps[i]);
+		ugpu_bo_list_unmap(list, list->count);
 		kvfree(list->maps);
 	}
 	/* Entries after a failed lookup are NULL. */
@@ -494,7 +510,8 @@ static int ugpu_submit_key_cmp(const void *a, const void *b)
  * looked up under one hold of the file's handle table (as etnaviv does)
  * rather than a lock round trip per handle. A BO listed twice, also under
  * two handles, is refused when the reservations are locked: its second
- * entry finds its reservation held already.
+ * entry finds its reservation held already. Private BOs are locked once,
+ * through the first of them, so listing one twice is harmless.
  */
 static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 {
@@ -527,9 +544,36 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 		/* The table's reference cannot go while we hold its lock. */
 		drm_gem_object_get(obj);
 		list->objs[i] = obj;
+		/* Only its own file has handles to a private BO. */
+		if (to_ugpu_bo(obj)->private_vm) {
+			if (to_ugpu_bo(obj)->private_vm != s->ufile->vm) {
+				ret = -EINVAL;
+				break;
+			}
+			if (s->private_first == U32_MAX)
+				s->private_first = i;
+			if (s->bos[i].flags & DRM_UGPU_SUBMIT_BO_WRITE)
+				s->private_write = true;
+		}
 	}
 	spin_unlock(&file->table_lock);
 	return ret;
+}
+
+/*
+ * Whether entry @i of the BO list takes part in implicit synchronisation
+ * (its reservation is locked, waited on and fenced), and if so whether
+ * as a writer. A private BO other than the first is covered by the first.
+ */
+static bool ugpu_submit_bo_sync(const struct ugpu_submit *s, u32 i,
+				bool *write)
+{
+	if (to_ugpu_bo(s->bo_list->objs[i])->private_vm) {
+		*write = s->private_write;
+		return i == s->private_first;
+	}
+	*write = s->bos[i].flags & DRM_UGPU_SUBMIT_BO_WRITE;
+	return true;
 }
 
 /*
@@ -621,18 +665,24 @@ static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
 	maps = kvcalloc(list->count, sizeof(*maps), GFP_KERNEL_ACCOUNT);
 	if (!maps)
 		return -ENOMEM;
+	list->maps = maps;
 	for (i = 0; i < list->count; i++) {
-		maps[i] = ugpu_vm_bo_get(to_ugpu_bo(list->objs[i]), vm);
+		struct ugpu_bo *bo = to_ugpu_bo(list->objs[i]);
+
+		/* Held by the BO, which the list holds. */
+		maps[i] = bo->private_map;
+		if (maps[i])
+			continue;
+		maps[i] = ugpu_vm_bo_get(bo, vm);
 		/* The handle was closed under us. */
 		if (!maps[i])
 			goto err;
 	}
-	list->maps = maps;
 	return 0;
 
 err:
-	while (i--)
-		ugpu_mapping_put(maps[i]);
+	ugpu_bo_list_unmap(list, i);
+	list->maps = NULL;
 	kvfree(maps);
 	return -ENOENT;
 }
@@ -862,14 +912,15 @@ static int ugpu_submit_implicit(struct ugpu_submit *s)
 
 	for (i = 0; i < s->args->cmd_count; i++) {
 		for (j = 0; j < s->args->bo_count; j++) {
-			struct dma_resv *resv = s->bo_list->objs[j]->resv;
-			/* Readers wait for writers, writers for everyone. */
-			enum dma_resv_usage usage =
-				s->bos[j].flags & DRM_UGPU_SUBMIT_BO_WRITE ?
-				DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE;
+			bool write;
 
+			if (!ugpu_submit_bo_sync(s, j, &write))
+				continue;
+			/* Readers wait for writers, writers for everyone. */
 			ret = ugpu_submit_resv_deps(&s->jobs[i]->job.base,
-						    resv, usage);
+						    s->bo_list->objs[j]->resv,
+						    write ? DMA_RESV_USAGE_READ :
+							    DMA_RESV_USAGE_WRITE);
 			if (ret)
 				return ret;
 		}
@@ -929,14 +980,17 @@ static struct dma_fence *ugpu_submit_push(struct ugpu_submit *s)
 	mutex_unlock(&s->ctx->lock);
 
 	/* A reservation object takes no containers: one fence per command. */
-	for (i = 0; i < args->bo_count; i++)
+	for (i = 0; i < args->bo_count; i++) {
+		bool write;
+
+		if (!ugpu_submit_bo_sync(s, i, &write))
+			continue;
 		for (j = 0; j < args->cmd_count; j++)
 			dma_resv_add_fence(s->bo_list->objs[i]->resv,
 					   s->fences[j],
-					   s->bos[i].flags &
-					   DRM_UGPU_SUBMIT_BO_WRITE ?
-					   DMA_RESV_USAGE_WRITE :
-					   DMA_RESV_USAGE_READ);
+					   write ? DMA_RESV_USAGE_WRITE :
+						   DMA_RESV_USAGE_READ);
+	}
 
 	if (args->cmd_count == 1) {
 		done = s->fences[0];
@@ -1020,6 +1074,7 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 		.file = file,
 		.ufile = file->driver_priv,
 		.udev = to_ugpu_device(dev),
+		.private_first = U32_MAX,
 	};
 	struct dma_fence *done;
 	struct drm_exec exec;
@@ -1077,6 +1132,10 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, args->bo_count);
 	drm_exec_until_all_locked(&exec) {
 		for (i = 0; i < args->bo_count; i++) {
+			bool write;
+
+			if (!ugpu_submit_bo_sync(&s, i, &write))
+				continue;
 			ret = drm_exec_prepare_obj(&exec, s.bo_list->objs[i],
 						   args->cmd_count);
 			drm_exec_retry_on_contention(&exec);

@@ -4,7 +4,8 @@
  *
  * Every file has one VM. A BO gets an address in a VM when the file gets
  * its first handle to it and loses it when the last handle goes and no
- * job using the BO remains (see struct ugpu_mapping).
+ * job using the BO remains (see struct ugpu_mapping); a private BO keeps
+ * its address until it is freed.
  */
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
@@ -32,6 +33,7 @@ struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev)
 	vm->udev = udev;
 	mutex_init(&vm->lock);
 	drm_mm_init(&vm->mm, udev->va_start, udev->va_size);
+	dma_resv_init(&cvm->resv);
 
 	if (!drm_dev_enter(&udev->drm, &idx)) {
 		ret = -ENODEV;
@@ -50,6 +52,7 @@ struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev)
 	return vm;
 
 err_free:
+	dma_resv_fini(&cvm->resv);
 	drm_mm_takedown(&vm->mm);
 	mutex_destroy(&vm->lock);
 	kfree(cvm);
@@ -68,6 +71,7 @@ static void ugpu_vm_release(struct kref *kref)
 		vm->udev->ops->vm_fini(vm);
 	mutex_unlock(&core->ops_lock);
 
+	dma_resv_fini(&cvm->resv);
 	drm_mm_takedown(&vm->mm);
 	mutex_destroy(&vm->lock);
 	kfree(cvm);
@@ -77,6 +81,21 @@ void ugpu_vm_put(struct ugpu_vm *vm)
 {
 	if (vm)
 		kref_put(&vm->refcount, ugpu_vm_release);
+}
+
+/**
+ * ugpu_vm_resv - the reservation object of @vm's private BOs
+ * @vm: the address space
+ *
+ * Every %DRM_UGPU_BO_PRIVATE BO of the VM uses it as its own, as BOs
+ * private to a VM do in drm_gpuvm: one lock and one fence per submit
+ * cover all of them.
+ *
+ * Return: the reservation object, valid while @vm is referenced.
+ */
+struct dma_resv *ugpu_vm_resv(struct ugpu_vm *vm)
+{
+	return &to_core_vm(vm)->resv;
 }
 
 /* The owning file closes; jobs may still hold the VM. */
@@ -236,6 +255,10 @@ int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file)
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
 	struct ugpu_mapping *map;
 	struct sg_table *sgt;
+
+	/* A private BO has a handle in its own file only (flink, GEM_OPEN). */
+	if (bo->private_vm && bo->private_vm != ufile->vm)
+		return -EPERM;
 
 	/* Pins shmem pages for the life of the BO; takes the resv lock. */
 	sgt = ugpu_bo_sgt(obj);
