@@ -305,6 +305,11 @@ void viv_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size)
  * @va: the BO's address in the VM (from ugpu_job_bo_va()).
  * @addr: the address the GPU uses.
  *
+ * The caller holds the mapping at @va (a job's BO), so its window can
+ * neither be unmapped nor freed meanwhile, and xa_load() needs no lock
+ * against changes to other entries: a submit of many BOs takes no lock
+ * per BO.
+ *
  * Return: 0 or -ENOENT.
  */
 int viv_gpu_addr(struct ugpu_vm *vm, u64 va, u32 *addr)
@@ -316,12 +321,11 @@ int viv_gpu_addr(struct ugpu_vm *vm, u64 va, u32 *addr)
 		*addr = va;
 		return 0;
 	}
-	mutex_lock(&vvm->vdev->mmu_lock);
 	map = xa_load(&vvm->v1_maps, va >> VIV_GPU_PAGE_SHIFT);
-	if (map)
-		*addr = map->node.start;
-	mutex_unlock(&vvm->vdev->mmu_lock);
-	return map ? 0 : -ENOENT;
+	if (!map)
+		return -ENOENT;
+	*addr = map->node.start;
+	return 0;
 }
 
 /* Program the MMU registers after a reset. */

@@ -152,7 +152,7 @@ static const struct {
 
 #define VIV_SET(slot)		BIT(VIV_SLOT_##slot)
 
-/* A BO of the submit as the GPU sees it. */
+/* A BO of the submit as the GPU sees it; size 0 until looked up. */
 struct viv_bo_range {
 	u32 start;
 	u32 size;
@@ -740,6 +740,28 @@ static int viv_cmp_bo(const void *a, const void *b, const void *priv)
 }
 
 /*
+ * The GPU range of BO @i, looked up on first use: a submit pays for the
+ * BOs its stream addresses, not for the length of its list. The range
+ * stays empty (size 0, holding no address) if the BO has no address,
+ * which cannot happen while the job holds its mapping.
+ */
+static int viv_bo_resolve(struct viv_walk *w, u32 i)
+{
+	struct viv_bo_range *b = &w->bos[i];
+	u32 addr;
+	int ret;
+
+	if (b->size)
+		return 0;
+	ret = viv_gpu_addr(w->job->vm, ugpu_job_bo_va(w->job, i), &addr);
+	if (ret)
+		return ret;
+	b->start = addr;
+	b->size = w->job->bos[i]->size;
+	return 0;
+}
+
+/*
  * Order the submit's BOs by address, once, for viv_find_bo(): on its first
  * call, as a stream that loads no address (a shader upload, say) needs no
  * order. The array is allocated up front, where failing is allowed.
@@ -748,17 +770,20 @@ static void viv_sort_bos(struct viv_walk *w)
 {
 	u32 i, n = w->job->bo_count;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* A BO left without a range is never found. */
+		viv_bo_resolve(w, i);
 		w->by_addr[i] = i;
+	}
 	sort_r(w->by_addr, n, sizeof(u32), viv_cmp_bo, NULL, w->bos);
 	w->sorted = true;
 }
 
 /*
  * The BO of the submit holding GPU address @addr, or -1: a binary search
- * for the last BO starting at or below @addr. BOs do not overlap (the
- * core refuses a BO listed twice, after this walk: a duplicate's range
- * is found under one of its entries, and the submit fails anyway).
+ * for the last BO starting at or below @addr. BOs do not overlap; a BO
+ * listed twice (allowed for private BOs, refused for others after this
+ * walk) has the same range under each of its entries.
  */
 static int viv_find_bo(struct viv_walk *w, u32 addr)
 {
@@ -1715,6 +1740,30 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 }
 
 /*
+ * Room for one more entry in @vjob's links: the array grows as the walk
+ * finds LINKs (a stream has a few) up to one per command of two words.
+ */
+static int viv_links_grow(struct viv_job *vjob)
+{
+	u32 cap;
+	u32 *links;
+
+	if (vjob->num_links < vjob->cap_links)
+		return 0;
+	cap = min(vjob->cap_links ? 2 * vjob->cap_links : 16,
+		  vjob->size / 8 + 1);
+	if (WARN_ON_ONCE(cap <= vjob->num_links))
+		return -EINVAL;
+	links = kvrealloc(vjob->links, array_size(cap, sizeof(*links)),
+			  GFP_KERNEL_ACCOUNT);
+	if (!links)
+		return -ENOMEM;
+	vjob->links = links;
+	vjob->cap_links = cap;
+	return 0;
+}
+
+/*
  * A LINK/CALL target: turn its GPU address into a stream offset, which
  * the ring turns into the arena address of the running job.
  */
@@ -1725,9 +1774,13 @@ static int viv_link(struct viv_walk *w, u32 pos, const u64 *buf_gpu,
 	bool reloc = __test_and_clear_bit(pos + 1, w->reloc_words);
 	u32 addr = vjob->stream[pos + 1];
 	u32 i;
+	int ret;
 
 	if (!to_viv(w->job->udev)->mmuv2 && !reloc)
 		goto bad;
+	ret = viv_links_grow(vjob);
+	if (ret)
+		return ret;
 	for (i = 0; i < vjob->num_bufs; i++) {
 		u32 len = 4 * (vjob->buf_start[i + 1] - vjob->buf_start[i]);
 
@@ -1933,18 +1986,23 @@ static int viv_copy_buf(struct drm_gem_object *obj, u64 offset, u64 size,
 }
 
 /* Write the GPU address of every relocation into the stream copy. */
-static void viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
-			     u32 start)
+static int viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
+			    u32 start)
 {
 	u32 i;
+	int ret;
 
 	for (i = 0; i < b->reloc_count; i++) {
 		const struct drm_ugpu_reloc *r = &b->relocs[i];
 		u32 word = start + r->cmdbuf_offset / 4;
 
+		ret = viv_bo_resolve(w, r->bo_index);
+		if (ret)
+			return ret;
 		w->vjob->stream[word] = w->bos[r->bo_index].start + r->bo_offset;
 		__set_bit(word, w->reloc_words);
 	}
+	return 0;
 }
 
 static void viv_job_free(struct viv_job *vjob)
@@ -1994,16 +2052,6 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->pipe = job->udev->queues[job->queue].caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D ?
 		     VIV_PIPE_2D : VIV_PIPE_3D;
 
-	for (i = 0; i < job->bo_count; i++) {
-		u32 addr;
-
-		ret = viv_gpu_addr(job->vm, ugpu_job_bo_va(job, i), &addr);
-		if (ret)
-			goto out;
-		w.bos[i].start = addr;
-		w.bos[i].size = job->bos[i]->size;
-	}
-
 	vjob->buf_start = kcalloc(n + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	if (!vjob->buf_start) {
 		ret = -ENOMEM;
@@ -2011,6 +2059,9 @@ int viv_job_prepare(struct ugpu_job *job)
 	}
 	/* The core checked that each buffer lies inside its BO. */
 	for (i = 0; i < n; i++) {
+		ret = viv_bo_resolve(&w, bufs[i].bo);
+		if (ret)
+			goto out;
 		buf_gpu[i] = w.bos[bufs[i].bo].start + bufs[i].offset;
 		vjob->buf_start[i] = total / 4;
 		total += bufs[i].size;
@@ -2024,7 +2075,6 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->size = total;
 	words = total / 4;
 	vjob->stream = kvmalloc(total, GFP_KERNEL_ACCOUNT);
-	vjob->links = kvmalloc_array(words / 2 + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
 	w.reloc_words = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
@@ -2038,7 +2088,7 @@ int viv_job_prepare(struct ugpu_job *job)
 		w.sh = kvmalloc_array(VIV_SH_WORDS, sizeof(u32), GFP_KERNEL_ACCOUNT);
 		w.sh_set = bitmap_zalloc(VIV_SH_WORDS, GFP_KERNEL_ACCOUNT);
 	}
-	if (!vjob->stream || !vjob->links || !w.covered ||
+	if (!vjob->stream || !w.covered ||
 	    !w.reloc_words || !w.cmd_starts || !w.addr_seen || !w.by_addr ||
 	    !vjob->addr_states || (!vdev->mmuv2 && (!w.sh || !w.sh_set))) {
 		ret = -ENOMEM;
@@ -2051,7 +2101,9 @@ int viv_job_prepare(struct ugpu_job *job)
 				   bufs[i].size, vjob->stream + vjob->buf_start[i]);
 		if (ret)
 			goto out;
-		viv_apply_relocs(&w, &bufs[i], vjob->buf_start[i]);
+		ret = viv_apply_relocs(&w, &bufs[i], vjob->buf_start[i]);
+		if (ret)
+			goto out;
 	}
 
 	t0 = ktime_get();

@@ -89,7 +89,9 @@ struct viv_ctx_state {
  * @mtlb_dma: its bus address.
  * @stlb: MMUv2 slave tables by MTLB entry (CPU addresses).
  * @stlb_dma: their bus addresses.
- * @v1_maps: MMUv1: global GPU address of each mapping, by per-file page.
+ * @v1_maps: MMUv1: global GPU address of each mapping, by per-file page;
+ *	changed under &viv_device.mmu_lock, read without it by holders of
+ *	the mapping (viv_gpu_addr()).
  *
  * Page tables are changed under &viv_device.mmu_lock.
  */
@@ -138,6 +140,7 @@ struct viv_state_write {
  * @links: offsets in @stream of LINK/CALL address words that point into
  *	the stream: at run time they get the arena address added.
  * @num_links: entries in @links.
+ * @cap_links: entries allocated in @links; it grows as LINKs are found.
  * @writes: the states the stream loads, in order, for the context state.
  * @num_writes: entries in @writes.
  * @cap_writes: entries allocated in @writes.
@@ -161,6 +164,7 @@ struct viv_job {
 	u32 num_bufs;
 	u32 *links;
 	u32 num_links;
+	u32 cap_links;
 	struct viv_state_write *writes;
 	u32 num_writes;
 	u32 cap_writes;
