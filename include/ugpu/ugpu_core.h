@@ -431,6 +431,8 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
 void ugpu_job_guilty(struct ugpu_job *job);
 bool ugpu_job_stalled(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
+int ugpu_job_bo_read(struct ugpu_job *job, u32 index, u64 offset, u64 size,
+		     void *dst);
 
 void ugpu_coredump_job(struct ugpu_job *job, int error);
 u32 ugpu_job_bo_prot(struct ugpu_job *job, u32 index);

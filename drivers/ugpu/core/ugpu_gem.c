@@ -7,6 +7,7 @@
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
@@ -309,6 +310,57 @@ struct sg_table *ugpu_bo_sgt(struct drm_gem_object *obj)
 	if (IS_ERR(sgt) && PTR_ERR(sgt) == -ENOSPC)
 		return ERR_PTR(-ENOMEM);
 	return sgt;
+}
+
+/**
+ * ugpu_bo_read - copy part of a BO into kernel memory
+ * @obj: the BO, referenced by the caller, with a handle or a job's
+ *	mapping (so a shmem BO's pages are pinned)
+ * @offset: first byte
+ * @size: bytes; @offset + @size lies inside @obj
+ * @dst: destination
+ *
+ * For command streams the kernel validates, on every submit. Where CPU
+ * mappings are cached (the GPU is DMA-coherent) a shmem BO's pages are
+ * read through the kernel's linear map a page at a time, which costs no
+ * kernel mapping per call. Write-combined BOs (a cached alias could miss
+ * what the CPU wrote through their mapping) and imported ones are read
+ * through a kernel mapping of the whole BO.
+ *
+ * Return: 0 or -errno.
+ */
+int ugpu_bo_read(struct drm_gem_object *obj, u64 offset, u64 size,
+		 void *dst)
+{
+	struct ugpu_bo *bo = to_ugpu_bo(obj);
+	struct page **pages = bo->base.pages;
+	struct iosys_map map;
+	int ret;
+
+	if (bo->vaddr) {
+		memcpy(dst, bo->vaddr + offset, size);
+		return 0;
+	}
+	/* Set before the handle was published, stable while pinned. */
+	if (!obj->import_attach && !bo->base.map_wc && pages) {
+		while (size) {
+			size_t off = offset_in_page(offset);
+			size_t len = min_t(u64, size, PAGE_SIZE - off);
+
+			memcpy_from_page(dst, pages[offset >> PAGE_SHIFT], off,
+					 len);
+			dst += len;
+			offset += len;
+			size -= len;
+		}
+		return 0;
+	}
+	ret = drm_gem_vmap_unlocked(obj, &map);
+	if (ret)
+		return ret;
+	iosys_map_memcpy_from(dst, &map, offset, size);
+	drm_gem_vunmap_unlocked(obj, &map);
+	return 0;
 }
 
 u32 ugpu_bo_prot(struct drm_gem_object *obj)

@@ -149,6 +149,31 @@ u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index)
 EXPORT_SYMBOL_GPL(ugpu_job_bo_va);
 
 /**
+ * ugpu_job_bo_read - copy part of a BO of a job's submit
+ * @job: a hardware job, from &ugpu_family_ops.job_prepare on
+ * @index: index into @job->bos
+ * @offset: first byte
+ * @size: bytes; @offset + @size lies inside the BO (the core checked a
+ *	command buffer against its BO)
+ * @dst: destination
+ *
+ * The CPU's view of the BO, for a family that validates a copy of its
+ * command stream; cheap per call where the GPU is DMA-coherent.
+ *
+ * Return: 0 or -errno.
+ */
+int ugpu_job_bo_read(struct ugpu_job *job, u32 index, u64 offset, u64 size,
+		     void *dst)
+{
+	if (index >= job->bo_count ||
+	    size > job->bos[index]->size ||
+	    offset > job->bos[index]->size - size)
+		return -EINVAL;
+	return ugpu_bo_read(job->bos[index], offset, size, dst);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_bo_read);
+
+/**
  * ugpu_job_bo_prot - how the GPU may access a BO of a job's submit
  * @job: a hardware job, from &ugpu_family_ops.job_prepare on
  * @index: index into @job->bos

@@ -39,7 +39,6 @@
  * The same walk records every state the stream loads; the ring applies
  * them to the context's state when the job runs (see viv_ring.c).
  */
-#include <linux/iosys-map.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -207,7 +206,10 @@ struct viv_walk {
 	u32 set;
 	u32 val[VIV_NUM_SLOTS];
 	int bo[VIV_NUM_SLOTS];
-	/* MMUv1: the shadow (NULL on MMUv2) and what it knows. */
+	/*
+	 * MMUv1: the shadow and what it knows; NULL on MMUv2 and until the
+	 * stream loads a state of it.
+	 */
 	u32 *sh;
 	unsigned long *sh_set;		/* shadow words loaded */
 	u32 known[VIV_NUM_MASKED];	/* fields of masked states loaded */
@@ -643,29 +645,60 @@ static u32 viv_sh_dirty(u32 first, u32 end)
 	return dirty;
 }
 
+/*
+ * MMUv1: the shadow, allocated when the stream first loads one of its
+ * states; a stream that loads none (a shader upload, a NOP) costs none.
+ */
+static int viv_sh_alloc(struct viv_walk *w)
+{
+	unsigned long *set;
+	u32 *sh;
+
+	if (w->sh)
+		return 0;
+	sh = kvmalloc_array(VIV_SH_WORDS, sizeof(u32), GFP_KERNEL_ACCOUNT);
+	set = bitmap_zalloc(VIV_SH_WORDS, GFP_KERNEL_ACCOUNT);
+	if (!sh || !set) {
+		kvfree(sh);
+		bitmap_free(set);
+		return -ENOMEM;
+	}
+	w->sh = sh;
+	w->sh_set = set;
+	return 0;
+}
+
 /* Record @count loads of consecutive plain states in the shadow. */
-static void viv_sh_store(struct viv_walk *w, u32 state, const u32 *vals,
-			 u32 count)
+static int viv_sh_store(struct viv_walk *w, u32 state, const u32 *vals,
+			u32 count)
 {
 	u32 first = max(state >> 2, VIV_SH_FIRST);
 	u32 end = min((state >> 2) + count, VIV_SH_END);
+	int ret;
 
-	if (!w->sh || first >= end)
-		return;
+	if (w->mmuv2 || first >= end)
+		return 0;
+	ret = viv_sh_alloc(w);
+	if (ret)
+		return ret;
 	memcpy(&w->sh[first - VIV_SH_FIRST], &vals[first - (state >> 2)],
 	       (end - first) * sizeof(u32));
 	bitmap_set(w->sh_set, first - VIV_SH_FIRST, end - first);
 	w->dirty |= viv_sh_dirty(first, end);
+	return 0;
 }
 
 /* Record one load in the shadow, merging masked states. */
-static void viv_sh_load(struct viv_walk *w, u32 state, u32 val)
+static int viv_sh_load(struct viv_walk *w, u32 state, u32 val)
 {
 	u32 i = (state >> 2) - VIV_SH_FIRST, written, m;
-	int masked;
+	int masked, ret;
 
-	if (!w->sh || state >> 2 < VIV_SH_FIRST || state >> 2 >= VIV_SH_END)
-		return;
+	if (w->mmuv2 || state >> 2 < VIV_SH_FIRST || state >> 2 >= VIV_SH_END)
+		return 0;
+	ret = viv_sh_alloc(w);
+	if (ret)
+		return ret;
 	written = viv_masked_written(state, val, &masked);
 	if (masked) {
 		for (m = 0; m < VIV_NUM_MASKED; m++)
@@ -678,6 +711,7 @@ static void viv_sh_load(struct viv_walk *w, u32 state, u32 val)
 	w->sh[i] = val;
 	__set_bit(i, w->sh_set);
 	w->dirty |= viv_sh_dirty(state >> 2, (state >> 2) + 1);
+	return 0;
 }
 
 /* The value this stream left in a 3D state, if it loaded it. */
@@ -685,7 +719,7 @@ static bool viv_sh_get(const struct viv_walk *w, u32 state, u32 *val)
 {
 	u32 i = (state >> 2) - VIV_SH_FIRST;
 
-	if (!test_bit(i, w->sh_set))
+	if (!w->sh_set || !test_bit(i, w->sh_set))
 		return false;
 	*val = w->sh[i];
 	return true;
@@ -1724,7 +1758,9 @@ static int viv_load_state(struct viv_walk *w, u32 pos, u32 state, u32 *word,
 		if (ret)
 			return ret;
 	}
-	viv_sh_load(w, state, val);
+	ret = viv_sh_load(w, state, val);
+	if (ret)
+		return ret;
 
 	ret = viv_record(w, state, 0, val);
 	if (ret)
@@ -1856,7 +1892,9 @@ static int viv_walk_load_state(struct viv_walk *w, u32 pos)
 	    find_next_zero_bit(w->mmuv2 ? viv_plain_v2 : viv_plain_v1,
 			       (state >> 2) + count, state >> 2) >=
 	    (state >> 2) + count) {
-		viv_sh_store(w, state, &s[pos + 1], count);
+		ret = viv_sh_store(w, state, &s[pos + 1], count);
+		if (ret)
+			return ret;
 		return viv_record(w, state, count, pos + 1);
 	}
 	for (i = 0; i < count; i++) {
@@ -1971,20 +2009,6 @@ wrong_pipe:
 	return -EINVAL;
 }
 
-static int viv_copy_buf(struct drm_gem_object *obj, u64 offset, u64 size,
-			void *dst)
-{
-	struct iosys_map map;
-	int ret;
-
-	ret = drm_gem_vmap_unlocked(obj, &map);
-	if (ret)
-		return ret;
-	iosys_map_memcpy_from(dst, &map, offset, size);
-	drm_gem_vunmap_unlocked(obj, &map);
-	return 0;
-}
-
 /* Write the GPU address of every relocation into the stream copy. */
 static int viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
 			    u32 start)
@@ -2084,21 +2108,18 @@ int viv_job_prepare(struct ugpu_job *job)
 	/* Each address state is recorded once (addr_seen). */
 	vjob->addr_states = kvmalloc_array(min(words, viv_num_addr_states),
 					   sizeof(u32), GFP_KERNEL_ACCOUNT);
-	if (!vdev->mmuv2) {
-		w.sh = kvmalloc_array(VIV_SH_WORDS, sizeof(u32), GFP_KERNEL_ACCOUNT);
-		w.sh_set = bitmap_zalloc(VIV_SH_WORDS, GFP_KERNEL_ACCOUNT);
-	}
 	if (!vjob->stream || !w.covered ||
 	    !w.reloc_words || !w.cmd_starts || !w.addr_seen || !w.by_addr ||
-	    !vjob->addr_states || (!vdev->mmuv2 && (!w.sh || !w.sh_set))) {
+	    !vjob->addr_states) {
 		ret = -ENOMEM;
 		goto out;
 	}
 
 	/* Validate and run this copy: the BOs may change under us. */
 	for (i = 0; i < n; i++) {
-		ret = viv_copy_buf(job->bos[bufs[i].bo], bufs[i].offset,
-				   bufs[i].size, vjob->stream + vjob->buf_start[i]);
+		ret = ugpu_job_bo_read(job, bufs[i].bo, bufs[i].offset,
+				       bufs[i].size,
+				       vjob->stream + vjob->buf_start[i]);
 		if (ret)
 			goto out;
 		ret = viv_apply_relocs(&w, &bufs[i], vjob->buf_start[i]);
