@@ -482,6 +482,8 @@ struct drm_gem_object *ugpu_gem_create_object(struct drm_device *dev,
 					      size_t size);
 struct sg_table *ugpu_bo_sgt(struct drm_gem_object *obj);
 u32 ugpu_bo_prot(struct drm_gem_object *obj);
+int ugpu_bo_read(struct drm_gem_object *obj, u64 offset, u64 size,
+		 void *dst);
 int ugpu_ioctl_bo_create(struct drm_device *dev, void *data,
 			 struct drm_file *file);
 int ugpu_ioctl_bo_info(struct drm_device *dev, void *data,
@@ -493,8 +495,6 @@ int ugpu_ioctl_bo_wait(struct drm_device *dev, void *data,
 struct ugpu_vm *ugpu_vm_create(struct ugpu_device *udev);
 void ugpu_vm_put(struct ugpu_vm *vm);
 struct dma_resv *ugpu_vm_resv(struct ugpu_vm *vm);
-int ugpu_bo_read(struct drm_gem_object *obj, u64 offset, u64 size,
-		 void *dst);
 int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file);
 void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file);
 struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
