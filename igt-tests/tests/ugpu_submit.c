@@ -96,6 +96,14 @@
  *	returns at once, either way round; the held file's plain BOs are
  *	idle.
  *
+ * SUBTEST: private-bo-close-race
+ * Description: Another process closes a private BO's handle and reuses
+ *	the number for private and plain BOs of two sizes while submits list
+ *	it twice, next to the private BOs of a GPU write: each submit is
+ *	refused (-ENOENT, or -EINVAL once the number names a plain BO listed
+ *	twice) or runs, the GPU write of the last that ran is what the BO
+ *	holds, and the device still works.
+ *
  * SUBTEST: private-bo-close
  * Description: The handles of private BOs -- the last ones of the file --
  *	are closed while a held submit writes one and a GPU command queued
@@ -1394,6 +1402,74 @@ static void close_file_with_private_work(struct ugpu_device_info *d)
 }
 
 /*
+ * A private BO's handle closed and its number reused, by another process
+ * of the file, while submits list it: the list holds what it looked up
+ * (the BO and, through it, its mapping) or fails, never half of it.
+ */
+static void test_private_bo_close_race(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	struct ugpu_bo *cmd = private_bo(fd);
+	struct ugpu_bo *data = private_bo(fd);
+	struct ugpu_bo *racing = private_bo(fd);
+	/* The debug kernel cannot afford as many in a test's time. */
+	unsigned int i, ran = 0, n = ugpu_debug_kernel() ? 100 : 1000;
+	uint32_t handle = racing->handle, last = 0;
+	uint32_t sync = ugpu_syncobj_create(fd, false);
+
+	igt_fork(child, 1) {
+		struct drm_ugpu_bo_create arg;
+		struct drm_gem_close cl = { 0 };
+
+		/* Same file: GEM reuses the lowest free handle number. */
+		for (i = 0; i < n; i++) {
+			cl.handle = handle;
+			ioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl);
+			memset(&arg, 0, sizeof(arg));
+			arg.size = i % 3 ? 4096 : 64 << 10;
+			arg.flags = i % 2 ? DRM_UGPU_BO_PRIVATE : 0;
+			__ugpu_bo_create(fd, &arg);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct ugpu_submit s;
+		int ret;
+
+		ugpu_submit_init(&s, ctx);
+		/* Entry 1 is @data, which Vivante's relocation names. */
+		ugpu_submit_bo(&s, cmd->handle, DRM_UGPU_SUBMIT_BO_READ |
+						DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_bo(&s, data->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+		list_again(&s, handle, DRM_UGPU_SUBMIT_BO_WRITE);
+		list_again(&s, handle, DRM_UGPU_SUBMIT_BO_READ);
+		gpu_write(d, fd, &s, cmd, data, 1, 0, i + 1, 0);
+		ugpu_submit_out_sync(&s, sync, 0);
+		ret = __ugpu_submit(fd, &s);
+		igt_assert_f(ret == 0 || ret == -ENOENT || ret == -EINVAL,
+			     "submit during the handle reuse: %d\n", ret);
+		if (ret)
+			continue;
+		/* The commands in @cmd are rewritten: one job at a time. */
+		igt_assert_eq(ugpu_syncobj_wait_status(fd, sync), 1);
+		last = i + 1;
+		ran++;
+	}
+	igt_waitchildren();
+	igt_debug("%u of the racing submits ran\n", ran);
+	if (last)
+		igt_assert_eq_u32(ugpu_bo_read32(data, 0), last);
+
+	/* The child closed and reused the handle: unmap only. */
+	bo_forget(racing);
+	ugpu_bo_free(data);
+	ugpu_bo_free(cmd);
+	ugpu_syncobj_destroy(fd, sync);
+	check_device_works(fd, ctx);
+	close(fd);
+}
+
+/*
  * Closing the handles of private BOs, or their file, under queued work:
  * the work keeps what it uses, the shared reservation object included.
  */
@@ -1540,6 +1616,12 @@ igt_main
 	igt_subtest_with_dynamic("private-bo-other-file")
 		for_each_device(d)
 			test_private_bo_other_file(d);
+
+	igt_describe("A private BO's handle closed and reused while submits "
+		     "list it twice: refused or run in full.");
+	igt_subtest_with_dynamic("private-bo-close-race")
+		for_each_device(d)
+			test_private_bo_close_race(d);
 
 	igt_describe("Private BOs closed, or their file, under queued work: "
 		     "the work runs or ends, the device still works.");
