@@ -357,11 +357,14 @@ struct ugpu_bo_list {
 	struct kref refcount;
 	/** @count: entries in @objs, @maps and @entries. */
 	u32 count;
+	/** @mapped: @maps holds the mappings; set once, by the submit. */
+	bool mapped;
 	/** @entries: handles and flags as the submit named the BOs. */
 	struct drm_ugpu_submit_bo *entries;
 	/**
-	 * @maps: mappings of @objs, or NULL until mapped; referenced, but
-	 * for private BOs, whose reference in @objs holds their mapping.
+	 * @maps: mappings of @objs once @mapped; referenced, but for private
+	 * BOs, whose reference in @objs holds their mapping. Allocated with
+	 * the list, after @objs, as @entries is after @maps.
 	 */
 	struct ugpu_mapping **maps;
 	/** @objs: the BOs, in list order (referenced). */

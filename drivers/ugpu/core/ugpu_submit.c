@@ -268,6 +268,11 @@ struct ugpu_submit {
 	struct ugpu_file *ufile;
 	struct ugpu_device *udev;
 	struct ugpu_ctx *ctx;
+	/*
+	 * One allocation for the arrays that live only as long as the
+	 * ioctl: @cmds, @in_syncs, @out_syncs, @jobs, @syncobjs, @chains.
+	 */
+	void *scratch;
 	struct drm_ugpu_cmd *cmds;
 	struct drm_ugpu_submit_bo *bos;
 	struct drm_ugpu_sync *in_syncs;
@@ -290,32 +295,25 @@ struct ugpu_submit {
 	 */
 	u32 private_first;
 	bool private_write;
+	/* Reservation objects to lock: one per shared BO, one for all private. */
+	u32 lock_count;
 	struct ugpu_core_job **jobs;
 	struct drm_syncobj **syncobjs;
 	struct dma_fence_chain **chains;
 	struct dma_fence **fences;
+	/* @fences of a single command: an array takes over several. */
+	struct dma_fence *fence_one;
 	struct dma_fence_array *done_array;
 };
 
-/*
- * Copy @count entries of @size bytes from user space, once. The counts are
- * capped before, so the product cannot overflow; the memory is charged to
- * the caller's memory cgroup.
- */
-static void *ugpu_copy_array(u64 uptr, u32 count, size_t size)
+/* Copy @count entries of @size bytes from user space to @dst, once. */
+static int ugpu_copy_array(void *dst, u64 uptr, u32 count, size_t size)
 {
-	void *data;
-
 	if (!count)
-		return NULL;
-	data = kvmalloc_array(count, size, GFP_KERNEL_ACCOUNT);
-	if (!data)
-		return ERR_PTR(-ENOMEM);
-	if (copy_from_user(data, u64_to_user_ptr(uptr), array_size(count, size))) {
-		kvfree(data);
-		return ERR_PTR(-EFAULT);
-	}
-	return data;
+		return 0;
+	if (copy_from_user(dst, u64_to_user_ptr(uptr), array_size(count, size)))
+		return -EFAULT;
+	return 0;
 }
 
 /*
@@ -407,30 +405,79 @@ static int ugpu_submit_copy_bufs(struct ugpu_submit *s)
 	return 0;
 }
 
+/*
+ * The BO list of a submit, allocated with its mappings and the entries as
+ * the submit names them, which are copied in once.
+ */
+static int ugpu_bo_list_alloc(struct ugpu_submit *s)
+{
+	struct ugpu_bo_list *list;
+	u32 n = s->args->bo_count;
+	size_t size;
+
+	if (!n)
+		return 0;
+	/* The counts are capped: none of this can overflow. */
+	size = struct_size(list, objs, n) + n * sizeof(*list->maps) +
+	       n * sizeof(*list->entries);
+	list = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!list)
+		return -ENOMEM;
+	kref_init(&list->refcount);
+	list->count = n;
+	list->maps = (void *)list + struct_size(list, objs, n);
+	/* The submit's view of the BOs, for a coredump of its jobs. */
+	list->entries = (void *)&list->maps[n];
+	s->bo_list = list;
+	s->bos = list->entries;
+	return ugpu_copy_array(s->bos, s->args->bos, n, sizeof(*s->bos));
+}
+
+/*
+ * Copy the submit's arrays, each read from user space once, into one
+ * allocation charged to the caller's memory cgroup. The counts are capped
+ * before, so the sizes cannot overflow. The uapi structs come first: their
+ * sizes are multiples of 8, so every array is aligned.
+ */
 static int ugpu_submit_copy(struct ugpu_submit *s)
 {
 	struct drm_ugpu_submit *args = s->args;
-	void *data;
+	size_t cmds = args->cmd_count * sizeof(*s->cmds);
+	size_t in = args->in_sync_count * sizeof(*s->in_syncs);
+	size_t out = args->out_sync_count * sizeof(*s->out_syncs);
+	size_t ptrs = (args->cmd_count + 2 * args->out_sync_count) *
+		      sizeof(void *);
+	void *p;
 	u32 i;
+	int ret;
 
-	data = ugpu_copy_array(args->cmds, args->cmd_count, sizeof(*s->cmds));
-	if (IS_ERR(data))
-		return PTR_ERR(data);
-	s->cmds = data;
-	data = ugpu_copy_array(args->bos, args->bo_count, sizeof(*s->bos));
-	if (IS_ERR(data))
-		return PTR_ERR(data);
-	s->bos = data;
-	data = ugpu_copy_array(args->in_syncs, args->in_sync_count,
-			       sizeof(*s->in_syncs));
-	if (IS_ERR(data))
-		return PTR_ERR(data);
-	s->in_syncs = data;
-	data = ugpu_copy_array(args->out_syncs, args->out_sync_count,
-			       sizeof(*s->out_syncs));
-	if (IS_ERR(data))
-		return PTR_ERR(data);
-	s->out_syncs = data;
+	p = kvmalloc(cmds + in + out + ptrs, GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return -ENOMEM;
+	s->scratch = p;
+	s->cmds = p;
+	s->in_syncs = p + cmds;
+	s->out_syncs = p + cmds + in;
+	p += cmds + in + out;
+	memset(p, 0, ptrs);
+	s->jobs = p;
+	s->syncobjs = (struct drm_syncobj **)&s->jobs[args->cmd_count];
+	s->chains = (struct dma_fence_chain **)
+		    &s->syncobjs[args->out_sync_count];
+
+	ret = ugpu_copy_array(s->cmds, args->cmds, args->cmd_count,
+			      sizeof(*s->cmds));
+	if (!ret)
+		ret = ugpu_copy_array(s->in_syncs, args->in_syncs,
+				      args->in_sync_count, sizeof(*s->in_syncs));
+	if (!ret)
+		ret = ugpu_copy_array(s->out_syncs, args->out_syncs,
+				      args->out_sync_count,
+				      sizeof(*s->out_syncs));
+	if (!ret)
+		ret = ugpu_bo_list_alloc(s);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < args->in_sync_count; i++)
 		if (s->in_syncs[i].flags)
@@ -478,14 +525,11 @@ static void ugpu_bo_list_release(struct kref *kref)
 	u32 i;
 
 	/* Mappings before BOs: unmapping needs the pages still pinned. */
-	if (list->maps) {
+	if (list->mapped)
 		ugpu_bo_list_unmap(list, list->count);
-		kvfree(list->maps);
-	}
 	/* Entries after a failed lookup are NULL. */
 	for (i = 0; i < list->count; i++)
 		drm_gem_object_put(list->objs[i]);
-	kvfree(list->entries);
 	kvfree(list);
 }
 
@@ -516,21 +560,12 @@ static int ugpu_submit_key_cmp(const void *a, const void *b)
 static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 {
 	struct drm_file *file = s->file;
-	struct ugpu_bo_list *list;
+	struct ugpu_bo_list *list = s->bo_list;
 	u32 i, n = s->args->bo_count;
 	int ret = 0;
 
 	if (!n)
 		return 0;
-	list = kvzalloc(struct_size(list, objs, n), GFP_KERNEL_ACCOUNT);
-	if (!list)
-		return -ENOMEM;
-	kref_init(&list->refcount);
-	list->count = n;
-	/* The submit's view of the BOs, for a coredump of its jobs. */
-	list->entries = s->bos;
-	s->bo_list = list;
-
 	spin_lock(&file->table_lock);
 	for (i = 0; i < n; i++) {
 		struct drm_gem_object *obj;
@@ -550,10 +585,14 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 				ret = -EINVAL;
 				break;
 			}
-			if (s->private_first == U32_MAX)
+			if (s->private_first == U32_MAX) {
 				s->private_first = i;
+				s->lock_count++;
+			}
 			if (s->bos[i].flags & DRM_UGPU_SUBMIT_BO_WRITE)
 				s->private_write = true;
+		} else {
+			s->lock_count++;
 		}
 	}
 	spin_unlock(&file->table_lock);
@@ -585,11 +624,13 @@ static int ugpu_submit_match_bufs(struct ugpu_submit *s)
 {
 	struct ugpu_bo_list *list = s->bo_list;
 	u32 i, lo, hi, n = s->buf_total;
-	struct ugpu_submit_key *keys;
+	struct ugpu_submit_key few[8], *keys = few;
 
-	keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL_ACCOUNT);
-	if (!keys)
-		return -ENOMEM;
+	if (n > ARRAY_SIZE(few)) {
+		keys = kvmalloc_array(n, sizeof(*keys), GFP_KERNEL_ACCOUNT);
+		if (!keys)
+			return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		keys[i].key = s->ubufs[i].handle;
 		keys[i].index = i;
@@ -611,7 +652,8 @@ static int ugpu_submit_match_bufs(struct ugpu_submit *s)
 		for (; lo < n && keys[lo].key == handle; lo++)
 			s->bufs[keys[lo].index].bo = i;
 	}
-	kvfree(keys);
+	if (keys != few)
+		kvfree(keys);
 	return 0;
 }
 
@@ -659,13 +701,9 @@ static int ugpu_submit_resolve_bufs(struct ugpu_submit *s)
 /* Reference the mapping of every BO of @list in @vm. */
 static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
 {
-	struct ugpu_mapping **maps;
+	struct ugpu_mapping **maps = list->maps;
 	u32 i;
 
-	maps = kvcalloc(list->count, sizeof(*maps), GFP_KERNEL_ACCOUNT);
-	if (!maps)
-		return -ENOMEM;
-	list->maps = maps;
 	for (i = 0; i < list->count; i++) {
 		struct ugpu_bo *bo = to_ugpu_bo(list->objs[i]);
 
@@ -678,12 +716,11 @@ static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
 		if (!maps[i])
 			goto err;
 	}
+	list->mapped = true;
 	return 0;
 
 err:
 	ugpu_bo_list_unmap(list, i);
-	list->maps = NULL;
-	kvfree(maps);
 	return -ENOENT;
 }
 
@@ -699,7 +736,7 @@ static int ugpu_submit_job_bos(struct ugpu_submit *s,
 
 	if (!list)
 		return 0;
-	if (!list->maps) {
+	if (!list->mapped) {
 		ret = ugpu_bo_list_map(list, s->ufile->vm);
 		if (ret)
 			return ret;
@@ -849,24 +886,16 @@ static int ugpu_submit_prepare_out(struct ugpu_submit *s)
 	struct drm_ugpu_submit *args = s->args;
 	u32 i;
 
-	s->fences = kcalloc(args->cmd_count, sizeof(*s->fences),
-			    GFP_KERNEL_ACCOUNT);
-	if (!s->fences)
-		return -ENOMEM;
-	if (args->cmd_count > 1) {
+	if (args->cmd_count == 1) {
+		s->fences = &s->fence_one;
+	} else {
+		s->fences = kcalloc(args->cmd_count, sizeof(*s->fences),
+				    GFP_KERNEL_ACCOUNT);
 		s->done_array = dma_fence_array_alloc(args->cmd_count);
-		if (!s->done_array)
+		if (!s->fences || !s->done_array)
 			return -ENOMEM;
 	}
 
-	if (!args->out_sync_count)
-		return 0;
-	s->syncobjs = kcalloc(args->out_sync_count, sizeof(*s->syncobjs),
-			      GFP_KERNEL_ACCOUNT);
-	s->chains = kcalloc(args->out_sync_count, sizeof(*s->chains),
-			    GFP_KERNEL_ACCOUNT);
-	if (!s->syncobjs || !s->chains)
-		return -ENOMEM;
 	for (i = 0; i < args->out_sync_count; i++) {
 		s->syncobjs[i] = drm_syncobj_find(s->file,
 						  s->out_syncs[i].handle);
@@ -1024,43 +1053,46 @@ static void ugpu_submit_attach_out(struct ugpu_submit *s,
 	}
 }
 
+/* Queue the jobs and publish their fence: nothing can fail any more. */
+static void ugpu_submit_commit(struct ugpu_submit *s)
+{
+	struct dma_fence *done = ugpu_submit_push(s);
+
+	ugpu_submit_attach_out(s, done);
+	dma_fence_put(done);
+}
+
 static void ugpu_submit_cleanup(struct ugpu_submit *s)
 {
 	struct drm_ugpu_submit *args = s->args;
 	u32 i;
 
-	if (s->jobs) {
+	/* Nothing in @scratch is set unless it was allocated. */
+	if (s->scratch) {
 		for (i = 0; i < args->cmd_count; i++)
 			if (s->jobs[i])
 				ugpu_job_free_unarmed(s->jobs[i]);
-		kfree(s->jobs);
+		for (i = 0; i < args->out_sync_count; i++) {
+			if (s->syncobjs[i])
+				drm_syncobj_put(s->syncobjs[i]);
+			dma_fence_chain_free(s->chains[i]);
+		}
 	}
+	/* Missing after a failed allocation. */
 	if (s->fences) {
 		for (i = 0; i < args->cmd_count; i++)
 			dma_fence_put(s->fences[i]);
-		kfree(s->fences);
+		if (s->fences != &s->fence_one)
+			kfree(s->fences);
 	}
 	kfree(s->done_array);
-	/* Either array may be missing after a failed allocation. */
-	for (i = 0; s->syncobjs && i < args->out_sync_count; i++)
-		if (s->syncobjs[i])
-			drm_syncobj_put(s->syncobjs[i]);
-	for (i = 0; s->chains && i < args->out_sync_count; i++)
-		dma_fence_chain_free(s->chains[i]);
-	kfree(s->syncobjs);
-	kfree(s->chains);
 	/* Frees the list unless a job still holds it. */
 	ugpu_bo_list_put(s->bo_list);
 	kvfree(s->relocs);
 	kvfree(s->bufs);
 	kvfree(s->ubufs);
 	kfree(s->buf_first);
-	kvfree(s->cmds);
-	/* A BO list took the array over. */
-	if (!s->bo_list)
-		kvfree(s->bos);
-	kvfree(s->in_syncs);
-	kvfree(s->out_syncs);
+	kvfree(s->scratch);
 	if (s->ctx)
 		ugpu_ctx_put(s->ctx);
 }
@@ -1076,7 +1108,6 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 		.udev = to_ugpu_device(dev),
 		.private_first = U32_MAX,
 	};
-	struct dma_fence *done;
 	struct drm_exec exec;
 	int ret, idx;
 	u32 i;
@@ -1114,11 +1145,6 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 	if (ret)
 		goto out;
 
-	s.jobs = kcalloc(args->cmd_count, sizeof(*s.jobs), GFP_KERNEL_ACCOUNT);
-	if (!s.jobs) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (i = 0; i < args->cmd_count; i++) {
 		ret = ugpu_submit_create_job(&s, i);
 		if (ret)
@@ -1128,8 +1154,14 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 	if (ret)
 		goto out;
 
+	/* Nothing to lock: drm_exec would still allocate its array. */
+	if (!s.lock_count) {
+		ugpu_submit_commit(&s);
+		goto out;
+	}
+
 	/* Every BO gets one fence per command. */
-	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, args->bo_count);
+	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, s.lock_count);
 	drm_exec_until_all_locked(&exec) {
 		for (i = 0; i < args->bo_count; i++) {
 			bool write;
@@ -1157,9 +1189,7 @@ int ugpu_ioctl_submit(struct drm_device *dev, void *data,
 			goto out_exec;
 	}
 
-	done = ugpu_submit_push(&s);
-	ugpu_submit_attach_out(&s, done);
-	dma_fence_put(done);
+	ugpu_submit_commit(&s);
 
 out_exec:
 	drm_exec_fini(&exec);
