@@ -11,6 +11,7 @@
 #include <endian.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -240,6 +241,22 @@
  *   each byte validated once, and runs to its end; the same loads after a
  *   fill with a last LOAD_STATE claiming more than the buffer holds are
  *   rejected with EINVAL and nothing runs.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: stream-room-gc2000
+ * Description: One context's streams in turn: nearly full, short (its
+ *   end is not the long one's: an earlier fill does not run again), one
+ *   rejected with EINVAL that runs nothing, short and long again; then
+ *   four threads submitting streams of varied size to the same context at
+ *   once, each fill landing with its own value.
+ * Functionality: command stream validation
+ *
+ * SUBTEST: stream-room-gc7000
+ * Description: One context's streams in turn: nearly full, short (its
+ *   end is not the long one's: an earlier fill does not run again), one
+ *   rejected with EINVAL that runs nothing, short and long again; then
+ *   four threads submitting streams of varied size to the same context at
+ *   once, each fill landing with its own value.
  * Functionality: command stream validation
  *
  * SUBTEST: validator-rs-extent
@@ -2116,6 +2133,136 @@ static void test_validator_big_stream(int minor)
 
 	expect_device_works(&e, bo, 0);
 	ugpu_bo_free(bo);
+	viv_env_close(&e);
+}
+
+/* Plain loads of @words words (whole 1024-word LOAD_STATEs) into @s. */
+static void pad_loads(struct viv_stream *s, unsigned int words)
+{
+	unsigned int i;
+
+	while (words >= 1024 && s->n + 1024 <= VIV_STREAM_WORDS) {
+		s->w[s->n++] = VIV_CMD_LOAD_STATE(VIV_SH_INST_MEM, 1023, false);
+		for (i = 0; i < 1023; i++)
+			s->w[s->n++] = i;
+		words -= 1024;
+	}
+}
+
+struct room_thread {
+	pthread_t thread;
+	struct viv_env e;	/* the shared file and context, its own cmd BO */
+	struct ugpu_bo *bo;
+	unsigned int id;
+	int ret;		/* 0, a negative errno, or 1: a wrong fill */
+};
+
+/* Streams of varied size on a context other threads submit to as well. */
+static void *room_thread_run(void *arg)
+{
+	struct room_thread *t = arg;
+	struct viv_stream *s = malloc(sizeof(*s));
+	unsigned int i, x;
+	uint32_t val;
+	int status;
+
+	if (!s) {
+		t->ret = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < 12 && !t->ret; i++) {
+		val = 0xff000000 | t->id << 8 | i;
+		viv_reset_stream(s);
+		pad_loads(s, ((i + t->id) % 4) * 1024);
+		viv_clear(s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, val);
+		t->ret = viv_exec(&t->e, s, &t->bo, 1, 0, &status) ?: status;
+		for (x = 0; x < W * 4 && !t->ret; x++)
+			if (ugpu_bo_read32(t->bo, x / W * LSTRIDE + x % W * 4) != val)
+				t->ret = 1;
+	}
+	free(s);
+	return NULL;
+}
+
+/*
+ * One context's streams, big after small and small after big, a rejected
+ * one between them, then four threads submitting to the same context at
+ * once: each job runs its own stream and nothing of an earlier one.
+ */
+static void test_stream_room(int minor)
+{
+	static struct viv_stream s;
+	struct room_thread t[4];
+	struct ugpu_bo *bo[2];
+	struct viv_env e;
+	unsigned int i;
+
+	viv_env_open(&e, minor);
+	for (i = 0; i < 2; i++) {
+		bo[i] = ugpu_bo_new(e.fd, 64 << 10, 0);
+		ugpu_bo_map(bo[i]);
+		memset(bo[i]->map, 0, 64 << 10);
+	}
+
+	/* Nearly full, the fill of bo[0] last. */
+	viv_reset_stream(&s);
+	pad_loads(&s, VIV_STREAM_WORDS - 1024);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff000001);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[0], 0, LSTRIDE, W, 4, 0xff000001);
+
+	/* Short: its end is not the long stream's. */
+	memset(bo[0]->map, 0, 64 << 10);
+	viv_reset_stream(&s);
+	viv_clear(&s, 2, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff000002);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[1], 0, LSTRIDE, W, 4, 0xff000002);
+	check_fill(bo[0], 0, LSTRIDE, W, 4, 0);
+
+	/* A fill, then a load cut short: rejected, and nothing runs. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff000003);
+	pad_loads(&s, 2048);
+	s.w[s.n++] = VIV_CMD_LOAD_STATE(VIV_SH_INST_MEM, 1023, false);
+	s.w[s.n++] = 0;
+	igt_assert_eq(viv_exec(&e, &s, bo, 2, 0, NULL), -EINVAL);
+	check_fill(bo[0], 0, LSTRIDE, W, 4, 0);
+
+	/* Short, then long again: the room grows. */
+	viv_reset_stream(&s);
+	viv_clear(&s, 1, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff000004);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[0], 0, LSTRIDE, W, 4, 0xff000004);
+	viv_reset_stream(&s);
+	pad_loads(&s, VIV_STREAM_WORDS - 1024);
+	viv_clear(&s, 2, 0, VIV_LINEAR, LSTRIDE, W, 4, 0xff000005);
+	igt_assert_eq(viv_run(&e, &s, bo, 2, 0), 0);
+	check_fill(bo[1], 0, LSTRIDE, W, 4, 0xff000005);
+	check_fill(bo[0], 0, LSTRIDE, W, 4, 0xff000004);
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i].e = e;
+		t[i].e.cmd = ugpu_bo_new(e.fd, sizeof(s.w), 0);
+		ugpu_bo_map(t[i].e.cmd);
+		t[i].bo = ugpu_bo_new(e.fd, 64 << 10, 0);
+		ugpu_bo_map(t[i].bo);
+		t[i].id = i;
+		t[i].ret = 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		igt_assert_eq(pthread_create(&t[i].thread, NULL,
+					     room_thread_run, &t[i]), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		pthread_join(t[i].thread, NULL);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		igt_assert_f(t[i].ret == 0, "thread %u: %d\n", i, t[i].ret);
+		ugpu_bo_free(t[i].bo);
+		ugpu_bo_free(t[i].e.cmd);
+	}
+
+	expect_device_works(&e, bo[0], 0);
+	ugpu_bo_free(bo[0]);
+	ugpu_bo_free(bo[1]);
 	viv_env_close(&e);
 }
 
@@ -5799,6 +5946,13 @@ igt_main
 	igt_describe("A full-size stream is validated once and runs; a cut one is rejected.");
 	igt_subtest("validator-big-stream")
 		test_validator_big_stream(find_model(0x2000));
+
+	igt_describe("Streams of one context, big and small, alone and from four threads, run as sent.");
+	igt_subtest("stream-room-gc2000")
+		test_stream_room(find_model(0x2000));
+	igt_describe("Streams of one context, big and small, alone and from four threads, run as sent.");
+	igt_subtest("stream-room-gc7000")
+		test_stream_room(find_model(0x7000));
 
 	igt_describe("Resolve windows must stay in their BOs, up to the last byte.");
 	igt_subtest("validator-rs-extent")

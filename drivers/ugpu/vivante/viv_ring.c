@@ -487,6 +487,7 @@ void viv_ctx_fini(struct ugpu_device *udev, void *priv)
 	for (i = 0; i < ARRAY_SIZE(vctx->state.values); i++)
 		kfree(vctx->state.values[i]);
 	bitmap_free(vctx->state.set);
+	kvfree(vctx->spare);
 	kfree(vctx);
 }
 

@@ -2029,11 +2029,40 @@ static int viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
 	return 0;
 }
 
-static void viv_job_free(struct viv_job *vjob)
+/*
+ * Room for a @size byte stream: the context's spare if it is large enough.
+ * Sizes are rounded up as the allocator would, so that streams of similar
+ * size reuse one room.
+ */
+static int viv_stream_alloc(struct viv_job *vjob, struct viv_ctx *vctx,
+			    u32 size)
+{
+	struct viv_stream *room = xchg(&vctx->spare, NULL);
+	size_t bytes;
+
+	if (room && room->size < size) {
+		kvfree(room);
+		room = NULL;
+	}
+	if (!room) {
+		bytes = kmalloc_size_roundup(struct_size(room, words, size / 4));
+		room = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
+		if (!room)
+			return -ENOMEM;
+		room->size = bytes - sizeof(*room);
+	}
+	vjob->room = room;
+	vjob->stream = room->words;
+	return 0;
+}
+
+static void viv_job_free(struct viv_job *vjob, struct viv_ctx *vctx)
 {
 	if (!vjob)
 		return;
-	kvfree(vjob->stream);
+	/* The context keeps one room; another job may have left it one. */
+	if (vjob->room && cmpxchg(&vctx->spare, NULL, vjob->room))
+		kvfree(vjob->room);
 	kfree(vjob->buf_start);
 	kvfree(vjob->links);
 	kvfree(vjob->writes);
@@ -2098,7 +2127,9 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->num_bufs = n;
 	vjob->size = total;
 	words = total / 4;
-	vjob->stream = kvmalloc(total, GFP_KERNEL_ACCOUNT);
+	ret = viv_stream_alloc(vjob, ugpu_job_ctx_priv(job), total);
+	if (ret)
+		goto out;
 	w.reloc_words = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
 	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
@@ -2108,7 +2139,7 @@ int viv_job_prepare(struct ugpu_job *job)
 	/* Each address state is recorded once (addr_seen). */
 	vjob->addr_states = kvmalloc_array(min(words, viv_num_addr_states),
 					   sizeof(u32), GFP_KERNEL_ACCOUNT);
-	if (!vjob->stream || !w.covered ||
+	if (!w.covered ||
 	    !w.reloc_words || !w.cmd_starts || !w.addr_seen || !w.by_addr ||
 	    !vjob->addr_states) {
 		ret = -ENOMEM;
@@ -2146,12 +2177,12 @@ out:
 	bitmap_free(w.covered);
 	kvfree(w.by_addr);
 	kfree(w.bos);
-	viv_job_free(vjob);
+	viv_job_free(vjob, ugpu_job_ctx_priv(job));
 	return ret;
 }
 
 void viv_job_cleanup(struct ugpu_job *job)
 {
-	viv_job_free(job->priv);
+	viv_job_free(job->priv, ugpu_job_ctx_priv(job));
 	job->priv = NULL;
 }

@@ -105,13 +105,28 @@ struct viv_vm {
 };
 
 /**
+ * struct viv_stream - room for the copy of a job's command buffers.
+ * @size: bytes @words has room for.
+ * @words: the copy.
+ */
+struct viv_stream {
+	size_t size;
+	u32 words[];
+};
+
+/**
  * struct viv_ctx - the Vivante side of a context (&ugpu_family_ops.ctx_init).
  * @state: the state its streams loaded; updated when a job of the context
  *	runs, under &viv_device.ring_lock. Starts empty: a new context sees
  *	the reset state.
+ * @spare: the stream room of the context's last freed job, or NULL, for
+ *	its next submit: allocating (and, with init_on_alloc, zeroing) a
+ *	large one costs about as much as validating it. Submits and the job
+ *	free worker exchange it atomically, without a lock.
  */
 struct viv_ctx {
 	struct viv_ctx_state state;
+	struct viv_stream *spare;
 };
 
 /**
@@ -133,7 +148,8 @@ struct viv_state_write {
 /**
  * struct viv_job - a validated hardware command.
  * @stream: the command buffers, copied, checked and relocated, one after
- *	the other; each ends where the next begins.
+ *	the other; each ends where the next begins. In @room.
+ * @room: the memory of @stream, given to the context's next job after.
  * @size: bytes in @stream.
  * @buf_start: offset in @stream of each command buffer, and @size.
  * @num_bufs: command buffers.
@@ -159,6 +175,7 @@ struct viv_state_write {
  */
 struct viv_job {
 	u32 *stream;
+	struct viv_stream *room;
 	u32 size;
 	u32 *buf_start;
 	u32 num_bufs;
