@@ -462,6 +462,7 @@ int viv_ctx_init(struct ugpu_device *udev, void **priv)
 	vctx->state.set = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
 	if (!vctx->state.set)
 		goto err_free;
+	spin_lock_init(&vctx->spare_lock);
 	*priv = vctx;
 	return 0;
 

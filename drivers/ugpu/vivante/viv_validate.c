@@ -2030,39 +2030,58 @@ static int viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
 }
 
 /*
- * Room for a @size byte stream: the context's spare if it is large enough.
- * Sizes are rounded up as the allocator would, so that streams of similar
- * size reuse one room.
+ * Memory for a @size byte stream copy: the context's spare if it is large
+ * enough. Sizes are rounded up as kmalloc rounds them, so that streams of
+ * similar size reuse one allocation.
  */
 static int viv_stream_alloc(struct viv_job *vjob, struct viv_ctx *vctx,
 			    u32 size)
 {
-	struct viv_stream *room = xchg(&vctx->spare, NULL);
-	size_t bytes;
+	u32 *stream, room;
 
-	if (room && room->size < size) {
-		kvfree(room);
-		room = NULL;
+	spin_lock(&vctx->spare_lock);
+	stream = vctx->spare;
+	room = vctx->spare_size;
+	vctx->spare = NULL;
+	spin_unlock(&vctx->spare_lock);
+
+	if (stream && room < size) {
+		kvfree(stream);
+		stream = NULL;
 	}
-	if (!room) {
-		bytes = kmalloc_size_roundup(struct_size(room, words, size / 4));
-		room = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
-		if (!room)
+	if (!stream) {
+		room = kmalloc_size_roundup(size);
+		stream = kvmalloc(room, GFP_KERNEL_ACCOUNT);
+		if (!stream)
 			return -ENOMEM;
-		room->size = bytes - sizeof(*room);
 	}
+	vjob->stream = stream;
 	vjob->room = room;
-	vjob->stream = room->words;
 	return 0;
+}
+
+/* The context keeps the larger of its spare and @vjob's stream copy. */
+static void viv_stream_free(struct viv_job *vjob, struct viv_ctx *vctx)
+{
+	u32 *stream = vjob->stream;
+	u32 room = vjob->room;
+
+	if (!stream)
+		return;
+	spin_lock(&vctx->spare_lock);
+	if (!vctx->spare || vctx->spare_size < room) {
+		swap(stream, vctx->spare);
+		swap(room, vctx->spare_size);
+	}
+	spin_unlock(&vctx->spare_lock);
+	kvfree(stream);
 }
 
 static void viv_job_free(struct viv_job *vjob, struct viv_ctx *vctx)
 {
 	if (!vjob)
 		return;
-	/* The context keeps one room; another job may have left it one. */
-	if (vjob->room && cmpxchg(&vctx->spare, NULL, vjob->room))
-		kvfree(vjob->room);
+	viv_stream_free(vjob, vctx);
 	kfree(vjob->buf_start);
 	kvfree(vjob->links);
 	kvfree(vjob->writes);

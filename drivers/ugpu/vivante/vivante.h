@@ -105,28 +105,22 @@ struct viv_vm {
 };
 
 /**
- * struct viv_stream - room for the copy of a job's command buffers.
- * @size: bytes @words has room for.
- * @words: the copy.
- */
-struct viv_stream {
-	size_t size;
-	u32 words[];
-};
-
-/**
  * struct viv_ctx - the Vivante side of a context (&ugpu_family_ops.ctx_init).
  * @state: the state its streams loaded; updated when a job of the context
  *	runs, under &viv_device.ring_lock. Starts empty: a new context sees
  *	the reset state.
- * @spare: the stream room of the context's last freed job, or NULL, for
- *	its next submit: allocating (and, with init_on_alloc, zeroing) a
- *	large one costs about as much as validating it. Submits and the job
- *	free worker exchange it atomically, without a lock.
+ * @spare_lock: protects @spare and @spare_size; submits and the job free
+ *	worker race for them.
+ * @spare: the stream copy memory of the context's last freed job, or
+ *	NULL, for its next submit: allocating (and, with init_on_alloc,
+ *	zeroing) a large one costs about as much as validating it.
+ * @spare_size: bytes at @spare.
  */
 struct viv_ctx {
 	struct viv_ctx_state state;
-	struct viv_stream *spare;
+	spinlock_t spare_lock;		/* see @spare_lock above */
+	u32 *spare;
+	u32 spare_size;
 };
 
 /**
@@ -148,8 +142,9 @@ struct viv_state_write {
 /**
  * struct viv_job - a validated hardware command.
  * @stream: the command buffers, copied, checked and relocated, one after
- *	the other; each ends where the next begins. In @room.
- * @room: the memory of @stream, given to the context's next job after.
+ *	the other; each ends where the next begins.
+ * @room: bytes allocated at @stream; the memory goes to the context's
+ *	next job after (&viv_ctx.spare).
  * @size: bytes in @stream.
  * @buf_start: offset in @stream of each command buffer, and @size.
  * @num_bufs: command buffers.
@@ -175,7 +170,7 @@ struct viv_state_write {
  */
 struct viv_job {
 	u32 *stream;
-	struct viv_stream *room;
+	u32 room;
 	u32 size;
 	u32 *buf_start;
 	u32 num_bufs;
