@@ -405,9 +405,13 @@ int viv_job_run(struct ugpu_job *job)
 	ugpu_job_get(job);
 	vjob->job = job;
 	spin_lock_irqsave(&vdev->ring_lock, flags);
-	/* Behind parked jobs, to keep the order of the queues. */
-	if (list_empty(&vdev->parked))
+	if (vjob->retired) {
+		/* Recovery, too late: the job completed and signalled. */
+		ret = -EALREADY;
+	} else if (list_empty(&vdev->parked)) {
+		/* Behind parked jobs, to keep the order of the queues. */
 		ret = viv_submit_locked(vdev, job);
+	}
 	if (ret == -ENOSPC) {
 		list_add_tail(&vjob->park_link, &vdev->parked);
 		vdev->stat_parked++;
@@ -416,7 +420,7 @@ int viv_job_run(struct ugpu_job *job)
 	spin_unlock_irqrestore(&vdev->ring_lock, flags);
 	if (ret) {
 		ugpu_job_put(job);
-		return ret;
+		return ret == -EALREADY ? 0 : ret;
 	}
 	return 0;
 }
@@ -528,6 +532,12 @@ void viv_events_irq(struct viv_device *vdev, u32 pending)
 		job = viv_event_take(vdev, event);
 		if (!job)
 			continue;
+		/*
+		 * Done: its stream copy serves the context's next job, which
+		 * the waiter may submit as soon as the fence signals.
+		 */
+		((struct viv_job *)job->priv)->retired = true;
+		viv_stream_keep(job->priv, ugpu_job_ctx_priv(job));
 		/* In ring order: fences of a queue signal in order. */
 		for (i = n++; i && ((struct viv_job *)done[i - 1]->priv)->seq >
 				   ((struct viv_job *)job->priv)->seq; i--)

@@ -2037,13 +2037,14 @@ static int viv_apply_relocs(struct viv_walk *w, const struct ugpu_job_buf *b,
 static int viv_stream_alloc(struct viv_job *vjob, struct viv_ctx *vctx,
 			    u32 size)
 {
+	unsigned long flags;
 	u32 *stream, room;
 
-	spin_lock(&vctx->spare_lock);
+	spin_lock_irqsave(&vctx->spare_lock, flags);
 	stream = vctx->spare;
 	room = vctx->spare_size;
 	vctx->spare = NULL;
-	spin_unlock(&vctx->spare_lock);
+	spin_unlock_irqrestore(&vctx->spare_lock, flags);
 
 	if (stream && room < size) {
 		kvfree(stream);
@@ -2060,28 +2061,35 @@ static int viv_stream_alloc(struct viv_job *vjob, struct viv_ctx *vctx,
 	return 0;
 }
 
-/* The context keeps the larger of its spare and @vjob's stream copy. */
-static void viv_stream_free(struct viv_job *vjob, struct viv_ctx *vctx)
+/**
+ * viv_stream_keep - give the context a job's stream copy
+ * @vjob: a job whose stream copy is not needed any more
+ * @vctx: its context
+ *
+ * The context keeps the larger of its spare and @vjob's copy; @vjob is
+ * left with the other (or none), to free. Frees nothing, so that the
+ * interrupt handler may call it.
+ */
+void viv_stream_keep(struct viv_job *vjob, struct viv_ctx *vctx)
 {
-	u32 *stream = vjob->stream;
-	u32 room = vjob->room;
+	unsigned long flags;
 
-	if (!stream)
+	if (!vjob->stream)
 		return;
-	spin_lock(&vctx->spare_lock);
-	if (!vctx->spare || vctx->spare_size < room) {
-		swap(stream, vctx->spare);
-		swap(room, vctx->spare_size);
+	spin_lock_irqsave(&vctx->spare_lock, flags);
+	if (!vctx->spare || vctx->spare_size < vjob->room) {
+		swap(vjob->stream, vctx->spare);
+		swap(vjob->room, vctx->spare_size);
 	}
-	spin_unlock(&vctx->spare_lock);
-	kvfree(stream);
+	spin_unlock_irqrestore(&vctx->spare_lock, flags);
 }
 
 static void viv_job_free(struct viv_job *vjob, struct viv_ctx *vctx)
 {
 	if (!vjob)
 		return;
-	viv_stream_free(vjob, vctx);
+	viv_stream_keep(vjob, vctx);
+	kvfree(vjob->stream);
 	kfree(vjob->buf_start);
 	kvfree(vjob->links);
 	kvfree(vjob->writes);
@@ -2117,6 +2125,7 @@ int viv_job_prepare(struct ugpu_job *job)
 		goto out;
 	}
 	vjob->event = -1;
+	INIT_LIST_HEAD(&vjob->park_link);
 	w.vjob = vjob;
 	w.mmuv2 = vdev->mmuv2;
 	w.blt = vdev->blt;

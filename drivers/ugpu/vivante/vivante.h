@@ -167,6 +167,10 @@ struct viv_state_write {
  * @job: the job, set by viv_job_run().
  * @park_link: entry in &viv_device.parked while the job waits for ring
  *	space, under &viv_device.ring_lock.
+ * @retired: the job's event arrived and its stream copy went to the
+ *	context; under &viv_device.ring_lock. Recovery may still try to run
+ *	it again, having seen its fence before the interrupt handler
+ *	signalled it: that run does nothing.
  */
 struct viv_job {
 	u32 *stream;
@@ -189,6 +193,7 @@ struct viv_job {
 	u64 seq;
 	struct ugpu_job *job;
 	struct list_head park_link;
+	bool retired;
 };
 
 /**
@@ -378,6 +383,7 @@ bool viv_states_tracked_any(u32 first, u32 count);
 bool viv_states_copyable(u32 first, u32 count);
 int viv_job_prepare(struct ugpu_job *job);
 void viv_job_cleanup(struct ugpu_job *job);
+void viv_stream_keep(struct viv_job *vjob, struct viv_ctx *vctx);
 int viv_ctx_init(struct ugpu_device *udev, void **priv);
 void viv_ctx_fini(struct ugpu_device *udev, void *priv);
 
