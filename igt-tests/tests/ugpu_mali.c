@@ -2951,7 +2951,11 @@ static void devfreq_restore(int sig)
 	devfreq_rt_old[0] = '\0';
 }
 
-#define LOAD_BOS	4
+/*
+ * Chains kept queued: enough that the GPU stays busy while this process,
+ * which refills them, waits for a CPU in a slow (emulated) guest.
+ */
+#define LOAD_BOS	8
 #define LOAD_FILL	2000
 
 struct devfreq_load {
