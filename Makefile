@@ -12,7 +12,9 @@
 #   make bench            boot the VM, time the basic operations of every
 #                         device against anchors (ugpu-bench), print the
 #                         tables and the goals, write out/bench.json and
-#                         plots; BENCH=short is the quick mode of CI
+#                         plots; BENCH=short is the quick mode of CI,
+#                         BENCH_NODES=/dev/dri/renderD133,... times only
+#                         those devices
 #   make fuzz             boot the VM, run ugpu-fuzz (FUZZ_SECONDS=,
 #                         FUZZ_ITERS=, FUZZ_SUBMITS=, FUZZ_SEED=) and its
 #                         fault-injection walk, or replay FUZZ_SEED's
@@ -271,6 +273,7 @@ VM_ENV = KVER="$(VM_KVER)" BUILD='$(BUILD)' OUT='$(OUT)' \
 	  FUZZ_ITER='$(FUZZ_ITER)' FUZZ_SUBMITS='$(FUZZ_SUBMITS)' \
 	  FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	  FUZZ_CHECK_SECONDS='$(FUZZ_CHECK_SECONDS)' BENCH='$(BENCH)' \
+	  BENCH_NODES='$(BENCH_NODES)' \
 	  IGT_UPSTREAM='$(IGT_UPSTREAM)' \
 	  IGT_UPSTREAM_TESTS='$(IGT_UPSTREAM_LIST)' \
 	  VM_SYSROOT='$(SYSROOT)' VM_TRIPLET='$(TRIPLET)' \

@@ -104,6 +104,7 @@ append+=" ugpu_timeout=$SUBTEST_TIMEOUT"
 [[ -n ${FUZZ_SUBMITS:-} ]] && append+=" ugpu_fuzz_submits=$FUZZ_SUBMITS"
 append+=" ugpu_fuzz_check=${FUZZ_CHECK_SECONDS:-0}"
 [[ -n ${BENCH:-} ]] && append+=" ugpu_bench=$BENCH"
+[[ -n ${BENCH_NODES:-} ]] && append+=" ugpu_bench_nodes=$BENCH_NODES"
 # Every KASAN report, not only the first; a warning is reported, not
 # fatal, so that the run goes on and the log holds all of them; plain
 # pointers in the reports; TCG is slow enough to fake an RCU stall.
