@@ -67,7 +67,8 @@
  *	-EPERM in another file of the primary node, also once the creating
  *	handle is closed, and gives its own file a second handle, private
  *	too; a submit listing both handles, or one handle twice, is
- *	accepted and writes the BO.
+ *	accepted and writes the BO. Once the creating handle is closed, a
+ *	submit naming it fails with -ENOENT while the second one works.
  *
  * SUBTEST: private-bo-many
  * Description: A submit listing 64 private BOs twice each (as writer and
@@ -112,6 +113,13 @@
  *	close; new private BOs work. A file closed with private BOs mapped
  *	and work queued on them ends that work in bounded time, the mappings
  *	outlive it and the device still works.
+ *
+ * SUBTEST: private-bo-close-unmapped
+ * Description: As private-bo-close, with nothing but the handles holding
+ *	the private BOs a held GPU command reads its commands from and
+ *	writes (no CPU mapping, no second handle): the last handles closed,
+ *	the command still runs without a GPU fault once released, as often
+ *	as the hold could be checked; new private BOs work after.
  */
 
 #define BAD_HANDLE	0xdead0001u
@@ -624,6 +632,13 @@ static struct ugpu_bo *plain_bo(int fd)
 	return bo;
 }
 
+/* Drop the CPU mapping of @bo, which would hold the BO. */
+static void bo_forget_mapping(struct ugpu_bo *bo)
+{
+	munmap(bo->map, bo->size);
+	bo->map = NULL;
+}
+
 /* Unmap @bo and forget it, its handle closed already. */
 static void bo_forget(struct ugpu_bo *bo)
 {
@@ -920,6 +935,11 @@ static void test_private_bo(struct ugpu_device_info *d)
 	memset(&gem_open, 0, sizeof(gem_open));
 	gem_open.name = flink.name;
 	do_ioctl_err(other, DRM_IOCTL_GEM_OPEN, &gem_open, EPERM);
+	/* The closed handle names nothing, though its BO lives on. */
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, handles[1], 0, 0x2ff, 0);
+	ugpu_submit_bo(&s, handles[0], DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(__ugpu_submit(card, &s), -ENOENT);
 	ugpu_submit_init(&s, ctx);
 	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, handles[1], 0, 0x300, 0);
 	ugpu_submit_bo(&s, handles[1], DRM_UGPU_SUBMIT_BO_WRITE);
@@ -1560,6 +1580,86 @@ static void test_private_bo_close(struct ugpu_device_info *d)
 	close(fd);
 }
 
+/*
+ * Private BOs held by their handles alone, closed under queued GPU work:
+ * the work, which named them in its BO list, keeps them until it is done.
+ * Were they freed at the close, the GPU would fault on their addresses.
+ */
+static void test_private_bo_close_unmapped(struct ugpu_device_info *d)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint32_t ctx1 = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t ctx2 = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+	uint32_t s1 = ugpu_syncobj_create(fd, false);
+	uint32_t s2 = ugpu_syncobj_create(fd, false);
+	unsigned int attempt, checked = 0;
+	struct ugpu_bo *a, *b, *cmd, *bo;
+	struct ugpu_submit s;
+	int st;
+
+	for (attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
+		uint32_t sig = ugpu_signal_create(fd, 0);
+		uint64_t t0;
+		bool held;
+
+		a = private_bo(fd);
+		b = private_bo(fd);
+		cmd = private_bo(fd);
+		t0 = ugpu_nsec_now();
+		submit_held(fd, ctx1, sig, a->handle, DRM_UGPU_SUBMIT_BO_WRITE,
+			    a->handle, 0, 0xa11ce, s1);
+
+		/* Behind it through implicit sync: the GPU writes B. */
+		ugpu_submit_init(&s, ctx2);
+		ugpu_submit_bo(&s, cmd->handle, DRM_UGPU_SUBMIT_BO_READ |
+			       DRM_UGPU_SUBMIT_BO_WRITE);
+		ugpu_submit_bo(&s, b->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+		gpu_write(d, fd, &s, cmd, b, 1, 0, 0xb0b, 0);
+		ugpu_submit_out_sync(&s, s2, 0);
+		ugpu_submit(fd, &s);
+
+		/* Nothing but the handles holds the BOs now. */
+		bo_forget_mapping(cmd);
+		bo_forget_mapping(b);
+		bo_forget_mapping(a);
+		gem_close(fd, a->handle);
+		gem_close(fd, b->handle);
+		gem_close(fd, cmd->handle);
+		held = held_in_time(t0) && syncobj_busy(fd, s2);
+		free(cmd);
+		free(b);
+		free(a);
+
+		ugpu_signal_set(fd, sig, 1);
+		st = ugpu_syncobj_wait_status(fd, s1);
+		igt_assert_eq(st, 1);
+		st = ugpu_syncobj_wait_status(fd, s2);
+		if (held) {
+			igt_assert_f(st == 1, "GPU work on closed private BOs "
+				     "ended with %d\n", st);
+			checked++;
+		}
+		igt_assert_eq(__ugpu_signal_destroy(fd, sig), 0);
+	}
+	igt_assert_f(checked, "held GPU work not checked in %d ms, %d times\n",
+		     HOLD_MS, HOLD_ATTEMPTS);
+	igt_debug("%u of %d closes checked under held work\n", checked,
+		  HOLD_ATTEMPTS);
+
+	bo = private_bo(fd);
+	ugpu_submit_init(&s, ctx2);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x5ec0, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x5ec0);
+	ugpu_bo_free(bo);
+
+	check_device_works(fd, ctx1);
+	ugpu_syncobj_destroy(fd, s1);
+	ugpu_syncobj_destroy(fd, s2);
+	close(fd);
+}
+
 igt_main
 {
 	struct ugpu_device_info *d;
@@ -1628,4 +1728,10 @@ igt_main
 	igt_subtest_with_dynamic("private-bo-close")
 		for_each_device(d)
 			test_private_bo_close(d);
+
+	igt_describe("Private BOs held by their handles alone, closed under "
+		     "queued GPU work: the work runs without a fault.");
+	igt_subtest_with_dynamic("private-bo-close-unmapped")
+		for_each_device(d)
+			test_private_bo_close_unmapped(d);
 }

@@ -174,6 +174,8 @@ static int ugpu_open(struct drm_device *dev, struct drm_file *file)
 	spin_lock_init(&ufile->stats_lock);
 	xa_init_flags(&ufile->ctxs, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ufile->signals, XA_FLAGS_ALLOC1);
+	init_rwsem(&ufile->privates_lock);
+	xa_init(&ufile->privates);
 
 	ufile->vm = ugpu_vm_create(udev);
 	if (IS_ERR(ufile->vm)) {

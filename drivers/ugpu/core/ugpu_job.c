@@ -144,6 +144,9 @@ u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index)
 
 	if (!list || index >= list->count)
 		return 0;
+	/* A private BO holds its one mapping; the list only shared ones'. */
+	if (list->kinds[index] != UGPU_BO_SHARED)
+		return to_ugpu_bo(list->objs[index])->private_map->va.start;
 	return list->maps[index]->va.start;
 }
 EXPORT_SYMBOL_GPL(ugpu_job_bo_va);

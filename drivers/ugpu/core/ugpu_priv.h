@@ -184,6 +184,20 @@ struct ugpu_file {
 	struct xarray ctxs;
 	/** @signals: user signals by handle; xarray-internal locking. */
 	struct xarray signals;
+	/**
+	 * @privates_lock: SUBMIT holds it for reading from the lookup of its
+	 * BOs until its fences are in the VM's reservation object; adding
+	 * or removing an entry of @privates holds it for writing, so a BO
+	 * leaves @privates only once no submit is between the two.
+	 */
+	struct rw_semaphore privates_lock;
+	/**
+	 * @privates: the private BOs of the file by their creating handle,
+	 * not referenced: the handle holds the BO, and when it goes the BO
+	 * is kept until the VM is idle (ugpu_bo_put_when_idle()). SUBMIT
+	 * looks them up here without touching the BOs themselves.
+	 */
+	struct xarray privates;
 	/** @stats_lock: protects @engine_ns; taken from IRQ context. */
 	spinlock_t stats_lock;
 	/** @engine_ns: GPU busy time of this file's jobs per queue. */
@@ -237,7 +251,7 @@ struct ugpu_ctx {
  * Created when a file gets a handle to the BO; the handles and the jobs
  * that use the BO reference it, so closing the handle while a job runs
  * defers the unmap until that job is freed. A private BO references its
- * one mapping itself, and its jobs hold the BO instead.
+ * one mapping itself, and its jobs hold (or borrow) the BO instead.
  */
 struct ugpu_mapping {
 	/** @refcount: handles (one for all of them), jobs, a private BO. */
@@ -299,6 +313,12 @@ struct ugpu_bo {
 	 * until the BO is freed, so that holding the BO holds the mapping.
 	 */
 	struct ugpu_mapping *private_map;
+	/**
+	 * @private_handle: private BOs: the handle under which the BO is in
+	 * &ugpu_file.privates, 0 once it left; under that file's
+	 * privates_lock.
+	 */
+	u32 private_handle;
 };
 
 static inline struct ugpu_bo *to_ugpu_bo(struct drm_gem_object *obj)
@@ -340,6 +360,18 @@ struct ugpu_signal {
 };
 
 /**
+ * enum ugpu_bo_kind - how a BO list holds one of its BOs
+ * @UGPU_BO_SHARED: referenced, with its own reservation and mapping
+ * @UGPU_BO_PRIVATE: private, referenced (named by a second handle)
+ * @UGPU_BO_BORROWED: private, found in &ugpu_file.privates, not referenced
+ */
+enum ugpu_bo_kind {
+	UGPU_BO_SHARED,
+	UGPU_BO_PRIVATE,
+	UGPU_BO_BORROWED,
+};
+
+/**
  * struct ugpu_bo_list - the BO list of a submit, shared by its jobs.
  *
  * Built once per submit with a non-empty BO list; holds a reference to
@@ -351,6 +383,11 @@ struct ugpu_signal {
  * of the submit that uses them is gone. Released in process context
  * (the submit ioctl or the job free worker), before that job drops the
  * device: mappings first, as unmapping needs the pages still pinned.
+ *
+ * A private BO found in &ugpu_file.privates is borrowed, not referenced:
+ * its release waits for the VM's reservation object, which every job of
+ * the submit fences, so it outlives those jobs' fences. Nothing may
+ * touch it after they signal.
  */
 struct ugpu_bo_list {
 	/** @refcount: the submit being built and its hardware jobs. */
@@ -361,13 +398,16 @@ struct ugpu_bo_list {
 	bool mapped;
 	/** @entries: handles and flags as the submit named the BOs. */
 	struct drm_ugpu_submit_bo *entries;
+	/** @kinds: &enum ugpu_bo_kind of each entry of @objs. */
+	u8 *kinds;
 	/**
-	 * @maps: mappings of @objs once @mapped; referenced, but for private
-	 * BOs, whose reference in @objs holds their mapping. Allocated with
-	 * the list, after @objs, as @entries is after @maps.
+	 * @maps: mappings of @objs once @mapped; referenced. NULL for private
+	 * BOs, which hold their one mapping themselves. Allocated with the
+	 * list, after @objs, as @entries is after @maps and @kinds after
+	 * @entries.
 	 */
 	struct ugpu_mapping **maps;
-	/** @objs: the BOs, in list order (referenced). */
+	/** @objs: the BOs, in list order (referenced unless borrowed). */
 	struct drm_gem_object *objs[] __counted_by(count);
 };
 
@@ -500,6 +540,8 @@ void ugpu_vm_put(struct ugpu_vm *vm);
 struct dma_resv *ugpu_vm_resv(struct ugpu_vm *vm);
 int ugpu_vm_bo_open(struct drm_gem_object *obj, struct drm_file *file);
 void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file);
+void ugpu_bo_private_close(struct drm_gem_object *obj, struct drm_file *file,
+			   bool last);
 struct ugpu_mapping *ugpu_vm_bo_premap(struct drm_gem_object *obj,
 				       struct ugpu_vm *vm);
 void ugpu_vm_bo_premap_done(struct drm_gem_object *obj,

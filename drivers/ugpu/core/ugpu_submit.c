@@ -31,6 +31,9 @@ static void ugpu_file_release(struct kref *kref)
 
 	xa_destroy(&ufile->ctxs);
 	xa_destroy(&ufile->signals);
+	/* Closing the last handle of each private BO took it out. */
+	WARN_ON(!xa_empty(&ufile->privates));
+	xa_destroy(&ufile->privates);
 	mutex_destroy(&ufile->lock);
 	kfree(ufile);
 }
@@ -297,6 +300,8 @@ struct ugpu_submit {
 	bool private_write;
 	/* Reservation objects to lock: one per shared BO, one for all private. */
 	u32 lock_count;
+	/* &ugpu_file.privates_lock is held for reading: BOs are borrowed. */
+	bool privates_locked;
 	struct ugpu_core_job **jobs;
 	struct drm_syncobj **syncobjs;
 	struct dma_fence_chain **chains;
@@ -419,7 +424,7 @@ static int ugpu_bo_list_alloc(struct ugpu_submit *s)
 		return 0;
 	/* The counts are capped: none of this can overflow. */
 	size = struct_size(list, objs, n) + n * sizeof(*list->maps) +
-	       n * sizeof(*list->entries);
+	       n * sizeof(*list->entries) + n * sizeof(*list->kinds);
 	list = kvzalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!list)
 		return -ENOMEM;
@@ -428,6 +433,7 @@ static int ugpu_bo_list_alloc(struct ugpu_submit *s)
 	list->maps = (void *)list + struct_size(list, objs, n);
 	/* The submit's view of the BOs, for a coredump of its jobs. */
 	list->entries = (void *)&list->maps[n];
+	list->kinds = (void *)&list->entries[n];
 	s->bo_list = list;
 	s->bos = list->entries;
 	return ugpu_copy_array(s->bos, s->args->bos, n, sizeof(*s->bos));
@@ -514,7 +520,7 @@ static void ugpu_bo_list_unmap(struct ugpu_bo_list *list, u32 n)
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		if (!to_ugpu_bo(list->objs[i])->private_map)
+		if (list->kinds[i] == UGPU_BO_SHARED)
 			ugpu_mapping_put(list->maps[i]);
 }
 
@@ -529,7 +535,8 @@ static void ugpu_bo_list_release(struct kref *kref)
 		ugpu_bo_list_unmap(list, list->count);
 	/* Entries after a failed lookup are NULL. */
 	for (i = 0; i < list->count; i++)
-		drm_gem_object_put(list->objs[i]);
+		if (list->kinds[i] != UGPU_BO_BORROWED)
+			drm_gem_object_put(list->objs[i]);
 	kvfree(list);
 }
 
@@ -549,6 +556,17 @@ static int ugpu_submit_key_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Entry @i of the BO list names a private BO of the file. */
+static void ugpu_submit_add_private(struct ugpu_submit *s, u32 i)
+{
+	if (s->private_first == U32_MAX) {
+		s->private_first = i;
+		s->lock_count++;
+	}
+	if (s->bos[i].flags & DRM_UGPU_SUBMIT_BO_WRITE)
+		s->private_write = true;
+}
+
 /*
  * One BO list for the whole submit: its jobs share it. Every handle is
  * looked up under one hold of the file's handle table (as etnaviv does)
@@ -556,20 +574,37 @@ static int ugpu_submit_key_cmp(const void *a, const void *b)
  * two handles, is refused when the reservations are locked: its second
  * entry finds its reservation held already. Private BOs are locked once,
  * through the first of them, so listing one twice is harmless.
+ *
+ * A private BO under its creating handle is borrowed from the file's
+ * table of them: the lookup neither references nor reads it, which for a
+ * long list is most of what the lookup would cost. The table's lock,
+ * held until the submit's fences are in the VM's reservation object,
+ * keeps the BO's handle from going until then, and the BO from being
+ * freed until those fences signal.
  */
 static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 {
 	struct drm_file *file = s->file;
+	struct ugpu_file *ufile = s->ufile;
 	struct ugpu_bo_list *list = s->bo_list;
 	u32 i, n = s->args->bo_count;
 	int ret = 0;
 
 	if (!n)
 		return 0;
+	down_read(&ufile->privates_lock);
+	s->privates_locked = true;
 	spin_lock(&file->table_lock);
 	for (i = 0; i < n; i++) {
 		struct drm_gem_object *obj;
 
+		obj = xa_load(&ufile->privates, s->bos[i].handle);
+		if (obj) {
+			list->objs[i] = obj;
+			list->kinds[i] = UGPU_BO_BORROWED;
+			ugpu_submit_add_private(s, i);
+			continue;
+		}
 		/* NULL also for a handle being created or closed. */
 		obj = idr_find(&file->object_idr, s->bos[i].handle);
 		if (!obj) {
@@ -581,16 +616,12 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 		list->objs[i] = obj;
 		/* Only its own file has handles to a private BO. */
 		if (to_ugpu_bo(obj)->private_vm) {
-			if (to_ugpu_bo(obj)->private_vm != s->ufile->vm) {
+			list->kinds[i] = UGPU_BO_PRIVATE;
+			if (to_ugpu_bo(obj)->private_vm != ufile->vm) {
 				ret = -EINVAL;
 				break;
 			}
-			if (s->private_first == U32_MAX) {
-				s->private_first = i;
-				s->lock_count++;
-			}
-			if (s->bos[i].flags & DRM_UGPU_SUBMIT_BO_WRITE)
-				s->private_write = true;
+			ugpu_submit_add_private(s, i);
 		} else {
 			s->lock_count++;
 		}
@@ -607,7 +638,7 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 static bool ugpu_submit_bo_sync(const struct ugpu_submit *s, u32 i,
 				bool *write)
 {
-	if (to_ugpu_bo(s->bo_list->objs[i])->private_vm) {
+	if (s->bo_list->kinds[i] != UGPU_BO_SHARED) {
 		*write = s->private_write;
 		return i == s->private_first;
 	}
@@ -705,13 +736,10 @@ static int ugpu_bo_list_map(struct ugpu_bo_list *list, struct ugpu_vm *vm)
 	u32 i;
 
 	for (i = 0; i < list->count; i++) {
-		struct ugpu_bo *bo = to_ugpu_bo(list->objs[i]);
-
-		/* Held by the BO, which the list holds. */
-		maps[i] = bo->private_map;
-		if (maps[i])
+		/* Held by the BO: ugpu_job_bo_va() reads it there. */
+		if (list->kinds[i] != UGPU_BO_SHARED)
 			continue;
-		maps[i] = ugpu_vm_bo_get(bo, vm);
+		maps[i] = ugpu_vm_bo_get(to_ugpu_bo(list->objs[i]), vm);
 		/* The handle was closed under us. */
 		if (!maps[i])
 			goto err;
@@ -1086,6 +1114,9 @@ static void ugpu_submit_cleanup(struct ugpu_submit *s)
 			kfree(s->fences);
 	}
 	kfree(s->done_array);
+	/* The fences are in place, or there are none: the BOs may go. */
+	if (s->privates_locked)
+		up_read(&s->ufile->privates_lock);
 	/* Frees the list unless a job still holds it. */
 	ugpu_bo_list_put(s->bo_list);
 	kvfree(s->relocs);

@@ -350,15 +350,23 @@ void ugpu_vm_bo_close(struct drm_gem_object *obj, struct drm_file *file)
 	struct ugpu_bo *bo = to_ugpu_bo(obj);
 	struct ugpu_mapping *map;
 
+	bool last;
+
 	mutex_lock(&bo->lock);
 	map = ugpu_vm_bo_find(bo, ufile->vm);
-	if (WARN_ON(!map) || --map->handle_count) {
+	if (WARN_ON(!map)) {
 		mutex_unlock(&bo->lock);
 		return;
 	}
-	list_del_rcu(&map->node);
-	map->listed = false;
+	last = !--map->handle_count;
+	if (last) {
+		list_del_rcu(&map->node);
+		map->listed = false;
+	}
 	mutex_unlock(&bo->lock);
+	if (bo->private_vm)
+		ugpu_bo_private_close(obj, file, last);
 	/* Jobs still using the BO keep the mapping until they are freed. */
-	ugpu_mapping_put(map);
+	if (last)
+		ugpu_mapping_put(map);
 }
