@@ -859,6 +859,34 @@ static bool viv_slot_fits(struct viv_walk *w, enum viv_slot slot, u64 len)
 enum viv_layout { VIV_LINEAR, VIV_TILED, VIV_SUPERTILED };
 
 /*
+ * The walk's scratch in one zeroed allocation, freed with the walk: the
+ * BOs' ranges and their order by address, and the bitmaps over the
+ * stream's @words and over the states. A submit of one small command
+ * buffer made six allocations of it before.
+ */
+static void *viv_walk_alloc(struct viv_walk *w, u32 bo_count, u32 words)
+{
+	size_t bos = array_size(bo_count ?: 1, sizeof(*w->bos));
+	size_t order = ALIGN(array_size(bo_count ?: 1, sizeof(u32)),
+			     sizeof(long));
+	size_t map = BITS_TO_LONGS(words) * sizeof(long);
+	size_t states = BITS_TO_LONGS(VIV_STATE_WORDS) * sizeof(long);
+	void *mem;
+
+	/* The core caps the BO count and the stream: no overflow. */
+	mem = kvzalloc(bos + order + 3 * map + states, GFP_KERNEL_ACCOUNT);
+	if (!mem)
+		return NULL;
+	w->bos = mem;
+	w->by_addr = mem + bos;
+	w->reloc_words = mem + bos + order;
+	w->cmd_starts = (void *)w->reloc_words + map;
+	w->covered = (void *)w->cmd_starts + map;
+	w->addr_seen = (void *)w->covered + map;
+	return mem;
+}
+
+/*
  * Bytes from the start of a surface to the end of the last pixel of a
  * @w x @h window at its origin: linear rows of @stride bytes, 4x4 tiles
  * in rows of @stride bytes, or 64x64 supertiles (16 rows of tiles) in
@@ -2090,7 +2118,6 @@ static void viv_job_free(struct viv_job *vjob, struct viv_ctx *vctx)
 		return;
 	viv_stream_keep(vjob, vctx);
 	kvfree(vjob->stream);
-	kfree(vjob->buf_start);
 	kvfree(vjob->links);
 	kvfree(vjob->writes);
 	kvfree(vjob->addr_states);
@@ -2106,6 +2133,7 @@ int viv_job_prepare(struct ugpu_job *job)
 	struct viv_job *vjob;
 	u32 n = job->buf_count, i, words;
 	u64 total = 0;
+	void *scratch = NULL;
 	ktime_t t0;
 	int ret;
 
@@ -2118,9 +2146,18 @@ int viv_job_prepare(struct ugpu_job *job)
 	else
 		job->queue = job->cmd.queue;
 
+	/* The core checked that each buffer lies inside its BO. */
+	for (i = 0; i < n; i++) {
+		total += bufs[i].size;
+		if (total > VIV_ARENA_SIZE / 4)
+			return -E2BIG;
+	}
+	words = total / 4;
+
 	vjob = kzalloc(sizeof(*vjob), GFP_KERNEL_ACCOUNT);
-	w.bos = kcalloc(job->bo_count ?: 1, sizeof(*w.bos), GFP_KERNEL_ACCOUNT);
-	if (!vjob || !w.bos) {
+	if (vjob)
+		scratch = viv_walk_alloc(&w, job->bo_count, words);
+	if (!scratch) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -2133,43 +2170,24 @@ int viv_job_prepare(struct ugpu_job *job)
 	vjob->pipe = job->udev->queues[job->queue].caps & DRM_UGPU_QUEUE_CAP_CMDBUF_2D ?
 		     VIV_PIPE_2D : VIV_PIPE_3D;
 
-	vjob->buf_start = kcalloc(n + 1, sizeof(u32), GFP_KERNEL_ACCOUNT);
-	if (!vjob->buf_start) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	/* The core checked that each buffer lies inside its BO. */
-	for (i = 0; i < n; i++) {
+	for (i = 0, words = 0; i < n; i++) {
 		ret = viv_bo_resolve(&w, bufs[i].bo);
 		if (ret)
 			goto out;
 		buf_gpu[i] = w.bos[bufs[i].bo].start + bufs[i].offset;
-		vjob->buf_start[i] = total / 4;
-		total += bufs[i].size;
+		vjob->buf_start[i] = words;
+		words += bufs[i].size / 4;
 	}
-	if (total > VIV_ARENA_SIZE / 4) {
-		ret = -E2BIG;
-		goto out;
-	}
-	vjob->buf_start[n] = total / 4;
+	vjob->buf_start[n] = words;
 	vjob->num_bufs = n;
 	vjob->size = total;
-	words = total / 4;
 	ret = viv_stream_alloc(vjob, ugpu_job_ctx_priv(job), total);
 	if (ret)
 		goto out;
-	w.reloc_words = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
-	w.cmd_starts = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
-	w.covered = bitmap_zalloc(words, GFP_KERNEL_ACCOUNT);
-	w.addr_seen = bitmap_zalloc(VIV_STATE_WORDS, GFP_KERNEL_ACCOUNT);
-	w.by_addr = kvmalloc_array(job->bo_count ?: 1, sizeof(u32),
-				   GFP_KERNEL_ACCOUNT);
 	/* Each address state is recorded once (addr_seen). */
 	vjob->addr_states = kvmalloc_array(min(words, viv_num_addr_states),
 					   sizeof(u32), GFP_KERNEL_ACCOUNT);
-	if (!w.covered ||
-	    !w.reloc_words || !w.cmd_starts || !w.addr_seen || !w.by_addr ||
-	    !vjob->addr_states) {
+	if (!vjob->addr_states) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -2199,12 +2217,7 @@ int viv_job_prepare(struct ugpu_job *job)
 out:
 	bitmap_free(w.sh_set);
 	kvfree(w.sh);
-	bitmap_free(w.addr_seen);
-	bitmap_free(w.cmd_starts);
-	bitmap_free(w.reloc_words);
-	bitmap_free(w.covered);
-	kvfree(w.by_addr);
-	kfree(w.bos);
+	kvfree(scratch);
 	viv_job_free(vjob, ugpu_job_ctx_priv(job));
 	return ret;
 }

@@ -176,7 +176,7 @@ struct viv_job {
 	u32 *stream;
 	u32 room;
 	u32 size;
-	u32 *buf_start;
+	u32 buf_start[VIV_MAX_BUFS + 1];
 	u32 num_bufs;
 	u32 *links;
 	u32 num_links;
