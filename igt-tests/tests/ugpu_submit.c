@@ -1489,6 +1489,63 @@ static void test_private_bo_close_race(struct ugpu_device_info *d)
 	close(fd);
 }
 
+/* Private BOs of a held writer (@a) and of GPU work behind it. */
+struct held_private {
+	struct ugpu_bo *a, *b, *cmd;
+};
+
+/*
+ * New private BOs: a writer of @a on @ctx1 held back by @sig, and behind
+ * it through implicit sync the GPU writing 0xb0b into @b from @cmd on
+ * @ctx2 (and, with @soft, a soft command 0xb0c at 2048 of @b).
+ */
+static void submit_held_private(struct ugpu_device_info *d, int fd,
+				uint32_t ctx1, uint32_t ctx2, uint32_t sig,
+				struct held_private *h, uint32_t s1,
+				uint32_t s2, bool soft)
+{
+	struct ugpu_bo *a, *b, *cmd;
+	struct ugpu_submit s;
+
+	a = h->a = private_bo(fd);
+	b = h->b = private_bo(fd);
+	cmd = h->cmd = private_bo(fd);
+	submit_held(fd, ctx1, sig, a->handle, DRM_UGPU_SUBMIT_BO_WRITE,
+		    a->handle, 0, 0xa11ce, s1);
+	ugpu_submit_init(&s, ctx2);
+	ugpu_submit_bo(&s, cmd->handle, DRM_UGPU_SUBMIT_BO_READ |
+		       DRM_UGPU_SUBMIT_BO_WRITE);
+	ugpu_submit_bo(&s, b->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	gpu_write(d, fd, &s, cmd, b, 1, 0, 0xb0b, 0);
+	if (soft)
+		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, b->handle, 2048,
+				0xb0c, 0);
+	ugpu_submit_out_sync(&s, s2, 0);
+	ugpu_submit(fd, &s);
+}
+
+static void close_held_private(int fd, const struct held_private *h)
+{
+	gem_close(fd, h->a->handle);
+	gem_close(fd, h->b->handle);
+	gem_close(fd, h->cmd->handle);
+}
+
+/* A new private BO of @fd is written by a command on @ctx. */
+static void check_new_private_bo(int fd, uint32_t ctx)
+{
+	struct ugpu_bo *bo = private_bo(fd);
+	struct ugpu_submit s;
+
+	ugpu_submit_init(&s, ctx);
+	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x5ec0, 0);
+	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x5ec0);
+	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0, 0), 0);
+	ugpu_bo_free(bo);
+}
+
 /*
  * Closing the handles of private BOs, or their file, under queued work:
  * the work keeps what it uses, the shared reservation object included.
@@ -1500,9 +1557,9 @@ static void test_private_bo_close(struct ugpu_device_info *d)
 	uint32_t ctx2 = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 	uint32_t s1 = ugpu_syncobj_create(fd, false);
 	uint32_t s2 = ugpu_syncobj_create(fd, false);
-	struct ugpu_bo *a, *b, *cmd, *bo;
+	struct held_private h;
+	struct ugpu_bo *a, *b;
 	unsigned int attempt;
-	struct ugpu_submit s;
 	bool checked = false;
 	int st;
 
@@ -1511,28 +1568,12 @@ static void test_private_bo_close(struct ugpu_device_info *d)
 		struct drm_ugpu_bo_info info;
 		uint64_t t0;
 
-		/* The file's only private BOs. */
-		a = private_bo(fd);
-		b = private_bo(fd);
-		cmd = private_bo(fd);
+		/* The file's only private BOs; a soft command writes B too. */
 		t0 = ugpu_nsec_now();
-		submit_held(fd, ctx1, sig, a->handle, DRM_UGPU_SUBMIT_BO_WRITE,
-			    a->handle, 0, 0xa11ce, s1);
-
-		/* Behind it: the GPU writes B, a soft command too. */
-		ugpu_submit_init(&s, ctx2);
-		ugpu_submit_bo(&s, cmd->handle, DRM_UGPU_SUBMIT_BO_READ |
-			       DRM_UGPU_SUBMIT_BO_WRITE);
-		ugpu_submit_bo(&s, b->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-		gpu_write(d, fd, &s, cmd, b, 1, 0, 0xb0b, 0);
-		ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, b->handle, 2048,
-				0xb0c, 0);
-		ugpu_submit_out_sync(&s, s2, 0);
-		ugpu_submit(fd, &s);
-
-		gem_close(fd, a->handle);
-		gem_close(fd, b->handle);
-		gem_close(fd, cmd->handle);
+		submit_held_private(d, fd, ctx1, ctx2, sig, &h, s1, s2, true);
+		a = h.a;
+		b = h.b;
+		close_held_private(fd, &h);
 		memset(&info, 0, sizeof(info));
 		info.handle = a->handle;
 		igt_assert_eq(__ugpu_bo_info(fd, &info), -ENOENT);
@@ -1549,7 +1590,7 @@ static void test_private_bo_close(struct ugpu_device_info *d)
 		igt_assert_eq(ugpu_syncobj_wait_status(fd, s2), 1);
 		igt_assert_eq_u32(ugpu_bo_read32(b, 0), 0xb0b);
 		igt_assert_eq_u32(ugpu_bo_read32(b, 2048), 0xb0c);
-		bo_forget(cmd);
+		bo_forget(h.cmd);
 		bo_forget(b);
 		bo_forget(a);
 		igt_assert_eq(__ugpu_signal_destroy(fd, sig), 0);
@@ -1558,14 +1599,7 @@ static void test_private_bo_close(struct ugpu_device_info *d)
 		     HOLD_MS, HOLD_ATTEMPTS);
 
 	/* New private BOs after the last ones went. */
-	bo = private_bo(fd);
-	ugpu_submit_init(&s, ctx2);
-	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x5ec0, 0);
-	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
-	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x5ec0);
-	igt_assert_eq(__ugpu_bo_wait(fd, bo->handle, 0, 0), 0);
-	ugpu_bo_free(bo);
+	check_new_private_bo(fd, ctx2);
 
 	close_file_with_private_work(d);
 
@@ -1593,8 +1627,7 @@ static void test_private_bo_close_unmapped(struct ugpu_device_info *d)
 	uint32_t s1 = ugpu_syncobj_create(fd, false);
 	uint32_t s2 = ugpu_syncobj_create(fd, false);
 	unsigned int attempt, checked = 0;
-	struct ugpu_bo *a, *b, *cmd, *bo;
-	struct ugpu_submit s;
+	struct held_private h;
 	int st;
 
 	for (attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
@@ -1602,33 +1635,18 @@ static void test_private_bo_close_unmapped(struct ugpu_device_info *d)
 		uint64_t t0;
 		bool held;
 
-		a = private_bo(fd);
-		b = private_bo(fd);
-		cmd = private_bo(fd);
 		t0 = ugpu_nsec_now();
-		submit_held(fd, ctx1, sig, a->handle, DRM_UGPU_SUBMIT_BO_WRITE,
-			    a->handle, 0, 0xa11ce, s1);
-
-		/* Behind it through implicit sync: the GPU writes B. */
-		ugpu_submit_init(&s, ctx2);
-		ugpu_submit_bo(&s, cmd->handle, DRM_UGPU_SUBMIT_BO_READ |
-			       DRM_UGPU_SUBMIT_BO_WRITE);
-		ugpu_submit_bo(&s, b->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-		gpu_write(d, fd, &s, cmd, b, 1, 0, 0xb0b, 0);
-		ugpu_submit_out_sync(&s, s2, 0);
-		ugpu_submit(fd, &s);
+		submit_held_private(d, fd, ctx1, ctx2, sig, &h, s1, s2, false);
 
 		/* Nothing but the handles holds the BOs now. */
-		bo_forget_mapping(cmd);
-		bo_forget_mapping(b);
-		bo_forget_mapping(a);
-		gem_close(fd, a->handle);
-		gem_close(fd, b->handle);
-		gem_close(fd, cmd->handle);
+		bo_forget_mapping(h.cmd);
+		bo_forget_mapping(h.b);
+		bo_forget_mapping(h.a);
+		close_held_private(fd, &h);
 		held = held_in_time(t0) && syncobj_busy(fd, s2);
-		free(cmd);
-		free(b);
-		free(a);
+		free(h.cmd);
+		free(h.b);
+		free(h.a);
 
 		ugpu_signal_set(fd, sig, 1);
 		st = ugpu_syncobj_wait_status(fd, s1);
@@ -1646,13 +1664,7 @@ static void test_private_bo_close_unmapped(struct ugpu_device_info *d)
 	igt_debug("%u of %d closes checked under held work\n", checked,
 		  HOLD_ATTEMPTS);
 
-	bo = private_bo(fd);
-	ugpu_submit_init(&s, ctx2);
-	ugpu_submit_cmd(&s, DRM_UGPU_CMD_WRITE32, bo->handle, 0, 0x5ec0, 0);
-	ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
-	igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
-	igt_assert_eq_u32(ugpu_bo_read32(bo, 0), 0x5ec0);
-	ugpu_bo_free(bo);
+	check_new_private_bo(fd, ctx2);
 
 	check_device_works(fd, ctx1);
 	ugpu_syncobj_destroy(fd, s1);
