@@ -160,6 +160,10 @@ struct bench {
 	bool viv_ok;
 	/* Time inside a batch that does not count (waits after a submit). */
 	int64_t untimed_ns;
+	/* CPU time of the calling thread in the untimed part. */
+	int64_t untimed_cpu_ns;
+	/* The last batch's CPU time of the calling thread per operation. */
+	double cpu_ns;
 	/* BO size of do_bo_size() and do_vgem_size(). */
 	uint64_t size;
 };
@@ -391,6 +395,19 @@ static int do_bo_size(struct bench *b)
 	return bo_cycle(b, b->size);
 }
 
+/*
+ * CPU time of the calling thread: what an operation costs the caller
+ * itself, without the time other threads (the simulator, which is the
+ * GPU on a board, and the driver's workers) took its CPU.
+ */
+static int64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
 static int submit(struct bench *b, struct drm_ugpu_cmd *cmds,
 		  unsigned int count, unsigned int nbos)
 {
@@ -451,14 +468,16 @@ static int do_hw_jobs(struct bench *b)
  */
 static int do_submit_bos(struct bench *b)
 {
-	int64_t t0;
+	int64_t t0, c0;
 	int ret;
 
 	ret = submit(b, b->hw, 1, b->nbos);
 	if (ret)
 		return ret;
 	t0 = ugpu_now_ns();
+	c0 = thread_cpu_ns();
 	ret = wait_out(b);
+	b->untimed_cpu_ns += thread_cpu_ns() - c0;
 	b->untimed_ns += ugpu_now_ns() - t0;
 	return ret;
 }
@@ -523,7 +542,7 @@ static int do_viv_stream(struct bench *b)
 		.bufs = (uintptr_t)&buf,
 	};
 	struct drm_ugpu_submit_bo first = b->list[0];
-	int64_t t0;
+	int64_t t0, c0;
 	int ret;
 
 	b->list[0].handle = b->viv.handle;
@@ -533,7 +552,9 @@ static int do_viv_stream(struct bench *b)
 	if (ret)
 		return ret;
 	t0 = ugpu_now_ns();
+	c0 = thread_cpu_ns();
 	ret = wait_out(b);
+	b->untimed_cpu_ns += thread_cpu_ns() - c0;
 	b->untimed_ns += ugpu_now_ns() - t0;
 	return ret;
 }
@@ -560,7 +581,7 @@ static double median(double *v, unsigned int n)
 static int run_batch(struct bench *b, const struct op *op, double *ns)
 {
 	unsigned int i;
-	int64_t t0;
+	int64_t t0, c0;
 	int ret;
 
 	b->deadline = ugpu_deadline_ns(WAIT_NS);
@@ -568,6 +589,8 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	if (ret)
 		return ret;
 	b->untimed_ns = 0;
+	b->untimed_cpu_ns = 0;
+	c0 = thread_cpu_ns();
 	t0 = ugpu_now_ns();
 	for (i = 0; i < op->calls; i++) {
 		ret = op->run(b);
@@ -576,6 +599,8 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	}
 	*ns = (double)(ugpu_now_ns() - t0 - b->untimed_ns) /
 	      (op->calls * op->ops_per_call);
+	b->cpu_ns = (double)(thread_cpu_ns() - c0 - b->untimed_cpu_ns) /
+		    (op->calls * op->ops_per_call);
 	return 0;
 }
 
@@ -1634,7 +1659,8 @@ static int bench_node(int fd, const char *node, void *arg)
 		[OP_VIV] = { "viv-256k", "SUBMIT only: 256 KiB stream, 512 BOs",
 			     2, 1, do_viv_stream },
 	};
-	static double ns[NOPS][ROUNDS], fig[NFIGS][ROUNDS];
+	static double ns[NOPS][ROUNDS], cpu[NOPS][ROUNDS], fig[NFIGS][ROUNDS];
+	double c[NOPS];
 	struct result *res = &results[nresults];
 	char after[160];
 	unsigned int i, f, round;
@@ -1672,6 +1698,7 @@ static int bench_node(int fd, const char *node, void *arg)
 			if (ops[i].off)
 				continue;
 			ret = run_batch(&b, &ops[i], &t[i]);
+			c[i] = b.cpu_ns;
 			if (ret) {
 				fprintf(stderr, "ugpu-bench: %s: %s: %s\n",
 					res->device, ops[i].name,
@@ -1682,8 +1709,10 @@ static int bench_node(int fd, const char *node, void *arg)
 		if (!round)
 			continue;
 		round_figures(ops, t, rf);
-		for (i = 0; i < NOPS; i++)
+		for (i = 0; i < NOPS; i++) {
 			ns[i][round - 1] = t[i];
+			cpu[i][round - 1] = c[i];
+		}
 		for (f = 0; f < NFIGS; f++)
 			fig[f][round - 1] = rf[f];
 	}
@@ -1715,8 +1744,8 @@ static int bench_node(int fd, const char *node, void *arg)
 
 	printf("%s (%s, %s): %u rounds, medians\n", res->device, res->family,
 	       node, rounds);
-	printf("  %-10s %-40s %7s %10s %8s\n", "operation", "what", "ops",
-	       "ns/op", "/ioctl");
+	printf("  %-10s %-40s %7s %10s %8s %10s\n", "operation", "what", "ops",
+	       "ns/op", "/ioctl", "cpu ns/op");
 	if (json)
 		fprintf(json,
 			"%s  {\"device\": \"%s\", \"family\": \"%s\",\n"
@@ -1728,13 +1757,16 @@ static int bench_node(int fd, const char *node, void *arg)
 		if (ops[i].off)
 			continue;
 		m = median(ns[i], rounds);
-		printf("  %-10s %-40s %7u %10.0f %8.2f\n", ops[i].name,
+		printf("  %-10s %-40s %7u %10.0f %8.2f %10.0f\n", ops[i].name,
 		       ops[i].what, rounds * ops[i].calls * ops[i].ops_per_call,
-		       m, m / median(ns[OP_BARE], rounds));
+		       m, m / median(ns[OP_BARE], rounds),
+		       median(cpu[i], rounds));
 		if (json) {
 			fprintf(json, "%s\n    \"%s\": ", i ? "," : "",
 				ops[i].name);
 			json_num(m);
+			fprintf(json, ",\n    \"%s-cpu\": ", ops[i].name);
+			json_num(median(cpu[i], rounds));
 		}
 	}
 	printf("  hw after 20 ms idle: %.0f us, after 300 ms idle: %.0f us\n%s\n",
