@@ -172,7 +172,9 @@
  * SUBTEST: fdinfo
  * Description: fdinfo names the ugpu driver, a distinct client id per
  *	file, engine time and memory keys counting a 1 MiB BO; on Mali the
- *	engine time grows with jobs run.
+ *	engine time grows with jobs run, and 32 jobs queued at once (each
+ *	writing its own value) add no more engine time than the wall time
+ *	they took.
  * Functionality: fdinfo
  *
  * SUBTEST: close-with-work
@@ -2089,6 +2091,10 @@ static int64_t fdinfo_sum(int fd, const char *prefix, char *driver,
 	return sum;
 }
 
+/* Jobs of the engine-time bound, and where in the BO they write. */
+#define FDINFO_QUEUED	32
+#define FDINFO_TARGETS	(512 * 1024)
+
 static void test_fdinfo(struct ugpu_device_info *d)
 {
 	int fd = ugpu_open_minor(d->minor);
@@ -2116,11 +2122,13 @@ static void test_fdinfo(struct ugpu_device_info *d)
 	/* A job makes its engine busy for a while (Mali only here). */
 	if (d->family == DRM_UGPU_FAMILY_MALI) {
 		uint32_t ctx = ugpu_ctx_create(fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
+		struct timespec start = {};
 		struct ugpu_submit s;
-		int64_t after;
-		uint64_t head;
+		int64_t after, elapsed;
+		uint64_t head, t0;
 		int i;
 
+		igt_nsec_elapsed(&start);
 		for (i = 0; i < 4; i++) {
 			head = mali_write_chain(bo, 0, bo->va + 4096, i);
 			ugpu_submit_init(&s, ctx);
@@ -2132,6 +2140,35 @@ static void test_fdinfo(struct ugpu_device_info *d)
 		after = fdinfo_sum(fd, "drm-engine-", NULL, 0, NULL);
 		igt_assert_f(after > engines, "engine time %lld -> %lld\n",
 			     (long long)engines, (long long)after);
+
+		/*
+		 * Jobs queued together run one after the other: the engine
+		 * time they add stays within the wall time they took, however
+		 * many wait on the hardware or in the driver at once.
+		 */
+		t0 = igt_nsec_elapsed(&start);
+		for (i = 0; i < FDINFO_QUEUED; i++) {
+			head = mali_write_chain(bo, 512 * i,
+						bo->va + FDINFO_TARGETS + 4 * i,
+						0x900 + i);
+			ugpu_submit_init(&s, ctx);
+			ugpu_submit_mali(&s, head, DRM_UGPU_MALI_REQ_COMPUTE,
+					 DRM_UGPU_QUEUE_AUTO, 0);
+			ugpu_submit_bo(&s, bo->handle, DRM_UGPU_SUBMIT_BO_WRITE);
+			if (i == FDINFO_QUEUED - 1)
+				igt_assert_eq(ugpu_submit_and_wait(fd, &s), 1);
+			else
+				ugpu_submit(fd, &s);
+		}
+		elapsed = igt_nsec_elapsed(&start) - t0;
+		for (i = 0; i < FDINFO_QUEUED; i++)
+			igt_assert_eq_u32(ugpu_bo_read32(bo, FDINFO_TARGETS + 4 * i),
+					  0x900 + i);
+		engines = fdinfo_sum(fd, "drm-engine-", NULL, 0, NULL) - after;
+		igt_assert_f(engines > 0 && engines <= elapsed,
+			     "%d queued jobs: %lld ns of engine time in %lld ns\n",
+			     FDINFO_QUEUED, (long long)engines,
+			     (long long)elapsed);
 	}
 
 	ugpu_bo_free(bo);

@@ -141,6 +141,12 @@ struct ugpu_queue {
 	u64 fence_seqno;
 	/** @fence_lock: lock of the hardware fences of this queue. */
 	spinlock_t fence_lock;
+	/**
+	 * @last_done_ns: when the last job of this queue completed; under
+	 * @fence_lock. The queue runs its jobs in order, so one handed over
+	 * earlier starts no sooner than that, for fdinfo's engine time.
+	 */
+	u64 last_done_ns;
 };
 
 /**

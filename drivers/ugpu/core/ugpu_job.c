@@ -61,10 +61,11 @@ static bool ugpu_hw_fence_signal(struct ugpu_job *job, int error)
 {
 	struct dma_fence *fence = job->hw_fence;
 	struct ugpu_core_job *cjob = to_core_job(job);
+	struct ugpu_queue *queue = &job->udev->queues[job->queue];
 	struct ugpu_file *ufile = job->ctx->ufile;
 	unsigned long flags;
 	bool done = false;
-	u64 now;
+	u64 now = 0, start = 0;
 
 	spin_lock_irqsave(fence->lock, flags);
 	if (!test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags)) {
@@ -72,15 +73,23 @@ static bool ugpu_hw_fence_signal(struct ugpu_job *job, int error)
 			dma_fence_set_error(fence, error);
 		dma_fence_signal_locked(fence);
 		done = true;
+		/*
+		 * Jobs of a queue overlap from their run to their end: the
+		 * engine was this job's only since the one before ended.
+		 */
+		if (cjob->start_ns) {
+			now = ktime_get_ns();
+			start = max(cjob->start_ns, queue->last_done_ns);
+			queue->last_done_ns = now;
+			cjob->start_ns = 0;
+		}
 	}
 	spin_unlock_irqrestore(fence->lock, flags);
 
-	if (done && cjob->start_ns) {
-		now = ktime_get_ns();
+	if (start) {
 		spin_lock_irqsave(&ufile->stats_lock, flags);
-		ufile->engine_ns[job->queue] += now - cjob->start_ns;
+		ufile->engine_ns[job->queue] += now - start;
 		spin_unlock_irqrestore(&ufile->stats_lock, flags);
-		cjob->start_ns = 0;
 	}
 	if (done)
 		trace_ugpu_job_done(dev_name(job->udev->dev), job->queue,
