@@ -185,8 +185,9 @@
  * SUBTEST: hang-recovery
  * Description: A chain hung until a reset (in both of the simulator's hang
  *	modes) fails with -ETIMEDOUT and leaves a devcoredump naming the
- *	process, slot, chain and BOs; another client's jobs on the same and
- *	another slot complete, and the hung context's next jobs run.
+ *	process, slot, chain and BOs; another client's twelve chains queued
+ *	behind it on the same slot all complete in order with their data, its
+ *	job on another slot completes, and the hung context's next jobs run.
  * Functionality: hang recovery
  *
  * SUBTEST: ban
@@ -1338,42 +1339,68 @@ static void test_deps_within_chain(struct ugpu_device_info *d)
 	env_close(&e);
 }
 
+static int wait_status_long(int fd, uint32_t sync);
+
+/*
+ * Queue @n two-job chains back to back on the slot of @req, nothing
+ * waited, with jobs from JOB(@job) on: chain i writes @value + i to
+ * @off + 8 + 8 * i and to @off, so @off ends with the value of the chain
+ * that ran last. @syncs[i] receives chain i's fence.
+ */
+static void queue_ordered_chains(struct env *e, uint32_t ctx, uint32_t req,
+				 unsigned int job, unsigned int n,
+				 uint64_t off, uint32_t value, uint32_t *syncs)
+{
+	unsigned int i;
+
+	igt_assert(job + 2 * n <= MAX_JOBS);
+	for (i = 0; i < n; i++) {
+		unsigned int first = job + 2 * i;
+		struct mali_chain c;
+
+		mali_chain_init(&c, e->jobs, true);
+		mali_set_value_job(e->jobs, JOB(first), 1, e->data->va + off,
+				   MALI_SET_VALUE_IMM32, value + i);
+		mali_chain_append(&c, JOB(first));
+		mali_set_value_job(e->jobs, JOB(first + 1), 2,
+				   e->data->va + off + 8 + 8 * i,
+				   MALI_SET_VALUE_IMM32, value + i);
+		mali_chain_append(&c, JOB(first + 1));
+		syncs[i] = ugpu_syncobj_create(e->fd, false);
+		submit_chain_async(e, ctx, c.head, req, syncs[i]);
+	}
+}
+
+/* Wait for what queue_ordered_chains() queued: all ran, in order. */
+static void check_ordered_chains(struct env *e, unsigned int job,
+				 unsigned int n, uint64_t off, uint32_t value,
+				 uint32_t *syncs)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		igt_assert_eq(wait_status_long(e->fd, syncs[i]), 1);
+		ugpu_syncobj_destroy(e->fd, syncs[i]);
+		igt_assert_eq_u32(ugpu_bo_read32(e->data, off + 8 + 8 * i),
+				  value + i);
+		check_done(e, job + 2 * i);
+		check_done(e, job + 2 * i + 1);
+	}
+	/* Submission order is execution order on one context. */
+	igt_assert_eq_u32(ugpu_bo_read32(e->data, off), value + n - 1);
+}
+
 static void test_two_jobs_per_slot(struct ugpu_device_info *d)
 {
 	uint32_t syncs[8];
 	struct env e;
-	unsigned int i, js;
+	unsigned int js;
 
 	env_open(&e, d);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
-		/* Eight chains back to back on one slot, nothing waited. */
-		for (i = 0; i < 8; i++) {
-			struct mali_chain c;
-
-			mali_chain_init(&c, e.jobs, true);
-			mali_set_value_job(e.jobs, JOB(2 * i), 1,
-					   e.data->va + TARGETS,
-					   MALI_SET_VALUE_IMM32, 0x10 * js + i);
-			mali_chain_append(&c, JOB(2 * i));
-			mali_set_value_job(e.jobs, JOB(2 * i + 1), 2,
-					   e.data->va + TARGETS + 8 + 8 * i,
-					   MALI_SET_VALUE_IMM32, 0x10 * js + i);
-			mali_chain_append(&c, JOB(2 * i + 1));
-			syncs[i] = ugpu_syncobj_create(e.fd, false);
-			submit_chain_async(&e, e.ctx, c.head, slot_reqs[js],
-					   syncs[i]);
-		}
-		for (i = 0; i < 8; i++) {
-			igt_assert_eq(ugpu_syncobj_wait_status(e.fd, syncs[i]), 1);
-			ugpu_syncobj_destroy(e.fd, syncs[i]);
-			igt_assert_eq_u32(ugpu_bo_read32(e.data,
-							 TARGETS + 8 + 8 * i),
-					  0x10 * js + i);
-			check_done(&e, 2 * i);
-			check_done(&e, 2 * i + 1);
-		}
-		/* Submission order is execution order on one context. */
-		igt_assert_eq_u32(ugpu_bo_read32(e.data, TARGETS), 0x10 * js + 7);
+		queue_ordered_chains(&e, e.ctx, slot_reqs[js], 0, 8, TARGETS,
+				     0x10 * js, syncs);
+		check_ordered_chains(&e, 0, 8, TARGETS, 0x10 * js, syncs);
 	}
 	env_close(&e);
 }
@@ -2110,6 +2137,13 @@ static void check_hang_dump(struct env *e, uint64_t head, int error)
 	free(buf);
 }
 
+/*
+ * Innocent chains queued on the hung chain's slot: more than a slot holds,
+ * so some wait in the driver and some in the scheduler through the reset.
+ */
+#define BEHIND_HANG	12
+#define BEHIND_OFF	(TARGETS + 0x100)
+
 static void test_hang_recovery(struct ugpu_device_info *d)
 {
 	static const char *const modes[] = { "1", "2" };
@@ -2122,14 +2156,16 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 
 	for (mode = 0; mode < ARRAY_SIZE(modes); mode++) {
 		uint32_t hang_sync = ugpu_syncobj_create(a.fd, false);
-		uint32_t same_slot = ugpu_syncobj_create(b.fd, false);
+		uint32_t behind[BEHIND_HANG];
 		uint32_t other_slot = ugpu_syncobj_create(b.fd, false);
 		uint32_t ctx = ugpu_ctx_create(a.fd, DRM_UGPU_CTX_PRIORITY_MEDIUM);
 		int status;
 
 		uint64_t head;
 
-		memset((char *)b.data->map + TARGETS, 0, 64);
+		memset((char *)b.data->map + TARGETS, 0, 16);
+		memset((char *)b.data->map + BEHIND_OFF, 0,
+		       8 + 8 * BEHIND_HANG);
 		ugpu_devcd_clear();
 		igt_assert_eq(ugpu_sim_debugfs_write(a.fd, "hang_next",
 						     modes[mode]), 0);
@@ -2138,8 +2174,8 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 				   hang_sync);
 		/* The innocent jobs come after the hanging chain started. */
 		wait_knob_consumed(a.fd, "hang_next");
-		submit_chain_async(&b, b.ctx, write_chain(&b, 0, TARGETS, 0x600d),
-				   DRM_UGPU_MALI_REQ_COMPUTE, same_slot);
+		queue_ordered_chains(&b, b.ctx, DRM_UGPU_MALI_REQ_COMPUTE, 2,
+				     BEHIND_HANG, BEHIND_OFF, 0x6000, behind);
 		submit_chain_async(&b, b.ctx, write_chain(&b, 1, TARGETS + 8, 0x600e),
 				   DRM_UGPU_MALI_REQ_FRAGMENT, other_slot);
 
@@ -2149,9 +2185,9 @@ static void test_hang_recovery(struct ugpu_device_info *d)
 			     modes[mode], status);
 		/* The hang left a dump of the GPU naming the job's owner. */
 		check_hang_dump(&a, head, -ETIMEDOUT);
-		igt_assert_eq(wait_status_long(b.fd, same_slot), 1);
+		check_ordered_chains(&b, 2, BEHIND_HANG, BEHIND_OFF, 0x6000,
+				     behind);
 		igt_assert_eq(wait_status_long(b.fd, other_slot), 1);
-		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS), 0x600d);
 		igt_assert_eq_u32(ugpu_bo_read32(b.data, TARGETS + 8), 0x600e);
 
 		/* The hung context's next job runs normally. */

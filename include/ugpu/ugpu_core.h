@@ -126,11 +126,12 @@ struct ugpu_queue {
 	/** @caps: DRM_UGPU_QUEUE_CAP_* bits, set by the family before register. */
 	u32 caps;
 	/**
-	 * @depth: most jobs of this queue on the hardware at once (run and
-	 * hardware fence not signalled yet): the scheduler's credit limit.
-	 * Set by the family before register; 0 means 2. A family whose jobs
-	 * need a scarce resource while on the hardware sizes it so that
-	 * &ugpu_family_ops.job_run always finds one free.
+	 * @depth: most jobs of this queue handed to the family at once (run
+	 * and hardware fence not signalled yet): the scheduler's credit
+	 * limit. Set by the family before register; 0 means 2. A family whose
+	 * jobs need a scarce resource while on the hardware either sizes it
+	 * so that &ugpu_family_ops.job_run always finds one free, or keeps
+	 * the jobs beyond what the hardware takes waiting itself.
 	 */
 	unsigned int depth;
 	/** @name: engine name for fdinfo (drm-engine-<name>), set by the family. */

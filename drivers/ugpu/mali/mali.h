@@ -19,6 +19,8 @@
 
 #define MALI_MAX_AS		16
 #define MALI_SLOT_DEPTH		2	/* JS_HEAD plus the _NEXT registers */
+/* Jobs of a slot the scheduler hands over at once: see mali_job_run(). */
+#define MALI_SLOT_QUEUE		8
 #define MALI_VA_START		0x1000000ULL
 #define MALI_VA_END		0x100000000ULL	/* job descriptors hold 32-bit pointers */
 #define MALI_AUTOSUSPEND_MS	50
@@ -80,23 +82,31 @@ struct mali_vm {
  *	_NEXT registers. Each holds a job reference, a runtime PM reference
  *	and an AS reference.
  * @as: the address space slot of each of @jobs.
+ * @depth: how many of @jobs may be used: %MALI_SLOT_DEPTH, or 1 where the
+ *	address spaces do not suffice (mali_queue_depths()).
+ * @waiting: jobs the scheduler ran that wait for room in @jobs, oldest
+ *	first: a ring of @num_waiting entries from @first_waiting. Each holds
+ *	a job reference and a runtime PM reference, but no AS yet.
+ * @first_waiting: index of the oldest of @waiting.
+ * @num_waiting: how many jobs wait.
  * @stopping: the job job_timedout() asked the hardware to stop; its
  *	STOPPED or TERMINATED status then means -ETIMEDOUT.
  * @mmu_stop: the job hard-stopped because its address space faulted;
  *	its STOPPED or TERMINATED status then means the fault, -EIO.
  * @mmu_status: AS_FAULTSTATUS of that fault.
- * @flush_cancelled: @jobs[0] was cancelled from _NEXT after a failure and
- *	must be started again once the failure is handled.
  *
  * Protected by &mali_device.js_lock.
  */
 struct mali_slot {
 	struct ugpu_job *jobs[MALI_SLOT_DEPTH];
 	int as[MALI_SLOT_DEPTH];
+	unsigned int depth;
+	struct ugpu_job *waiting[MALI_SLOT_QUEUE];
+	unsigned int first_waiting;
+	unsigned int num_waiting;
 	struct ugpu_job *stopping;
 	struct ugpu_job *mmu_stop;
 	u32 mmu_status;
-	bool flush_cancelled;
 };
 
 /**
@@ -197,8 +207,9 @@ struct mali_variant {
  * @slots: job slot state.
  * @as_lock: protects @as_vm, @as_lru, &mali_vm.as,
  *	&mali_vm.as_users and &mali_vm.lru, and serialises AS commands.
- *	Never held together with @js_lock. Taken with interrupts disabled,
- *	as completing a job in the hard handler gives its slot back.
+ *	Nests inside @js_lock: a job takes its AS slot as it goes to the
+ *	hardware and gives it back as it leaves, both under @js_lock, also
+ *	from the hard handler; so taken with interrupts disabled.
  * @as_vm: the VM bound to each AS slot, or NULL.
  * @as_lru: VMs bound to an AS slot, most recently used first.
  * @reset_lock: serialises resets and removal (runtime PM callbacks never

@@ -328,7 +328,8 @@ static int mali_runtime_suspend(struct device *dev)
 		/* Jobs hold a runtime PM reference: there should be none. */
 		spin_lock_irqsave(&mdev->js_lock, flags);
 		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
-			if (mdev->slots[js].jobs[0])
+			if (mdev->slots[js].jobs[0] ||
+			    mdev->slots[js].num_waiting)
 				ret = -EBUSY;
 		spin_unlock_irqrestore(&mdev->js_lock, flags);
 		if (WARN_ON(ret))

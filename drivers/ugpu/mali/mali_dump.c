@@ -155,7 +155,7 @@ static int mali_state_show(struct seq_file *m, void *data)
 			if (mdev->slots[js].jobs[i])
 				seq_printf(m, " %s 0x%llx", i ? "next" : "head",
 					   mdev->slots[js].jobs[i]->cmd.address);
-		seq_puts(m, "\n");
+		seq_printf(m, ", %u waiting\n", mdev->slots[js].num_waiting);
 	}
 	fault = mdev->last_fault;
 	spin_unlock_irqrestore(&mdev->js_lock, flags);

@@ -5,9 +5,11 @@
  *
  * Each slot holds up to two jobs: the one in JS_HEAD and one waiting in
  * the _NEXT registers, which the hardware starts by itself when the first
- * one completes. How many a slot gets is its queue depth, chosen at probe
- * so that every job on the hardware can have an address space of its
- * own: job_run() is a fence signalling path and never waits for one.
+ * one completes. How many a slot gets is its depth, chosen at probe so
+ * that every job on the hardware can have an address space of its own:
+ * job_run() is a fence signalling path and never waits for one. The
+ * scheduler hands a slot more jobs than that; they wait in the driver,
+ * and the job interrupt moves them to the hardware as room appears.
  *
  * A failing job stalls the slot until its interrupt is cleared, so the
  * waiting job is cancelled (JS_COMMAND_NEXT = NOP) before the clear and
@@ -45,6 +47,7 @@ struct mali_done {
 };
 
 #define MALI_MAX_DONE	(MALI_NUM_JOB_SLOTS * MALI_SLOT_DEPTH)
+#define MALI_MAX_WAITING (MALI_NUM_JOB_SLOTS * MALI_SLOT_QUEUE)
 
 static int mali_req_to_slot(u32 req)
 {
@@ -87,16 +90,17 @@ int mali_job_prepare(struct ugpu_job *job)
 }
 
 /**
- * mali_queue_depths() - how many jobs each slot's queue puts on the
- * hardware at once.
+ * mali_queue_depths() - how many jobs each slot puts on the hardware at
+ * once, and how many the scheduler hands it.
  * @mdev: the device; AS_PRESENT has at least one slot per job slot.
  *
- * A job holds an AS slot from mali_job_run() until it leaves the hardware,
- * and jobs of different VMs need different ones. With no more jobs on the
- * hardware than AS slots, mali_job_run() always finds one: each job slot
- * gets JS_HEAD and, while AS slots remain, the _NEXT registers too, job
- * slot 0 (fragment) first, then 1, then 2. Eight AS slots give every job
- * slot two jobs; four (Mali-T60x, T720) give 2, 1 and 1.
+ * A job holds an AS slot while it is on the hardware, and jobs of
+ * different VMs need different ones. With no more jobs on the hardware
+ * than AS slots, a job going there always finds one: each job slot gets
+ * JS_HEAD and, while AS slots remain, the _NEXT registers too, job slot 0
+ * (fragment) first, then 1, then 2. Eight AS slots give every job slot two
+ * jobs; four (Mali-T60x, T720) give 2, 1 and 1. The scheduler hands each
+ * slot up to %MALI_SLOT_QUEUE jobs, which wait in the driver for room.
  */
 void mali_queue_depths(struct mali_device *mdev)
 {
@@ -105,41 +109,42 @@ void mali_queue_depths(struct mali_device *mdev)
 
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
 		extra = min_t(unsigned int, spare, MALI_SLOT_DEPTH - 1);
-		mdev->udev.queues[js].depth = 1 + extra;
+		mdev->slots[js].depth = 1 + extra;
+		mdev->udev.queues[js].depth = MALI_SLOT_QUEUE;
 		spare -= extra;
 	}
 }
 
-/**
- * mali_job_run() - &ugpu_family_ops.job_run: queue @job on its slot.
- * @job: the job.
- *
- * Takes an AS slot for the job's VM and a job reference, both given back
- * when the job leaves the hardware. Never waits: the queue depths
- * (mali_queue_depths()) keep the jobs on the hardware at or below the
- * number of AS slots, so one is always free or bound to an idle VM. The
- * GPU is powered: the core holds a runtime PM reference for the job from
- * its submit on.
- *
- * Return: 0, or a negative error that fails the job.
+/*
+ * Whether @js can take one more job: a free entry within its depth, and
+ * the _NEXT registers empty. They may still hold a job started again
+ * after a failure; its completion interrupt fills the slot then.
  */
-int mali_job_run(struct ugpu_job *job)
+static bool mali_slot_has_room(struct mali_device *mdev, unsigned int js)
 {
-	struct mali_device *mdev = to_mali(job->udev);
-	struct mali_vm *mvm = job->vm->priv;
-	struct device *dev = mdev->udev.dev;
-	unsigned int js = job->queue;
 	struct mali_slot *slot = &mdev->slots[js];
-	unsigned int i;
-	u32 cfg, next;
-	int as, ret;
-	unsigned long flags;
+	unsigned int used = !!slot->jobs[0] + !!slot->jobs[1];
 
-	if (READ_ONCE(mdev->gone))
-		return -ENODEV;
+	lockdep_assert_held(&mdev->js_lock);
 
-	as = mali_as_get(mdev, mvm);
-	if (WARN_ON_ONCE(as < 0))
+	return used < slot->depth &&
+	       mali_read(mdev, MALI_JS(js, MALI_JS_COMMAND_NEXT)) ==
+	       MALI_JS_COMMAND_NOP;
+}
+
+/* Put @job in the _NEXT registers of @js, which has room. */
+static int mali_slot_start(struct mali_device *mdev, unsigned int js,
+			   struct ugpu_job *job)
+{
+	struct mali_slot *slot = &mdev->slots[js];
+	unsigned int i = slot->jobs[0] ? 1 : 0;
+	u32 cfg;
+	int as;
+
+	lockdep_assert_held(&mdev->js_lock);
+
+	as = mali_as_get(mdev, job->vm->priv);
+	if (as < 0)
 		return as;
 
 	/*
@@ -152,75 +157,110 @@ int mali_job_run(struct ugpu_job *job)
 	if (mdev->model->issues & MALI_ISSUE_10649)
 		cfg |= MALI_JS_CONFIG_START_MMU;
 
-	ugpu_job_get(job);
-	spin_lock_irqsave(&mdev->js_lock, flags);
-
-	if (WARN_ON(slot->jobs[MALI_SLOT_DEPTH - 1])) {
-		ret = -EBUSY;
-		goto err_unlock;
-	}
-	/* A job just started from _NEXT may not have left it yet. */
-	ret = regmap_read_poll_timeout_atomic(mdev->udev.regs,
-					      MALI_JS(js, MALI_JS_COMMAND_NEXT),
-					      next, next == MALI_JS_COMMAND_NOP,
-					      1, MALI_NEXT_TIMEOUT_US);
-	if (ret) {
-		dev_err_ratelimited(dev, "js%u: _NEXT registers stay busy\n", js);
-		goto err_unlock;
-	}
-
 	mali_write64(mdev, MALI_JS(js, MALI_JS_HEAD_NEXT_LO), job->cmd.address);
 	mali_write64(mdev, MALI_JS(js, MALI_JS_AFFINITY_NEXT_LO),
 		     mdev->shader_present);
 	mali_write(mdev, MALI_JS(js, MALI_JS_CONFIG_NEXT), cfg);
 	mali_write(mdev, MALI_JS(js, MALI_JS_COMMAND_NEXT), MALI_JS_COMMAND_START);
-	i = slot->jobs[0] ? 1 : 0;
 	slot->jobs[i] = job;
 	slot->as[i] = as;
-	mali_devfreq_record(mdev);
-
-	spin_unlock_irqrestore(&mdev->js_lock, flags);
-
-	dev_dbg(dev, "js%u: job 0x%llx queued, AS%d\n", js, job->cmd.address, as);
+	dev_dbg(mdev->udev.dev, "js%u: job 0x%llx started, AS%d\n", js,
+		job->cmd.address, as);
 	return 0;
+}
 
-err_unlock:
+/*
+ * Move the waiting jobs of @js to the hardware while it has room. The
+ * depths leave an AS slot for every job there; should none be free, the
+ * job waits for the next completion, or its timeout.
+ */
+static void mali_slot_fill(struct mali_device *mdev, unsigned int js)
+{
+	struct mali_slot *slot = &mdev->slots[js];
+
+	while (slot->num_waiting && mali_slot_has_room(mdev, js)) {
+		if (WARN_ON_ONCE(mali_slot_start(mdev, js,
+						 slot->waiting[slot->first_waiting])))
+			break;
+		slot->first_waiting = (slot->first_waiting + 1) % MALI_SLOT_QUEUE;
+		slot->num_waiting--;
+	}
+}
+
+/**
+ * mali_job_run() - &ugpu_family_ops.job_run: queue @job on its slot.
+ * @job: the job.
+ *
+ * The job waits in the driver, holding a job reference, until its slot
+ * has room; it goes to the hardware at once if there is, otherwise from
+ * the job interrupt that retires the job ahead of it, so the slot is
+ * refilled without waiting for the scheduler's worker. On the hardware it
+ * holds an AS slot, which the queue depths (mali_queue_depths()) keep
+ * free. Never waits. The GPU is powered: the core holds a runtime PM
+ * reference for the job from its submit on.
+ *
+ * Return: 0, or a negative error that fails the job.
+ */
+int mali_job_run(struct ugpu_job *job)
+{
+	struct mali_device *mdev = to_mali(job->udev);
+	unsigned int js = job->queue;
+	struct mali_slot *slot = &mdev->slots[js];
+	unsigned long flags;
+	int ret = 0;
+
+	if (READ_ONCE(mdev->gone))
+		return -ENODEV;
+
+	ugpu_job_get(job);
+	spin_lock_irqsave(&mdev->js_lock, flags);
+	/* The scheduler's credits are the queue: it never overflows. */
+	if (WARN_ON(slot->num_waiting >= MALI_SLOT_QUEUE)) {
+		ret = -EBUSY;
+	} else {
+		slot->waiting[(slot->first_waiting + slot->num_waiting) %
+			      MALI_SLOT_QUEUE] = job;
+		slot->num_waiting++;
+		mali_slot_fill(mdev, js);
+		mali_devfreq_record(mdev);
+	}
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
-	ugpu_job_put(job);
-	mali_as_put(mdev, mvm);
+
+	if (ret)
+		ugpu_job_put(job);
 	return ret;
 }
 
-/* Give back what mali_job_run() took. */
+/* Give back what the hardware held of @job: its AS slot and reference. */
 static void mali_job_release(struct mali_device *mdev, struct ugpu_job *job)
 {
 	mali_as_put(mdev, job->vm->priv);
 	ugpu_job_put(job);
 }
 
-static void mali_job_finish(struct mali_device *mdev, struct mali_done *d)
+static void mali_job_finish(struct mali_done *d)
 {
 	if (d->fault) {
 		ugpu_coredump_job(d->job, d->error);
 		ugpu_job_guilty(d->job);
 	}
-	/*
-	 * The AS slot goes back before the fence signals: from the signal
-	 * on, the scheduler may run the next job, which the queue depths
-	 * promise a slot.
-	 */
-	mali_as_put(mdev, d->job->vm->priv);
 	ugpu_job_done(d->job, d->error);
 	ugpu_job_put(d->job);
 }
 
-/* Remove the oldest job of @slot and record how it ended. */
-static void mali_slot_pop(struct mali_slot *slot, int error,
-			  const char *fault, struct mali_done *done,
+/*
+ * Remove the oldest job of @js from the hardware and record how it ended.
+ * Its AS slot goes back at once, so the refill that follows and the jobs
+ * of other VMs find it.
+ */
+static void mali_slot_pop(struct mali_device *mdev, unsigned int js,
+			  int error, const char *fault, struct mali_done *done,
 			  unsigned int *n)
 {
+	struct mali_slot *slot = &mdev->slots[js];
 	struct ugpu_job *job = slot->jobs[0];
 
+	mali_as_put(mdev, job->vm->priv);
 	slot->jobs[0] = slot->jobs[1];
 	slot->as[0] = slot->as[1];
 	slot->jobs[1] = NULL;
@@ -259,7 +299,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 				    js, slot->mmu_status,
 				    mali_exception_name(slot->mmu_status), head,
 				    job->comm, job->pid);
-		mali_slot_pop(slot, -EIO, "MMU fault", done, n);
+		mali_slot_pop(mdev, js, -EIO, "MMU fault", done, n);
 		return;
 	}
 
@@ -270,7 +310,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 				     js, job->cmd.address, job->comm, job->pid,
 				     code == MALI_EXC_STOPPED ? "soft-stopped" :
 				     "hard-stopped", head);
-		mali_slot_pop(slot, -ETIMEDOUT, NULL, done, n);
+		mali_slot_pop(mdev, js, -ETIMEDOUT, NULL, done, n);
 		return;
 	}
 
@@ -295,7 +335,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 		dev_warn_ratelimited(mdev->udev.dev,
 				     "js%u: job 0x%llx of %s[%d] stopped by mistake\n",
 				     js, job->cmd.address, job->comm, job->pid);
-		mali_slot_pop(slot, -ECANCELED, NULL, done, n);
+		mali_slot_pop(mdev, js, -ECANCELED, NULL, done, n);
 		return;
 	}
 
@@ -307,7 +347,7 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 		.valid = true, .kind = "job fault", .slot = js, .as = -1,
 		.status = status, .address = head,
 	};
-	mali_slot_pop(slot, -EIO, "job fault", done, n);
+	mali_slot_pop(mdev, js, -EIO, "job fault", done, n);
 }
 
 /*
@@ -331,9 +371,9 @@ static void mali_slot_events(struct mali_device *mdev, unsigned int js,
 		 * a slot never moves past a failed job by itself.
 		 */
 		if (slot->jobs[0])
-			mali_slot_pop(slot, 0, NULL, done, n);
+			mali_slot_pop(mdev, js, 0, NULL, done, n);
 		if (slot->jobs[0] && !busy && !failed)
-			mali_slot_pop(slot, 0, NULL, done, n);
+			mali_slot_pop(mdev, js, 0, NULL, done, n);
 	}
 
 	if (!failed)
@@ -354,10 +394,12 @@ static void mali_slot_events(struct mali_device *mdev, unsigned int js,
  * Handle the pending job events; returns the number of finished jobs. With
  * @failed (the hard IRQ handler) only completions are handled: events that
  * include a failure are left pending for the thread, which may dump the
- * GPU's state, and *@failed tells so.
+ * GPU's state, and *@failed tells so. With @refill, the waiting jobs then
+ * take the room the finished ones left, before any fence signals.
  */
 static unsigned int mali_job_process(struct mali_device *mdev,
-				     struct mali_done *done, bool *failed)
+				     struct mali_done *done, bool *failed,
+				     bool refill)
 {
 	u32 mask = GENMASK(MALI_NUM_JOB_SLOTS - 1, 0);
 	u32 fail_mask = mask << 16;
@@ -397,6 +439,10 @@ static unsigned int mali_job_process(struct mali_device *mdev,
 		}
 		status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
 	}
+	/* Not behind a failure the thread has yet to handle. */
+	if (refill && !(failed && *failed))
+		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+			mali_slot_fill(mdev, js);
 	mali_devfreq_record(mdev);
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
@@ -408,8 +454,9 @@ static unsigned int mali_job_process(struct mali_device *mdev,
  * @irq: the interrupt.
  * @data: the &struct mali_device.
  *
- * Completions are handled here: their fences signal without waking a
- * thread first, as a job's latency is the interrupt's. A failure, which
+ * Completions are handled here, and the slots refilled from the jobs
+ * waiting in the driver: the GPU gets its next job, and the fences signal,
+ * without waking a thread first. A failure, which
  * may dump the GPU's state, goes to mali_job_irq_thread() with the line
  * masked until it is done.
  *
@@ -426,9 +473,9 @@ irqreturn_t mali_job_irq(int irq, void *data)
 	if (!mali_read(mdev, MALI_JOB_INT_STAT))
 		return IRQ_NONE;
 
-	n = mali_job_process(mdev, done, &failed);
+	n = mali_job_process(mdev, done, &failed, true);
 	for (i = 0; i < n; i++)
-		mali_job_finish(mdev, &done[i]);
+		mali_job_finish(&done[i]);
 
 	return failed ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
@@ -447,9 +494,9 @@ irqreturn_t mali_job_irq_thread(int irq, void *data)
 	struct mali_done done[MALI_MAX_DONE];
 	unsigned int i, n;
 
-	n = mali_job_process(mdev, done, NULL);
+	n = mali_job_process(mdev, done, NULL, true);
 	for (i = 0; i < n; i++)
-		mali_job_finish(mdev, &done[i]);
+		mali_job_finish(&done[i]);
 
 	return IRQ_HANDLED;
 }
@@ -594,24 +641,46 @@ void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 }
 
+/* Take every waiting job out of the slots into @jobs; returns how many. */
+static unsigned int mali_slots_unqueue(struct mali_device *mdev,
+				       struct ugpu_job **jobs)
+{
+	unsigned int js, n = 0;
+
+	lockdep_assert_held(&mdev->js_lock);
+
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		struct mali_slot *slot = &mdev->slots[js];
+
+		while (slot->num_waiting) {
+			jobs[n++] = slot->waiting[slot->first_waiting];
+			slot->first_waiting = (slot->first_waiting + 1) %
+					      MALI_SLOT_QUEUE;
+			slot->num_waiting--;
+		}
+	}
+	return n;
+}
+
 /**
  * mali_job_reset() - before a GPU reset: complete what the hardware
- * finished and forget the other jobs.
+ * finished and forget the other jobs, on the hardware or waiting.
  * @mdev: the device, job interrupt masked.
  *
  * The forgotten jobs keep unsignalled fences; ugpu_recover() runs the
- * innocent ones again and fails the guilty one.
+ * innocent ones again, in their order, and fails the guilty one.
  */
 void mali_job_reset(struct mali_device *mdev)
 {
+	struct ugpu_job *waiting[MALI_MAX_WAITING];
 	struct ugpu_job *jobs[MALI_MAX_DONE];
 	struct mali_done done[MALI_MAX_DONE];
-	unsigned int i, js, n;
+	unsigned int i, js, n, nw;
 	unsigned long flags;
 
-	n = mali_job_process(mdev, done, NULL);
+	n = mali_job_process(mdev, done, NULL, false);
 	for (i = 0; i < n; i++)
-		mali_job_finish(mdev, &done[i]);
+		mali_job_finish(&done[i]);
 
 	n = 0;
 	spin_lock_irqsave(&mdev->js_lock, flags);
@@ -626,36 +695,45 @@ void mali_job_reset(struct mali_device *mdev)
 		slot->stopping = NULL;
 		slot->mmu_stop = NULL;
 	}
+	nw = mali_slots_unqueue(mdev, waiting);
 	mali_devfreq_record(mdev);
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	for (i = 0; i < n; i++)
 		mali_job_release(mdev, jobs[i]);
+	for (i = 0; i < nw; i++)
+		ugpu_job_put(waiting[i]);
 }
 
 /**
- * mali_job_kill_all() - fail every job still on the hardware.
+ * mali_job_kill_all() - fail every job still on the hardware or waiting.
  * @mdev: the device, being removed; slots stopped, interrupts masked.
  * @error: the fence error.
  */
 void mali_job_kill_all(struct mali_device *mdev, int error)
 {
+	struct ugpu_job *waiting[MALI_MAX_WAITING];
 	struct mali_done done[MALI_MAX_DONE];
-	unsigned int i, js, n;
+	unsigned int i, js, n, nw;
 	unsigned long flags;
 
-	n = mali_job_process(mdev, done, NULL);
+	n = mali_job_process(mdev, done, NULL, false);
 	for (i = 0; i < n; i++)
-		mali_job_finish(mdev, &done[i]);
+		mali_job_finish(&done[i]);
 
 	n = 0;
 	spin_lock_irqsave(&mdev->js_lock, flags);
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		while (mdev->slots[js].jobs[0])
-			mali_slot_pop(&mdev->slots[js], error, NULL, done, &n);
+			mali_slot_pop(mdev, js, error, NULL, done, &n);
+	nw = mali_slots_unqueue(mdev, waiting);
 	mali_devfreq_record(mdev);
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	for (i = 0; i < n; i++)
-		mali_job_finish(mdev, &done[i]);
+		mali_job_finish(&done[i]);
+	for (i = 0; i < nw; i++) {
+		ugpu_job_done(waiting[i], error);
+		ugpu_job_put(waiting[i]);
+	}
 }
