@@ -192,7 +192,9 @@
  *
  * SUBTEST: ban
  * Description: After ban_threshold hangs, each dump counting them and the
- *	last one marking the context banned, the context's hardware and soft
+ *	last one marking the context banned, at most one of five chains the
+ *	context queued behind its last hang runs (the others fail with
+ *	-ECANCELED, their targets untouched), the context's hardware and soft
  *	submits fail with -EIO, other and new contexts of the file work, and
  *	the banned context can be destroyed.
  * Functionality: hang recovery
@@ -2212,9 +2214,61 @@ static unsigned int ban_threshold(void)
 	return ugpu_module_param("ugpu", "ban_threshold", 3);
 }
 
+/*
+ * Chains of the context that is about to be banned, queued behind its
+ * hanging chain on the same slot: the driver holds them, the scheduler
+ * ran them.
+ */
+#define BEHIND_BAN	5
+#define BEHIND_BAN_OFF	(TARGETS + 0x200)
+
+static void queue_behind_ban(struct env *e, uint32_t ctx, uint32_t *syncs)
+{
+	unsigned int k;
+
+	wait_knob_consumed(e->fd, "hang_next");
+	memset((char *)e->data->map + BEHIND_BAN_OFF, 0, 8 * BEHIND_BAN);
+	for (k = 0; k < BEHIND_BAN; k++) {
+		syncs[k] = ugpu_syncobj_create(e->fd, false);
+		submit_chain_async(e, ctx,
+				   write_chain(e, 10 + k, BEHIND_BAN_OFF + 8 * k,
+					       0x7700 + k),
+				   DRM_UGPU_MALI_REQ_COMPUTE, syncs[k]);
+	}
+}
+
+/*
+ * Once the context is banned none of its queued chains reaches the GPU,
+ * but the one that already sat in the slot's _NEXT registers: at most
+ * one writes its value, the others fail with -ECANCELED untouched.
+ */
+static void check_behind_ban(struct env *e, uint32_t *syncs)
+{
+	unsigned int k, ran = 0;
+	int status;
+
+	for (k = 0; k < BEHIND_BAN; k++) {
+		status = wait_status_long(e->fd, syncs[k]);
+		ugpu_syncobj_destroy(e->fd, syncs[k]);
+		if (status == 1) {
+			igt_assert_eq_u32(ugpu_bo_read32(e->data,
+							 BEHIND_BAN_OFF + 8 * k),
+					  0x7700 + k);
+			ran++;
+			continue;
+		}
+		igt_assert_f(status == -ECANCELED,
+			     "chain %u behind the ban: status %d\n", k, status);
+		igt_assert_eq_u32(ugpu_bo_read32(e->data,
+						 BEHIND_BAN_OFF + 8 * k), 0);
+	}
+	igt_assert_f(ran <= 1, "%u chains of a banned context ran\n", ran);
+}
+
 static void test_ban(struct ugpu_device_info *d)
 {
 	unsigned int threshold = ban_threshold(), i;
+	uint32_t behind[BEHIND_BAN];
 	uint32_t ctx, sync;
 	struct ugpu_submit s;
 	struct env e;
@@ -2235,7 +2289,11 @@ static void test_ban(struct ugpu_device_info *d)
 		igt_assert_eq(ugpu_sim_debugfs_write(e.fd, "hang_next", "1"), 0);
 		submit_chain_async(&e, ctx, write_chain(&e, 0, TARGETS, i),
 				   DRM_UGPU_MALI_REQ_COMPUTE, sync);
+		if (i + 1 == threshold)
+			queue_behind_ban(&e, ctx, behind);
 		igt_assert_eq(wait_status_long(e.fd, sync), -ETIMEDOUT);
+		if (i + 1 == threshold)
+			check_behind_ban(&e, behind);
 		/* Each dump counts the context's hangs; the last one bans it. */
 		len = ugpu_devcd_read(d->name, &buf);
 		igt_assert_f(len, "no devcoredump of hang %u\n", i);

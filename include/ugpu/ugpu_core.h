@@ -436,6 +436,29 @@ void ugpu_recover(struct ugpu_device *udev, struct ugpu_job *bad, int error);
  * a reset. Safe from any context.
  */
 void ugpu_job_guilty(struct ugpu_job *job);
+
+/**
+ * ugpu_job_doomed() - whether a job the family holds back should still
+ * go to the hardware.
+ * @job: a job handed to &ugpu_family_ops.job_run that has not started.
+ *
+ * For families that keep jobs waiting for room on the hardware: its
+ * context may have been banned, or the GPU lost, since. Safe from any
+ * context.
+ *
+ * Return: 0, or the error to fail it with through ugpu_job_cancel().
+ */
+int ugpu_job_doomed(struct ugpu_job *job);
+
+/**
+ * ugpu_job_cancel() - fail a job that never reached the hardware.
+ * @job: a job handed to &ugpu_family_ops.job_run that has not started.
+ * @error: the fence error.
+ *
+ * Neither charges the job's context nor counts engine time for it. Safe
+ * from any context.
+ */
+void ugpu_job_cancel(struct ugpu_job *job, int error);
 bool ugpu_job_stalled(struct ugpu_job *job);
 u64 ugpu_job_bo_va(struct ugpu_job *job, u32 index);
 int ugpu_job_bo_read(struct ugpu_job *job, u32 index, u64 offset, u64 size,

@@ -123,6 +123,29 @@ void ugpu_job_done(struct ugpu_job *job, int error)
 }
 EXPORT_SYMBOL_GPL(ugpu_job_done);
 
+int ugpu_job_doomed(struct ugpu_job *job)
+{
+	if (READ_ONCE(job->udev->core->hw_lost))
+		return -EIO;
+	if (READ_ONCE(job->ctx->banned))
+		return -ECANCELED;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ugpu_job_doomed);
+
+void ugpu_job_cancel(struct ugpu_job *job, int error)
+{
+	bool cookie;
+
+	if (WARN_ON(!job->hw_fence))
+		return;
+	cookie = dma_fence_begin_signalling();
+	to_core_job(job)->start_ns = 0;
+	ugpu_hw_fence_signal(job, error);
+	dma_fence_end_signalling(cookie);
+}
+EXPORT_SYMBOL_GPL(ugpu_job_cancel);
+
 /**
  * ugpu_job_guilty - charge a hang or fault of a job to its context
  * @job: the job
@@ -470,8 +493,11 @@ static struct dma_fence *__ugpu_hw_run_job(struct drm_sched_job *sched_job)
 	if (!ret && udev->ops->progress)
 		cjob->progress = udev->ops->progress(udev, job->queue);
 	drm_dev_exit(idx);
-	if (ret)
+	if (ret) {
+		/* It never ran: no engine time. */
+		cjob->start_ns = 0;
 		ugpu_hw_fence_signal(job, ret);
+	}
 	return dma_fence_get(job->hw_fence);
 
 fail:

@@ -79,14 +79,15 @@ struct mali_vm {
  * struct mali_slot - software state of one job slot.
  * @jobs: jobs handed to the slot and not completed yet, oldest first:
  *	@jobs[0] runs from JS_HEAD (or is about to), @jobs[1] waits in the
- *	_NEXT registers. Each holds a job reference, a runtime PM reference
- *	and an AS reference.
+ *	_NEXT registers. Each holds a job reference and an AS reference
+ *	(and the core the job's runtime PM reference).
  * @as: the address space slot of each of @jobs.
  * @depth: how many of @jobs may be used: %MALI_SLOT_DEPTH, or 1 where the
  *	address spaces do not suffice (mali_queue_depths()).
  * @waiting: jobs the scheduler ran that wait for room in @jobs, oldest
  *	first: a ring of @num_waiting entries from @first_waiting. Each holds
- *	a job reference and a runtime PM reference, but no AS yet.
+ *	a job reference (the core holds the job's runtime PM reference), but
+ *	no AS yet.
  * @first_waiting: index of the oldest of @waiting.
  * @num_waiting: how many jobs wait.
  * @stopping: the job job_timedout() asked the hardware to stop; its
@@ -307,7 +308,7 @@ int mali_vm_map(struct ugpu_vm *vm, u64 va, struct sg_table *sgt, u64 size,
 		u32 prot);
 void mali_vm_unmap(struct ugpu_vm *vm, u64 va, u64 size);
 void mali_file_close(struct ugpu_device *udev, struct ugpu_vm *vm);
-int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm);
+int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm, bool may_bind);
 void mali_as_put(struct mali_device *mdev, struct mali_vm *mvm);
 void mali_mmu_reset(struct mali_device *mdev);
 irqreturn_t mali_mmu_irq(int irq, void *data);

@@ -12,7 +12,7 @@
  * and the job interrupt moves them to the hardware as room appears.
  *
  * A failing job stalls the slot until its interrupt is cleared, so the
- * waiting job is cancelled (JS_COMMAND_NEXT = NOP) before the clear and
+ * job in _NEXT is cancelled (JS_COMMAND_NEXT = NOP) before the clear and
  * started again once the failure is handled.
  *
  * JS_CONFIG asks for an L2 clean and invalidate before and after every
@@ -25,7 +25,6 @@
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
-#include <linux/regmap.h>
 #include <linux/sched.h>
 
 #include <drm/drm_drv.h>
@@ -34,7 +33,6 @@
 
 #define MALI_JC_ALIGN		64
 #define MALI_STOP_TIMEOUT_MS	100
-#define MALI_NEXT_TIMEOUT_US	1000
 
 /*
  * A job that left the hardware, finished outside &mali_device.js_lock;
@@ -48,6 +46,12 @@ struct mali_done {
 
 #define MALI_MAX_DONE	(MALI_NUM_JOB_SLOTS * MALI_SLOT_DEPTH)
 #define MALI_MAX_WAITING (MALI_NUM_JOB_SLOTS * MALI_SLOT_QUEUE)
+
+/* Waiting jobs a refill took off their rings unstarted, to be failed. */
+struct mali_dropped {
+	struct ugpu_job *jobs[MALI_MAX_WAITING];
+	unsigned int n;
+};
 
 static int mali_req_to_slot(u32 req)
 {
@@ -132,9 +136,12 @@ static bool mali_slot_has_room(struct mali_device *mdev, unsigned int js)
 	       MALI_JS_COMMAND_NOP;
 }
 
-/* Put @job in the _NEXT registers of @js, which has room. */
+/*
+ * Put @job in the _NEXT registers of @js, which has room. Without
+ * @may_bind only a VM bound to an AS slot already goes: -EAGAIN.
+ */
 static int mali_slot_start(struct mali_device *mdev, unsigned int js,
-			   struct ugpu_job *job)
+			   struct ugpu_job *job, bool may_bind)
 {
 	struct mali_slot *slot = &mdev->slots[js];
 	unsigned int i = slot->jobs[0] ? 1 : 0;
@@ -143,7 +150,7 @@ static int mali_slot_start(struct mali_device *mdev, unsigned int js,
 
 	lockdep_assert_held(&mdev->js_lock);
 
-	as = mali_as_get(mdev, job->vm->priv);
+	as = mali_as_get(mdev, job->vm->priv, may_bind);
 	if (as < 0)
 		return as;
 
@@ -169,21 +176,99 @@ static int mali_slot_start(struct mali_device *mdev, unsigned int js,
 	return 0;
 }
 
+/* Take the oldest waiting job of @slot off its ring. */
+static struct ugpu_job *mali_slot_unqueue(struct mali_slot *slot)
+{
+	struct ugpu_job *job = slot->waiting[slot->first_waiting];
+
+	slot->first_waiting = (slot->first_waiting + 1) % MALI_SLOT_QUEUE;
+	slot->num_waiting--;
+	return job;
+}
+
 /*
- * Move the waiting jobs of @js to the hardware while it has room. The
- * depths leave an AS slot for every job there; should none be free, the
- * job waits for the next completion, or its timeout.
+ * The job in _NEXT of @js was cancelled before it started (a failure
+ * stalls the slot until its clear): make it the oldest waiting job again.
+ * Returns false if the ring had no room, which the credits rule out.
  */
-static void mali_slot_fill(struct mali_device *mdev, unsigned int js)
+static bool mali_slot_unstart(struct mali_device *mdev, unsigned int js)
 {
 	struct mali_slot *slot = &mdev->slots[js];
+	struct ugpu_job *job = slot->jobs[1];
+
+	if (WARN_ON(slot->num_waiting >= MALI_SLOT_QUEUE))
+		return false;
+	mali_as_put(mdev, job->vm->priv);
+	slot->jobs[1] = NULL;
+	slot->first_waiting = (slot->first_waiting + MALI_SLOT_QUEUE - 1) %
+			      MALI_SLOT_QUEUE;
+	slot->waiting[slot->first_waiting] = job;
+	slot->num_waiting++;
+	return true;
+}
+
+/*
+ * Move the waiting jobs of @js to the hardware while it has room. A job
+ * whose context was banned, or whose GPU was lost, since it was run goes
+ * to @dropped instead, failed by the caller after unlocking. The depths
+ * leave an AS slot for every job on the hardware; should none be free,
+ * the job waits for the next completion, or its timeout.
+ *
+ * Return: false when a job waits because its VM needs an AS slot bound
+ * and @may_bind is not set (the hard handler: binding flushes the slot).
+ */
+static bool mali_slot_fill(struct mali_device *mdev, unsigned int js,
+			   bool may_bind, struct mali_dropped *dropped)
+{
+	struct mali_slot *slot = &mdev->slots[js];
+	int ret;
 
 	while (slot->num_waiting && mali_slot_has_room(mdev, js)) {
-		if (WARN_ON_ONCE(mali_slot_start(mdev, js,
-						 slot->waiting[slot->first_waiting])))
+		struct ugpu_job *job = slot->waiting[slot->first_waiting];
+
+		if (ugpu_job_doomed(job)) {
+			dropped->jobs[dropped->n++] = mali_slot_unqueue(slot);
+			continue;
+		}
+		ret = mali_slot_start(mdev, js, job, may_bind);
+		if (ret == -EAGAIN)
+			return false;
+		if (WARN_ON_ONCE(ret))
 			break;
-		slot->first_waiting = (slot->first_waiting + 1) % MALI_SLOT_QUEUE;
-		slot->num_waiting--;
+		mali_slot_unqueue(slot);
+	}
+	return true;
+}
+
+/*
+ * Refill every slot after completions; see mali_slot_fill().
+ * Return: false when a job waits for the thread to bind its VM.
+ */
+static bool mali_slots_refill(struct mali_device *mdev, bool may_bind,
+			      struct mali_dropped *dropped)
+{
+	unsigned long flags;
+	unsigned int js;
+	bool done = true;
+
+	spin_lock_irqsave(&mdev->js_lock, flags);
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+		done &= mali_slot_fill(mdev, js, may_bind, dropped);
+	mali_devfreq_record(mdev);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
+	return done;
+}
+
+/* Fail what mali_slot_fill() dropped. */
+static void mali_drop_jobs(struct mali_dropped *dropped)
+{
+	unsigned int i;
+
+	for (i = 0; i < dropped->n; i++) {
+		struct ugpu_job *job = dropped->jobs[i];
+
+		ugpu_job_cancel(job, ugpu_job_doomed(job) ?: -ECANCELED);
+		ugpu_job_put(job);
 	}
 }
 
@@ -206,6 +291,7 @@ int mali_job_run(struct ugpu_job *job)
 	struct mali_device *mdev = to_mali(job->udev);
 	unsigned int js = job->queue;
 	struct mali_slot *slot = &mdev->slots[js];
+	struct mali_dropped dropped = { .n = 0 };
 	unsigned long flags;
 	int ret = 0;
 
@@ -221,11 +307,12 @@ int mali_job_run(struct ugpu_job *job)
 		slot->waiting[(slot->first_waiting + slot->num_waiting) %
 			      MALI_SLOT_QUEUE] = job;
 		slot->num_waiting++;
-		mali_slot_fill(mdev, js);
+		mali_slot_fill(mdev, js, true, &dropped);
 		mali_devfreq_record(mdev);
 	}
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
+	mali_drop_jobs(&dropped);
 	if (ret)
 		ugpu_job_put(job);
 	return ret;
@@ -317,9 +404,12 @@ static void mali_slot_failed(struct mali_device *mdev, unsigned int js,
 	/*
 	 * A stop meant for the job before this one, which completed just
 	 * before the command landed, hit this innocent job instead. A soft
-	 * stop left it resumable at JS_TAIL: queue it again from there.
+	 * stop left it resumable at JS_TAIL: queue it again from there, in
+	 * the _NEXT registers, which the job after it (cancelled unstarted)
+	 * gives up.
 	 */
-	if (code == MALI_EXC_STOPPED && !slot->jobs[1]) {
+	if (code == MALI_EXC_STOPPED &&
+	    (!slot->jobs[1] || mali_slot_unstart(mdev, js))) {
 		dev_warn_ratelimited(mdev->udev.dev,
 				     "js%u: job 0x%llx of %s[%d] stopped by mistake, resuming\n",
 				     js, job->cmd.address, job->comm, job->pid);
@@ -394,12 +484,10 @@ static void mali_slot_events(struct mali_device *mdev, unsigned int js,
  * Handle the pending job events; returns the number of finished jobs. With
  * @failed (the hard IRQ handler) only completions are handled: events that
  * include a failure are left pending for the thread, which may dump the
- * GPU's state, and *@failed tells so. With @refill, the waiting jobs then
- * take the room the finished ones left, before any fence signals.
+ * GPU's state, and *@failed tells so.
  */
 static unsigned int mali_job_process(struct mali_device *mdev,
-				     struct mali_done *done, bool *failed,
-				     bool refill)
+				     struct mali_done *done, bool *failed)
 {
 	u32 mask = GENMASK(MALI_NUM_JOB_SLOTS - 1, 0);
 	u32 fail_mask = mask << 16;
@@ -439,10 +527,6 @@ static unsigned int mali_job_process(struct mali_device *mdev,
 		}
 		status = mali_read(mdev, MALI_JOB_INT_RAWSTAT) & mask;
 	}
-	/* Not behind a failure the thread has yet to handle. */
-	if (refill && !(failed && *failed))
-		for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
-			mali_slot_fill(mdev, js);
 	mali_devfreq_record(mdev);
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
@@ -456,35 +540,45 @@ static unsigned int mali_job_process(struct mali_device *mdev,
  *
  * Completions are handled here, and the slots refilled from the jobs
  * waiting in the driver: the GPU gets its next job, and the fences signal,
- * without waking a thread first. A failure, which
- * may dump the GPU's state, goes to mali_job_irq_thread() with the line
- * masked until it is done.
+ * without waking a thread first. A failure, which may dump the GPU's
+ * state, and a waiting job whose VM needs an AS slot bound (a flush and
+ * a reprogramming) go to mali_job_irq_thread() with the line masked until
+ * it is done.
  *
- * Return: IRQ_HANDLED, IRQ_WAKE_THREAD for a failure, or IRQ_NONE when no
- * unmasked source is pending.
+ * Return: IRQ_HANDLED, IRQ_WAKE_THREAD, or IRQ_NONE when no unmasked
+ * source is pending.
  */
 irqreturn_t mali_job_irq(int irq, void *data)
 {
 	struct mali_device *mdev = data;
 	struct mali_done done[MALI_MAX_DONE];
+	struct mali_dropped dropped = { .n = 0 };
+	bool failed, wake = false;
 	unsigned int i, n;
-	bool failed;
 
 	if (!mali_read(mdev, MALI_JOB_INT_STAT))
 		return IRQ_NONE;
 
-	n = mali_job_process(mdev, done, &failed, true);
+	n = mali_job_process(mdev, done, &failed);
+	/* Not behind a failure the thread has yet to handle. */
+	if (!failed)
+		wake = !mali_slots_refill(mdev, false, &dropped);
 	for (i = 0; i < n; i++)
 		mali_job_finish(&done[i]);
+	mali_drop_jobs(&dropped);
 
-	return failed ? IRQ_WAKE_THREAD : IRQ_HANDLED;
+	return failed || wake ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
 /**
  * mali_job_irq_thread() - threaded handler of the "job" interrupt: the
- * failures mali_job_irq() left, with the completions pending with them.
+ * failures mali_job_irq() left, with the completions pending with them,
+ * and the refills that bind an AS slot.
  * @irq: the interrupt.
  * @data: the &struct mali_device.
+ *
+ * A failed job is dumped before waiting jobs go to the hardware, so no
+ * other VM has taken its AS slot over.
  *
  * Return: IRQ_HANDLED.
  */
@@ -492,13 +586,36 @@ irqreturn_t mali_job_irq_thread(int irq, void *data)
 {
 	struct mali_device *mdev = data;
 	struct mali_done done[MALI_MAX_DONE];
+	struct mali_dropped dropped = { .n = 0 };
 	unsigned int i, n;
 
-	n = mali_job_process(mdev, done, NULL, true);
+	n = mali_job_process(mdev, done, NULL);
 	for (i = 0; i < n; i++)
 		mali_job_finish(&done[i]);
+	mali_slots_refill(mdev, true, &dropped);
+	mali_drop_jobs(&dropped);
 
 	return IRQ_HANDLED;
+}
+
+/*
+ * Whether @job is on the hardware; if it still waits, refill its slot
+ * (AS binding allowed) and fail it if it was dropped meanwhile.
+ */
+static bool mali_job_started(struct mali_device *mdev, struct ugpu_job *job)
+{
+	struct mali_dropped dropped = { .n = 0 };
+	struct mali_slot *slot = &mdev->slots[job->queue];
+	unsigned long flags;
+	bool started;
+
+	spin_lock_irqsave(&mdev->js_lock, flags);
+	started = slot->jobs[0] == job || slot->jobs[1] == job;
+	if (!started)
+		mali_slot_fill(mdev, job->queue, true, &dropped);
+	spin_unlock_irqrestore(&mdev->js_lock, flags);
+	mali_drop_jobs(&dropped);
+	return started;
 }
 
 /*
@@ -570,6 +687,17 @@ enum drm_gpu_sched_stat mali_job_timedout(struct ugpu_job *job)
 	/* It completed as the timer fired: the core hands it back. */
 	if (dma_fence_is_signaled(job->hw_fence))
 		goto out;
+
+	/*
+	 * Still waiting for the hardware: nothing of it ran, so it is not
+	 * to blame. Try again to start it (what kept it out is a driver
+	 * bug, warned about then); its timeout starts over.
+	 */
+	if (!mali_job_started(mdev, job)) {
+		dev_warn_ratelimited(dev, "js%u: job 0x%llx of %s[%d] has not started\n",
+				     js, job->cmd.address, job->comm, job->pid);
+		goto out;
+	}
 
 	dev_warn_ratelimited(dev, "js%u: job 0x%llx of %s[%d] hangs, soft-stopping\n",
 			     js, job->cmd.address, job->comm, job->pid);
@@ -678,7 +806,7 @@ void mali_job_reset(struct mali_device *mdev)
 	unsigned int i, js, n, nw;
 	unsigned long flags;
 
-	n = mali_job_process(mdev, done, NULL, false);
+	n = mali_job_process(mdev, done, NULL);
 	for (i = 0; i < n; i++)
 		mali_job_finish(&done[i]);
 
@@ -717,7 +845,7 @@ void mali_job_kill_all(struct mali_device *mdev, int error)
 	unsigned int i, js, n, nw;
 	unsigned long flags;
 
-	n = mali_job_process(mdev, done, NULL, false);
+	n = mali_job_process(mdev, done, NULL);
 	for (i = 0; i < n; i++)
 		mali_job_finish(&done[i]);
 

@@ -142,12 +142,15 @@ static void mali_as_disable(struct mali_device *mdev, int as)
  * mali_as_get() - bind @mvm to an AS slot for a job going to the hardware.
  * @mdev: the device, powered.
  * @mvm: the job's VM.
+ * @may_bind: the VM may be bound to a slot it does not hold yet, which
+ *	flushes and programs the slot.
  *
  * Context: any; takes &mali_device.as_lock.
- * Return: the slot number, or -EBUSY when every slot is in use by jobs on
- * the hardware, which the queue depths rule out.
+ * Return: the slot number, -EAGAIN when @mvm holds none and @may_bind is
+ * not set, or -EBUSY when every slot is in use by jobs on the hardware,
+ * which the queue depths rule out.
  */
-int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm)
+int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm, bool may_bind)
 {
 	struct mali_vm *victim;
 	u32 free = mdev->as_present;
@@ -160,6 +163,10 @@ int mali_as_get(struct mali_device *mdev, struct mali_vm *mvm)
 	if (as >= 0) {
 		mvm->as_users++;
 		list_move(&mvm->lru, &mdev->as_lru);
+		goto out_unlock;
+	}
+	if (!may_bind) {
+		as = -EAGAIN;
 		goto out_unlock;
 	}
 
