@@ -769,25 +769,17 @@ void mali_job_mmu_fault(struct mali_device *mdev, int as, u32 status,
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 }
 
-/* Take every waiting job out of the slots into @jobs; returns how many. */
-static unsigned int mali_slots_unqueue(struct mali_device *mdev,
-				       struct ugpu_job **jobs)
+/* Take every waiting job out of the slots into @out. */
+static void mali_slots_unqueue(struct mali_device *mdev,
+			       struct mali_dropped *out)
 {
-	unsigned int js, n = 0;
+	unsigned int js;
 
 	lockdep_assert_held(&mdev->js_lock);
 
-	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
-		struct mali_slot *slot = &mdev->slots[js];
-
-		while (slot->num_waiting) {
-			jobs[n++] = slot->waiting[slot->first_waiting];
-			slot->first_waiting = (slot->first_waiting + 1) %
-					      MALI_SLOT_QUEUE;
-			slot->num_waiting--;
-		}
-	}
-	return n;
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+		while (mdev->slots[js].num_waiting)
+			out->jobs[out->n++] = mali_slot_unqueue(&mdev->slots[js]);
 }
 
 /**
@@ -800,10 +792,10 @@ static unsigned int mali_slots_unqueue(struct mali_device *mdev,
  */
 void mali_job_reset(struct mali_device *mdev)
 {
-	struct ugpu_job *waiting[MALI_MAX_WAITING];
+	struct mali_dropped waiting = { .n = 0 };
 	struct ugpu_job *jobs[MALI_MAX_DONE];
 	struct mali_done done[MALI_MAX_DONE];
-	unsigned int i, js, n, nw;
+	unsigned int i, js, n;
 	unsigned long flags;
 
 	n = mali_job_process(mdev, done, NULL);
@@ -823,14 +815,14 @@ void mali_job_reset(struct mali_device *mdev)
 		slot->stopping = NULL;
 		slot->mmu_stop = NULL;
 	}
-	nw = mali_slots_unqueue(mdev, waiting);
+	mali_slots_unqueue(mdev, &waiting);
 	mali_devfreq_record(mdev);
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	for (i = 0; i < n; i++)
 		mali_job_release(mdev, jobs[i]);
-	for (i = 0; i < nw; i++)
-		ugpu_job_put(waiting[i]);
+	for (i = 0; i < waiting.n; i++)
+		ugpu_job_put(waiting.jobs[i]);
 }
 
 /**
@@ -840,9 +832,9 @@ void mali_job_reset(struct mali_device *mdev)
  */
 void mali_job_kill_all(struct mali_device *mdev, int error)
 {
-	struct ugpu_job *waiting[MALI_MAX_WAITING];
+	struct mali_dropped waiting = { .n = 0 };
 	struct mali_done done[MALI_MAX_DONE];
-	unsigned int i, js, n, nw;
+	unsigned int i, js, n;
 	unsigned long flags;
 
 	n = mali_job_process(mdev, done, NULL);
@@ -854,14 +846,15 @@ void mali_job_kill_all(struct mali_device *mdev, int error)
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
 		while (mdev->slots[js].jobs[0])
 			mali_slot_pop(mdev, js, error, NULL, done, &n);
-	nw = mali_slots_unqueue(mdev, waiting);
+	mali_slots_unqueue(mdev, &waiting);
 	mali_devfreq_record(mdev);
 	spin_unlock_irqrestore(&mdev->js_lock, flags);
 
 	for (i = 0; i < n; i++)
 		mali_job_finish(&done[i]);
-	for (i = 0; i < nw; i++) {
-		ugpu_job_done(waiting[i], error);
-		ugpu_job_put(waiting[i]);
+	/* Never started: nothing to charge, no engine time. */
+	for (i = 0; i < waiting.n; i++) {
+		ugpu_job_cancel(waiting.jobs[i], error);
+		ugpu_job_put(waiting.jobs[i]);
 	}
 }
