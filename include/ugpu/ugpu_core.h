@@ -52,13 +52,28 @@ struct ugpu_job;
 struct ugpu_vm;
 
 /**
+ * struct ugpu_platform_region - a named register window of a device.
+ * @name: the window's reg-names entry ("gmu", "gmu_pdc").
+ * @regs: its register accessor.
+ */
+struct ugpu_platform_region {
+	const char *name;
+	struct regmap *regs;
+};
+
+/**
  * struct ugpu_platform_data - what a device's origin hands its driver.
  * @regs: register accessor. On a board the driver maps its MMIO window
  *	with devm_regmap_init_mmio() and there is no platform data; the
  *	simulator passes the regmap of its simulated register file here.
+ * @regions: for a device with several named windows (the Adreno GMU),
+ *	the accessor of each, as ugpu_io_init_byname() finds them.
+ * @num_regions: entries in @regions.
  */
 struct ugpu_platform_data {
 	struct regmap *regs;
+	const struct ugpu_platform_region *regions;
+	unsigned int num_regions;
 };
 
 /**
@@ -407,6 +422,9 @@ struct ugpu_device *__ugpu_device_alloc(struct device *parent,
 				     offsetof(type, member)))
 
 struct regmap *ugpu_io_init(struct platform_device *pdev);
+struct regmap *ugpu_io_init_byname(struct device *owner,
+				    struct platform_device *pdev,
+				    const char *name);
 int ugpu_pm_runtime_init(struct device *dev, int autosuspend_ms);
 void ugpu_pm_runtime_fini(struct device *dev);
 int ugpu_pm_suspend(struct ugpu_device *udev);

@@ -406,6 +406,46 @@ struct regmap *ugpu_io_init(struct platform_device *pdev)
 EXPORT_SYMBOL_GPL(ugpu_io_init);
 
 /**
+ * ugpu_io_init_byname - get the register accessor of a named window
+ * @owner: the device whose lifetime the mapping follows (the GPU's, when
+ *	@pdev is a companion without a driver of its own, such as the GMU)
+ * @pdev: the platform device the window belongs to
+ * @name: the window's name (its reg-names entry)
+ *
+ * The simulator's accessor from &struct ugpu_platform_data, else a
+ * 32-bit MMIO regmap over the memory resource of that name.
+ *
+ * Return: the regmap, or an ERR_PTR.
+ */
+struct regmap *ugpu_io_init_byname(struct device *owner,
+				   struct platform_device *pdev,
+				   const char *name)
+{
+	static const struct regmap_config config = {
+		.reg_bits = 32,
+		.val_bits = 32,
+		.reg_stride = 4,
+	};
+	struct ugpu_platform_data *pdata = dev_get_platdata(&pdev->dev);
+	struct resource *res;
+	void __iomem *base;
+	unsigned int i;
+
+	for (i = 0; pdata && i < pdata->num_regions; i++)
+		if (!strcmp(pdata->regions[i].name, name))
+			return pdata->regions[i].regs;
+
+	res = platform_get_resource_byname(pdev, IORESOURCE_MEM, name);
+	if (!res)
+		return ERR_PTR(-ENODEV);
+	base = devm_ioremap_resource(owner, res);
+	if (IS_ERR(base))
+		return ERR_CAST(base);
+	return devm_regmap_init_mmio(owner, base, &config);
+}
+EXPORT_SYMBOL_GPL(ugpu_io_init_byname);
+
+/**
  * ugpu_pm_runtime_init - enable runtime PM of a GPU and power it up
  * @dev: the GPU's device, whose runtime PM callbacks power it
  * @autosuspend_ms: how long the GPU stays powered once idle
