@@ -222,7 +222,7 @@ static void sim_irq_fini(struct sim_device *sdev)
 /**
  * struct sim_clk - a gate clock of the board feeding the block.
  * @hw: the clock, registered with the common clock framework.
- * @sdev: the device it feeds.
+ * @u: the device it feeds.
  * @index: its bit in &sim_device.clk_on.
  * @lookup: clkdev entry naming it for the device, or NULL.
  * @rate: its rate; under the clock framework's prepare lock, which its
@@ -231,7 +231,7 @@ static void sim_irq_fini(struct sim_device *sdev)
  */
 struct sim_clk {
 	struct clk_hw hw;
-	struct sim_device *sdev;
+	struct sim_unit *u;
 	unsigned int index;
 	struct clk_lookup *lookup;
 	unsigned long rate;
@@ -264,7 +264,7 @@ static LIST_HEAD(sim_pds);
 
 /**
  * struct sim_board_res - the providers of a device's board resources.
- * @sdev: the device.
+ * @u: the device.
  * @clks: its clocks, in &sim_board.clks order.
  * @num_clks: clocks registered with the clock framework.
  * @pd: its power domain, or NULL.
@@ -276,14 +276,14 @@ static LIST_HEAD(sim_pds);
  * @num_opps: operating points added to the device.
  */
 struct sim_board_res {
-	struct sim_device *sdev;
+	struct sim_unit *u;
 	struct sim_clk clks[SIM_MAX_CLKS];
 	unsigned int num_clks;
 	struct sim_pd *pd;
 	struct list_head pd_link;
 	bool genpd_added;
 	struct sim_supply {
-		struct sim_device *sdev;
+		struct sim_unit *u;
 		unsigned int index;
 		struct regulator_desc desc;
 		struct regulator_init_data init;
@@ -304,30 +304,42 @@ static unsigned long sim_mask(unsigned int n)
 	return n ? GENMASK(n - 1, 0) : 0;
 }
 
-/*
- * The block answers on its bus: every clock runs, its domain and every
- * supply are on and it is out of reset. Caller holds sdev->lock.
- */
-static bool sim_reachable(struct sim_device *sdev)
+/* Without power the block keeps nothing. Caller holds sdev->lock. */
+static void sim_unit_power_lost(struct sim_unit *u)
 {
-	const struct sim_board *board = sdev->model->board;
-
-	lockdep_assert_held(&sdev->lock);
-	if (!board)
-		return true;
-	return sdev->powered && !sdev->rst_asserted &&
-	       sdev->supply_on == sim_mask(board->num_supplies) &&
-	       sdev->clk_on == sim_mask(board->num_clks);
+	if (u->power_lost)
+		u->power_lost(u->sdev);
 }
 
-static bool sim_running(struct sim_device *sdev)
+/*
+ * The block answers on its bus: every clock runs, its domain and every
+ * supply are on and it is out of reset, and for the GPU's device, the
+ * rail the model switches itself is on. Caller holds sdev->lock.
+ */
+static bool sim_reachable(struct sim_unit *u)
+{
+	const struct sim_board *board = u->board;
+	struct sim_device *sdev = u->sdev;
+
+	lockdep_assert_held(&sdev->lock);
+	if (u == &sdev->unit && sdev->model->rail_off &&
+	    sdev->model->rail_off(sdev))
+		return false;
+	if (!board)
+		return true;
+	return u->powered && !u->rst_asserted &&
+	       u->supply_on == sim_mask(board->num_supplies) &&
+	       u->clk_on == sim_mask(board->num_clks);
+}
+
+static bool sim_running(struct sim_unit *u)
 {
 	unsigned long flags;
 	bool ret;
 
-	spin_lock_irqsave(&sdev->lock, flags);
-	ret = sim_reachable(sdev);
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	ret = sim_reachable(u);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 	return ret;
 }
 
@@ -340,35 +352,35 @@ static struct sim_clk *to_sim_clk(struct clk_hw *hw)
 static int sim_clk_enable(struct clk_hw *hw)
 {
 	struct sim_clk *clk = to_sim_clk(hw);
-	struct sim_device *sdev = clk->sdev;
+	struct sim_unit *u = clk->u;
 	unsigned long flags;
 
-	if (atomic_add_unless(&sdev->clk_enable_fail, -1, 0))
+	if (atomic_add_unless(&u->clk_enable_fail, -1, 0))
 		return -EIO;
-	spin_lock_irqsave(&sdev->lock, flags);
-	__set_bit(clk->index, &sdev->clk_on);
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	__set_bit(clk->index, &u->clk_on);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 	/* The block may run again: let the device thread look. */
-	sim_kick(sdev);
+	sim_kick(u->sdev);
 	return 0;
 }
 
 static void sim_clk_disable(struct clk_hw *hw)
 {
 	struct sim_clk *clk = to_sim_clk(hw);
-	struct sim_device *sdev = clk->sdev;
+	struct sim_unit *u = clk->u;
 	unsigned long flags;
 
-	spin_lock_irqsave(&sdev->lock, flags);
-	__clear_bit(clk->index, &sdev->clk_on);
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	__clear_bit(clk->index, &u->clk_on);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 }
 
 static int sim_clk_is_enabled(struct clk_hw *hw)
 {
 	struct sim_clk *clk = to_sim_clk(hw);
 
-	return test_bit(clk->index, &clk->sdev->clk_on);
+	return test_bit(clk->index, &clk->u->clk_on);
 }
 
 static unsigned long sim_clk_recalc_rate(struct clk_hw *hw,
@@ -385,7 +397,7 @@ static unsigned long sim_clk_recalc_rate(struct clk_hw *hw,
 static int sim_clk_determine_rate(struct clk_hw *hw,
 				  struct clk_rate_request *req)
 {
-	const struct sim_board *board = to_sim_clk(hw)->sdev->model->board;
+	const struct sim_board *board = to_sim_clk(hw)->u->board;
 	unsigned long rate = board->opps[0].hz;
 	unsigned int i;
 
@@ -400,7 +412,7 @@ static int sim_clk_set_rate(struct clk_hw *hw, unsigned long rate,
 			    unsigned long parent_rate)
 {
 	struct sim_clk *clk = to_sim_clk(hw);
-	const struct sim_board *board = clk->sdev->model->board;
+	const struct sim_board *board = clk->u->board;
 	unsigned int i;
 
 	for (i = 0; i < board->num_opps; i++) {
@@ -437,16 +449,16 @@ static void sim_pd_set(struct sim_pd *pd, bool on)
 	mutex_lock(&pd->lock);
 	pd->on = on;
 	list_for_each_entry(res, &pd->devs, pd_link) {
-		struct sim_device *sdev = res->sdev;
+		struct sim_unit *u = res->u;
 
-		spin_lock_irqsave(&sdev->lock, flags);
-		sdev->powered = on;
+		spin_lock_irqsave(&u->sdev->lock, flags);
+		u->powered = on;
 		/* Without power the block keeps nothing. */
 		if (!on)
-			sdev->model->power_lost(sdev);
-		spin_unlock_irqrestore(&sdev->lock, flags);
+			sim_unit_power_lost(u);
+		spin_unlock_irqrestore(&u->sdev->lock, flags);
 		if (on)
-			sim_kick(sdev);
+			sim_kick(u->sdev);
 	}
 	mutex_unlock(&pd->lock);
 }
@@ -471,66 +483,66 @@ static int sim_pd_power_off(struct generic_pm_domain *genpd)
  */
 
 /* The device owning each block of lines; set at load, cleared at unload. */
-static struct sim_device *sim_rst_owner[SIM_MAX_DEVICES];
+static struct sim_unit *sim_rst_owner[SIM_MAX_DEVICES];
 
-static struct sim_device *sim_rst_line(unsigned long id, unsigned int *line)
+static struct sim_unit *sim_rst_line(unsigned long id, unsigned int *line)
 {
-	struct sim_device *sdev;
+	struct sim_unit *u;
 
 	if (id >= SIM_MAX_DEVICES * SIM_MAX_RESETS)
 		return NULL;
-	sdev = READ_ONCE(sim_rst_owner[id / SIM_MAX_RESETS]);
+	u = READ_ONCE(sim_rst_owner[id / SIM_MAX_RESETS]);
 	*line = id % SIM_MAX_RESETS;
-	if (!sdev || *line >= sdev->model->board->num_resets)
+	if (!u || *line >= u->board->num_resets)
 		return NULL;
-	return sdev;
+	return u;
 }
 
 static int sim_rst_assert(struct reset_controller_dev *rcdev,
 			  unsigned long id)
 {
-	struct sim_device *sdev;
+	struct sim_unit *u;
 	unsigned long flags;
 	unsigned int line;
 
-	sdev = sim_rst_line(id, &line);
-	if (!sdev)
+	u = sim_rst_line(id, &line);
+	if (!u)
 		return -EINVAL;
-	spin_lock_irqsave(&sdev->lock, flags);
-	__set_bit(line, &sdev->rst_asserted);
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	__set_bit(line, &u->rst_asserted);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 	return 0;
 }
 
 static int sim_rst_deassert(struct reset_controller_dev *rcdev,
 			    unsigned long id)
 {
-	struct sim_device *sdev;
+	struct sim_unit *u;
 	unsigned long flags;
 	unsigned int line;
 
-	sdev = sim_rst_line(id, &line);
-	if (!sdev)
+	u = sim_rst_line(id, &line);
+	if (!u)
 		return -EINVAL;
-	spin_lock_irqsave(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
 	/* Leaving reset, the block starts from its power-up state. */
-	if (__test_and_clear_bit(line, &sdev->rst_asserted))
-		sdev->model->power_lost(sdev);
-	spin_unlock_irqrestore(&sdev->lock, flags);
-	sim_kick(sdev);
+	if (__test_and_clear_bit(line, &u->rst_asserted))
+		sim_unit_power_lost(u);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
+	sim_kick(u->sdev);
 	return 0;
 }
 
 static int sim_rst_status(struct reset_controller_dev *rcdev,
 			  unsigned long id)
 {
-	struct sim_device *sdev;
+	struct sim_unit *u;
 	unsigned int line;
 
-	sdev = sim_rst_line(id, &line);
-	if (!sdev)
+	u = sim_rst_line(id, &line);
+	if (!u)
 		return -EINVAL;
-	return test_bit(line, &sdev->rst_asserted);
+	return test_bit(line, &u->rst_asserted);
 }
 
 static const struct reset_control_ops sim_rst_ops = {
@@ -551,16 +563,16 @@ static struct reset_controller_dev sim_rcdev = {
 };
 
 /*
- * Name @sdev's lines for its driver. The reset framework cannot remove a
+ * Name @u's lines for its driver. The reset framework cannot remove a
  * lookup: the entries (and the strings they point to) outlive the module.
  * Loaded again, the simulator registers its controller under the same
  * name and a device at the same position gets the same lines, so an old
  * entry found first still names the right line.
  */
-static int sim_rst_add_lookups(struct sim_device *sdev,
+static int sim_rst_add_lookups(struct sim_unit *u,
 			       struct platform_device *pdev)
 {
-	const struct sim_board *board = sdev->model->board;
+	const struct sim_board *board = u->board;
 	struct reset_control_lookup *lookup;
 	unsigned int i;
 
@@ -571,7 +583,7 @@ static int sim_rst_add_lookups(struct sim_device *sdev,
 		return -ENOMEM;
 	for (i = 0; i < board->num_resets; i++) {
 		lookup[i].provider = kstrdup(dev_name(sim_provider), GFP_KERNEL);
-		lookup[i].index = sdev->index * SIM_MAX_RESETS + i;
+		lookup[i].index = u->sdev->index * SIM_MAX_RESETS + i;
 		/* platform_device_add() names the device just so. */
 		lookup[i].dev_id = kasprintf(GFP_KERNEL, "%s.%d", pdev->name,
 					     pdev->id);
@@ -598,19 +610,19 @@ err_free:
 static void sim_supply_set(struct regulator_dev *rdev, bool on)
 {
 	struct sim_supply *supply = rdev_get_drvdata(rdev);
-	struct sim_device *sdev = supply->sdev;
+	struct sim_unit *u = supply->u;
 	unsigned long flags;
 
-	spin_lock_irqsave(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
 	if (on) {
-		__set_bit(supply->index, &sdev->supply_on);
-	} else if (__test_and_clear_bit(supply->index, &sdev->supply_on)) {
+		__set_bit(supply->index, &u->supply_on);
+	} else if (__test_and_clear_bit(supply->index, &u->supply_on)) {
 		/* Without power the block keeps nothing. */
-		sdev->model->power_lost(sdev);
+		sim_unit_power_lost(u);
 	}
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 	if (on)
-		sim_kick(sdev);
+		sim_kick(u->sdev);
 }
 
 static int sim_supply_enable(struct regulator_dev *rdev)
@@ -629,7 +641,7 @@ static int sim_supply_is_enabled(struct regulator_dev *rdev)
 {
 	struct sim_supply *supply = rdev_get_drvdata(rdev);
 
-	return test_bit(supply->index, &supply->sdev->supply_on);
+	return test_bit(supply->index, &supply->u->supply_on);
 }
 
 static int sim_supply_get_voltage_sel(struct regulator_dev *rdev)
@@ -665,17 +677,17 @@ static const struct regulator_ops sim_supply_vsel_ops = {
 	.set_voltage_sel = sim_supply_set_voltage_sel,
 };
 
-static int sim_supply_register(struct sim_device *sdev,
+static int sim_supply_register(struct sim_unit *u,
 			       struct platform_device *pdev, unsigned int i)
 {
-	const struct sim_board_supply *bs = &sdev->model->board->supplies[i];
-	struct sim_supply *supply = &sdev->res->supplies[i];
+	const struct sim_board_supply *bs = &u->board->supplies[i];
+	struct sim_supply *supply = &u->res->supplies[i];
 	struct regulator_config config = { };
 
-	supply->sdev = sdev;
+	supply->u = u;
 	supply->index = i;
-	snprintf(supply->name, sizeof(supply->name), "ugpu-sim%u-%s",
-		 sdev->index, bs->supply);
+	snprintf(supply->name, sizeof(supply->name), "ugpu-sim%u%s-%s",
+		 u->sdev->index, u->tag, bs->supply);
 	/* platform_device_add() names the device just so. */
 	snprintf(supply->dev_name, sizeof(supply->dev_name), "%s.%d",
 		 pdev->name, pdev->id);
@@ -762,9 +774,9 @@ static void sim_pd_put(struct sim_pd *pd)
  * @pdev, which is not added yet: they exist before its driver can probe,
  * as on a board.
  */
-static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
+static int sim_board_init(struct sim_unit *u, struct platform_device *pdev)
 {
-	const struct sim_board *board = sdev->model->board;
+	const struct sim_board *board = u->board;
 	struct sim_board_res *res;
 	unsigned long flags;
 	struct sim_pd *pd;
@@ -773,32 +785,34 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 
 	if (!board)
 		return 0;
-	if (WARN_ON(!board->num_clks || board->num_clks > SIM_MAX_CLKS ||
+	/* The reset lines are the GPU device's. */
+	if (WARN_ON(board->num_clks > SIM_MAX_CLKS ||
 		    board->num_resets > SIM_MAX_RESETS ||
+		    (u != &u->sdev->unit && board->num_resets) ||
 		    board->num_supplies > SIM_MAX_SUPPLIES ||
-		    sdev->index >= SIM_MAX_DEVICES ||
+		    u->sdev->index >= SIM_MAX_DEVICES ||
 		    ((board->power_domain || board->num_resets ||
-		      board->num_supplies) && !sdev->model->power_lost)))
+		      board->num_supplies) && !u->power_lost)))
 		return -EINVAL;
 
 	res = kzalloc(sizeof(*res), GFP_KERNEL);
 	if (!res)
 		return -ENOMEM;
-	res->sdev = sdev;
-	sdev->res = res;
+	res->u = u;
+	u->res = res;
 
 	/* Held in reset from the start; no supply is on yet. */
-	spin_lock_irqsave(&sdev->lock, flags);
-	sdev->rst_asserted = sim_mask(board->num_resets);
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	u->rst_asserted = sim_mask(board->num_resets);
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 	if (board->num_resets) {
-		WRITE_ONCE(sim_rst_owner[sdev->index], sdev);
-		ret = sim_rst_add_lookups(sdev, pdev);
+		WRITE_ONCE(sim_rst_owner[u->sdev->index], u);
+		ret = sim_rst_add_lookups(u, pdev);
 		if (ret)
 			return ret;
 	}
 	for (i = 0; i < board->num_supplies; i++) {
-		ret = sim_supply_register(sdev, pdev, i);
+		ret = sim_supply_register(u, pdev, i);
 		if (ret)
 			return ret;
 		res->num_supplies++;
@@ -813,9 +827,9 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 		};
 
 		/* A node without clock-names has one unnamed clock. */
-		snprintf(clk->name, sizeof(clk->name), "ugpu-sim%u-%s",
-			 sdev->index, board->clks[i].con_id ?: "clk");
-		clk->sdev = sdev;
+		snprintf(clk->name, sizeof(clk->name), "ugpu-sim%u%s-%s",
+			 u->sdev->index, u->tag, board->clks[i].con_id ?: "clk");
+		clk->u = u;
 		clk->index = i;
 		clk->rate = board->clks[i].rate;
 		clk->hw.init = &init;
@@ -835,9 +849,9 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 	 * the block as a board whose node has no power-domains entry.
 	 */
 	if (!board->power_domain || !IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS)) {
-		spin_lock_irqsave(&sdev->lock, flags);
-		sdev->powered = true;
-		spin_unlock_irqrestore(&sdev->lock, flags);
+		spin_lock_irqsave(&u->sdev->lock, flags);
+		u->powered = true;
+		spin_unlock_irqrestore(&u->sdev->lock, flags);
 		return 0;
 	}
 	pd = sim_pd_get(board->power_domain);
@@ -846,9 +860,9 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
 	res->pd = pd;
 	/* The domain may be on already for another device in it. */
 	mutex_lock(&pd->lock);
-	spin_lock_irqsave(&sdev->lock, flags);
-	sdev->powered = pd->on;
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	u->powered = pd->on;
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 	list_add_tail(&res->pd_link, &pd->devs);
 	mutex_unlock(&pd->lock);
 	ret = pm_genpd_add_device(&pd->genpd, &pdev->dev);
@@ -865,10 +879,10 @@ static int sim_board_init(struct sim_device *sdev, struct platform_device *pdev)
  * device's clock, whose consumer keeps the device's name, which
  * platform_device_add() sets.
  */
-static int sim_board_add_opps(struct sim_device *sdev)
+static int sim_board_add_opps(struct sim_unit *u)
 {
-	const struct sim_board *board = sdev->model->board;
-	struct platform_device *pdev = sdev->pdev;
+	const struct sim_board *board = u->board;
+	struct platform_device *pdev = u->pdev;
 	unsigned int i;
 	int ret;
 
@@ -886,7 +900,7 @@ static int sim_board_add_opps(struct sim_device *sdev)
 		ret = dev_pm_opp_add_dynamic(&pdev->dev, &data);
 		if (ret)
 			return ret;
-		sdev->res->num_opps++;
+		u->res->num_opps++;
 	}
 	return 0;
 }
@@ -895,18 +909,18 @@ static int sim_board_add_opps(struct sim_device *sdev)
  * The device being added, and what adding its operating points gave.
  * Devices are added one at a time at module load.
  */
-static struct sim_device *sim_adding;
+static struct sim_unit *sim_adding;
 static int sim_adding_err;
 
 /* The bus has the device, its driver has not probed yet. */
 static int sim_bus_notify(struct notifier_block *nb, unsigned long action,
 			  void *data)
 {
-	struct sim_device *sdev = READ_ONCE(sim_adding);
+	struct sim_unit *u = READ_ONCE(sim_adding);
 
-	if (action == BUS_NOTIFY_ADD_DEVICE && sdev &&
-	    data == &sdev->pdev->dev)
-		sim_adding_err = sim_board_add_opps(sdev);
+	if (action == BUS_NOTIFY_ADD_DEVICE && u &&
+	    data == &u->pdev->dev)
+		sim_adding_err = sim_board_add_opps(u);
 	return NOTIFY_DONE;
 }
 
@@ -915,17 +929,17 @@ static struct notifier_block sim_bus_nb = {
 };
 
 /* The device is gone from the bus: its driver released everything. */
-static void sim_board_fini(struct sim_device *sdev)
+static void sim_board_fini(struct sim_unit *u)
 {
-	struct sim_board_res *res = sdev->res;
+	struct sim_board_res *res = u->res;
 	unsigned int i;
 
 	if (!res)
 		return;
 	if (res->num_opps)
-		dev_pm_opp_remove_all_dynamic(&sdev->pdev->dev);
+		dev_pm_opp_remove_all_dynamic(&u->pdev->dev);
 	if (res->genpd_added)
-		pm_genpd_remove_device(&sdev->pdev->dev);
+		pm_genpd_remove_device(&u->pdev->dev);
 	if (res->pd) {
 		mutex_lock(&res->pd->lock);
 		list_del(&res->pd_link);
@@ -939,37 +953,37 @@ static void sim_board_fini(struct sim_device *sdev)
 	}
 	for (i = 0; i < res->num_supplies; i++)
 		regulator_unregister(res->supplies[i].rdev);
-	if (sdev->index < SIM_MAX_DEVICES)
-		WRITE_ONCE(sim_rst_owner[sdev->index], NULL);
+	if (u == &u->sdev->unit && u->sdev->index < SIM_MAX_DEVICES)
+		WRITE_ONCE(sim_rst_owner[u->sdev->index], NULL);
 	kfree(res);
-	sdev->res = NULL;
+	u->res = NULL;
 }
 
 /* Output of supply @i; a settable one's selector is read locklessly. */
-static int sim_supply_uV(struct sim_device *sdev, unsigned int i)
+static int sim_supply_uV(struct sim_unit *u, unsigned int i)
 {
-	const struct sim_board_supply *bs = &sdev->model->board->supplies[i];
+	const struct sim_board_supply *bs = &u->board->supplies[i];
 
 	if (!bs->min_microvolt)
 		return bs->microvolt;
 	return bs->min_microvolt +
-	       READ_ONCE(sdev->res->supplies[i].sel) * bs->step_microvolt;
+	       READ_ONCE(u->res->supplies[i].sel) * bs->step_microvolt;
 }
 
 static int sim_board_show(struct seq_file *m, void *data)
 {
-	struct sim_device *sdev = m->private;
-	const struct sim_board *board = sdev->model->board;
+	struct sim_unit *u = m->private;
+	const struct sim_board *board = u->board;
 	unsigned long flags, clk_on, rst, supply_on;
 	unsigned int i;
 	bool powered;
 
-	spin_lock_irqsave(&sdev->lock, flags);
-	clk_on = sdev->clk_on;
-	powered = sdev->powered;
-	rst = sdev->rst_asserted;
-	supply_on = sdev->supply_on;
-	spin_unlock_irqrestore(&sdev->lock, flags);
+	spin_lock_irqsave(&u->sdev->lock, flags);
+	clk_on = u->clk_on;
+	powered = u->powered;
+	rst = u->rst_asserted;
+	supply_on = u->supply_on;
+	spin_unlock_irqrestore(&u->sdev->lock, flags);
 
 	seq_printf(m, "source: %s\npower domain: %s, %s\n", board->source,
 		   IS_ENABLED(CONFIG_PM_GENERIC_DOMAINS) && board->power_domain ?
@@ -977,7 +991,7 @@ static int sim_board_show(struct seq_file *m, void *data)
 	for (i = 0; i < board->num_clks; i++)
 		seq_printf(m, "clock %s: %lu Hz, %s\n",
 			   board->clks[i].con_id ?: "(unnamed)",
-			   READ_ONCE(sdev->res->clks[i].rate),
+			   READ_ONCE(u->res->clks[i].rate),
 			   test_bit(i, &clk_on) ? "on" : "off");
 	for (i = 0; i < board->num_resets; i++)
 		seq_printf(m, "reset %s: %s\n", board->resets[i],
@@ -985,7 +999,7 @@ static int sim_board_show(struct seq_file *m, void *data)
 	for (i = 0; i < board->num_supplies; i++)
 		seq_printf(m, "supply %s: %d uV, %s\n",
 			   board->supplies[i].supply,
-			   sim_supply_uV(sdev, i),
+			   sim_supply_uV(u, i),
 			   test_bit(i, &supply_on) ? "on" : "off");
 	return 0;
 }
@@ -994,12 +1008,12 @@ DEFINE_SHOW_ATTRIBUTE(sim_board);
 /* Registers */
 
 /* An access the bus could not deliver; the CPU side sees all ones. */
-static void sim_bus_error(struct sim_device *sdev, const char *what,
+static void sim_bus_error(struct sim_unit *u, const char *what,
 			  unsigned int reg)
 {
-	atomic_inc(&sdev->bus_errors);
+	atomic_inc(&u->bus_errors);
 	pr_warn_ratelimited("ugpu_sim: %s: register %s at %#x with clocks or power off or in reset\n",
-			    dev_name(&sdev->pdev->dev), what, reg);
+			    dev_name(&u->pdev->dev), what, reg);
 }
 
 static int sim_reg_read(void *context, unsigned int reg, unsigned int *val)
@@ -1009,11 +1023,11 @@ static int sim_reg_read(void *context, unsigned int reg, unsigned int *val)
 	bool ok;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	ok = sim_reachable(sdev);
+	ok = sim_reachable(&sdev->unit);
 	*val = ok ? sdev->model->reg_read(sdev, reg) : ~0u;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	if (!ok)
-		sim_bus_error(sdev, "read", reg);
+		sim_bus_error(&sdev->unit, "read", reg);
 	return 0;
 }
 
@@ -1024,12 +1038,49 @@ static int sim_reg_write(void *context, unsigned int reg, unsigned int val)
 	bool ok;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	ok = sim_reachable(sdev);
+	ok = sim_reachable(&sdev->unit);
 	if (ok)
 		sdev->model->reg_write(sdev, reg, val);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	if (!ok)
-		sim_bus_error(sdev, "write", reg);
+		sim_bus_error(&sdev->unit, "write", reg);
+	return 0;
+}
+
+/* The companion's windows: the same bus, its own clocks and domain. */
+static int sim_comp_reg_read(void *context, unsigned int reg,
+			     unsigned int *val)
+{
+	struct sim_window *win = context;
+	struct sim_device *sdev = win->sdev;
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	ok = sim_reachable(&sdev->comp);
+	*val = ok ? sdev->model->companion->reg_read(sdev, win->index, reg) :
+		    ~0u;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (!ok)
+		sim_bus_error(&sdev->comp, "read", reg);
+	return 0;
+}
+
+static int sim_comp_reg_write(void *context, unsigned int reg,
+			      unsigned int val)
+{
+	struct sim_window *win = context;
+	struct sim_device *sdev = win->sdev;
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	ok = sim_reachable(&sdev->comp);
+	if (ok)
+		sdev->model->companion->reg_write(sdev, win->index, reg, val);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	if (!ok)
+		sim_bus_error(&sdev->comp, "write", reg);
 	return 0;
 }
 
@@ -1127,7 +1178,8 @@ unsigned long sim_clk_rate(struct sim_device *sdev, const char *con_id)
 
 	for (i = 0; board && i < board->num_clks; i++)
 		if (board->clks[i].con_id && !strcmp(board->clks[i].con_id, con_id))
-			return sdev->res ? READ_ONCE(sdev->res->clks[i].rate) :
+			return sdev->unit.res ?
+			       READ_ONCE(sdev->unit.res->clks[i].rate) :
 					   board->clks[i].rate;
 	return 0;
 }
@@ -1162,7 +1214,7 @@ static int sim_thread_fn(void *data)
 		/* A kick during process() must not be lost. */
 		smp_mb__after_atomic();
 		/* A gated or unpowered block does nothing until a clock starts. */
-		if (!sim_running(sdev)) {
+		if (!sim_running(&sdev->unit)) {
 			sim_thread_wait(sdev, KTIME_MAX);
 			continue;
 		}
@@ -1490,19 +1542,37 @@ static int sim_fuses_init(struct sim_device *sdev, struct platform_device *pdev)
 	return 0;
 }
 
+static void sim_comp_fini(struct sim_device *sdev)
+{
+	unsigned int i;
+
+	sim_board_fini(&sdev->comp);
+	if (sdev->comp.pdev)
+		platform_device_put(sdev->comp.pdev);
+	for (i = 0; i < SIM_MAX_REGIONS; i++)
+		if (!IS_ERR_OR_NULL(sdev->comp_win[i].regmap))
+			regmap_exit(sdev->comp_win[i].regmap);
+}
+
 static void sim_device_destroy(struct sim_device *sdev, bool added)
 {
 	debugfs_remove_recursive(sdev->dir);
+	debugfs_remove_recursive(sdev->comp_dir);
 	/* Unbinds the driver, which frees its interrupts and clocks. */
-	if (added)
+	if (added) {
 		platform_device_del(sdev->pdev);
+		/* The GPU's driver borrowed the companion's resources. */
+		if (sdev->comp.pdev)
+			platform_device_del(sdev->comp.pdev);
+	}
 	if (sdev->pdev) {
 		if (sdev->iommu_ready)
 			sdev->model->iommu_fini(sdev, sdev->pdev);
-		sim_board_fini(sdev);
+		sim_board_fini(&sdev->unit);
 		sim_fuses_fini(sdev);
 		platform_device_put(sdev->pdev);
 	}
+	sim_comp_fini(sdev);
 	if (sdev->thread)
 		kthread_stop(sdev->thread);
 	sim_irq_fini(sdev);
@@ -1510,6 +1580,95 @@ static void sim_device_destroy(struct sim_device *sdev, bool added)
 		regmap_exit(sdev->regmap);
 	sdev->model->fini(sdev);
 	kfree(sdev);
+}
+
+/*
+ * The companion's device, allocated with its windows, interrupts,
+ * properties and board resources; added later, before the GPU's. Its
+ * software node is its fwnode, which the GPU's property refers to.
+ */
+static int sim_comp_alloc(struct sim_device *sdev)
+{
+	const struct sim_companion *c = sdev->model->companion;
+	struct resource res[SIM_MAX_IRQS] = { };
+	struct ugpu_platform_data pdata = { };
+	struct platform_device *pdev;
+	unsigned int i;
+	int ret;
+
+	if (WARN_ON(c->num_regions > SIM_MAX_REGIONS ||
+		    c->first_irq + c->num_irqs > sdev->model->num_irqs))
+		return -EINVAL;
+	sdev->comp.sdev = sdev;
+	sdev->comp.board = c->board;
+	sdev->comp.tag = c->tag;
+	sdev->comp.power_lost = c->power_lost;
+	for (i = 0; i < c->num_regions; i++) {
+		struct sim_window *win = &sdev->comp_win[i];
+		const struct regmap_config config = {
+			.name = c->regions[i].name,
+			.reg_bits = 32,
+			.val_bits = 32,
+			.reg_stride = 4,
+			.max_register = c->regions[i].size - 4,
+			.reg_read = sim_comp_reg_read,
+			.reg_write = sim_comp_reg_write,
+			.disable_locking = true,
+			.cache_type = REGCACHE_NONE,
+		};
+
+		win->sdev = sdev;
+		win->index = i;
+		win->regmap = regmap_init(NULL, NULL, win, &config);
+		if (IS_ERR(win->regmap))
+			return PTR_ERR(win->regmap);
+		sdev->comp_regions[i].name = c->regions[i].name;
+		sdev->comp_regions[i].regs = win->regmap;
+	}
+
+	pdev = platform_device_alloc(c->pdev_name, sdev->index);
+	if (!pdev)
+		return -ENOMEM;
+	sdev->comp.pdev = pdev;
+	pdev->platform_dma_mask = DMA_BIT_MASK(40);
+	pdev->dev.dma_mask = &pdev->platform_dma_mask;
+	pdev->dev.coherent_dma_mask = pdev->platform_dma_mask;
+	for (i = 0; i < c->num_irqs; i++)
+		res[i] = DEFINE_RES_IRQ_NAMED(sdev->virq[c->first_irq + i],
+					      c->irq_names[i]);
+	pdata.regions = sdev->comp_regions;
+	pdata.num_regions = c->num_regions;
+	ret = platform_device_add_resources(pdev, res, c->num_irqs) ?:
+	      platform_device_add_data(pdev, &pdata, sizeof(pdata)) ?:
+	      device_create_managed_software_node(&pdev->dev, c->props, NULL);
+	if (ret)
+		return ret;
+	return sim_board_init(&sdev->comp, pdev);
+}
+
+/*
+ * Add @u's device; its operating points are added as the bus gets it
+ * (sim_bus_notify()). Returns what adding it or them gave.
+ */
+static int sim_unit_add(struct sim_unit *u)
+{
+	int ret;
+
+	sim_adding_err = 0;
+	WRITE_ONCE(sim_adding, u);
+	ret = platform_device_add(u->pdev);
+	WRITE_ONCE(sim_adding, NULL);
+	return ret;
+}
+
+static void sim_unit_debugfs(struct sim_unit *u, struct dentry *dir)
+{
+	debugfs_create_atomic_t("bus_errors", 0444, dir, &u->bus_errors);
+	if (u->board && u->board->num_clks)
+		debugfs_create_atomic_t("clk_enable_fail", 0600, dir,
+					&u->clk_enable_fail);
+	if (u->board)
+		debugfs_create_file("board", 0444, dir, u, &sim_board_fops);
 }
 
 static struct sim_device *sim_device_create(const struct sim_model *model,
@@ -1527,7 +1686,8 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		.disable_locking = true,
 		.cache_type = REGCACHE_NONE,
 	};
-	struct property_entry props[SIM_MAX_PROPS + 4] = { };
+	struct property_entry props[SIM_MAX_PROPS + 5] = { };
+	struct software_node_ref_args comp_ref = { };
 	struct resource res[SIM_MAX_IRQS] = { };
 	unsigned int dev_irqs = model->dev_irqs ?: model->num_irqs;
 	struct ugpu_platform_data pdata = { };
@@ -1564,6 +1724,10 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 
 	sdev->model = model;
 	sdev->index = index;
+	sdev->unit.sdev = sdev;
+	sdev->unit.board = model->board;
+	sdev->unit.tag = "";
+	sdev->unit.power_lost = model->power_lost;
 	spin_lock_init(&sdev->lock);
 	init_waitqueue_head(&sdev->wq);
 	atomic64_set(&sdev->skew_ns, 0);
@@ -1605,6 +1769,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		goto err_destroy;
 	}
 	WRITE_ONCE(sdev->pdev, pdev);
+	sdev->unit.pdev = pdev;
 	pdev->platform_dma_mask = DMA_BIT_MASK(40);
 	pdev->dev.dma_mask = &pdev->platform_dma_mask;
 	pdev->dev.coherent_dma_mask = pdev->platform_dma_mask;
@@ -1619,13 +1784,21 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	      platform_device_add_data(pdev, &pdata, sizeof(pdata));
 	if (ret)
 		goto err_destroy;
+	if (model->companion) {
+		ret = sim_comp_alloc(sdev);
+		if (ret)
+			goto err_destroy;
+		comp_ref.node = to_software_node(dev_fwnode(&sdev->comp.pdev->dev));
+		props[n++] = PROPERTY_ENTRY_REF_ARRAY_LEN(model->companion->ref_prop,
+							  &comp_ref, 1);
+	}
 	if (n) {
 		ret = device_create_managed_software_node(&pdev->dev, props,
 							  NULL);
 		if (ret)
 			goto err_destroy;
 	}
-	ret = sim_board_init(sdev, pdev);
+	ret = sim_board_init(&sdev->unit, pdev);
 	if (ret)
 		goto err_destroy;
 	ret = sim_fuses_init(sdev, pdev);
@@ -1645,26 +1818,36 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 	 * regulator core also links to it), and the domain goes off only in
 	 * the noirq phase, after them. Losing power clears the model.
 	 */
-	sim_adding_err = 0;
-	WRITE_ONCE(sim_adding, sdev);
-	ret = platform_device_add(pdev);
-	WRITE_ONCE(sim_adding, NULL);
-	if (ret)
+	if (model->companion) {
+		ret = sim_unit_add(&sdev->comp);
+		if (ret)
+			goto err_destroy;
+		if (sim_adding_err) {
+			platform_device_del(sdev->comp.pdev);
+			ret = sim_adding_err;
+			goto err_destroy;
+		}
+	}
+	ret = sim_unit_add(&sdev->unit);
+	if (ret) {
+		if (sdev->comp.pdev)
+			platform_device_del(sdev->comp.pdev);
 		goto err_destroy;
+	}
 	if (sim_adding_err) {
 		sim_device_destroy(sdev, true);
 		return ERR_PTR(sim_adding_err);
 	}
 
 	sdev->dir = debugfs_create_dir(dev_name(&pdev->dev), sim_debugfs_root);
-	debugfs_create_atomic_t("bus_errors", 0444, sdev->dir,
-				&sdev->bus_errors);
-	if (model->board && model->board->num_clks)
-		debugfs_create_atomic_t("clk_enable_fail", 0600, sdev->dir,
-					&sdev->clk_enable_fail);
-	if (model->board)
-		debugfs_create_file("board", 0444, sdev->dir, sdev,
-				    &sim_board_fops);
+	sim_unit_debugfs(&sdev->unit, sdev->dir);
+	if (model->companion) {
+		sdev->comp_dir = debugfs_create_dir(dev_name(&sdev->comp.pdev->dev),
+						    sim_debugfs_root);
+		sim_unit_debugfs(&sdev->comp, sdev->comp_dir);
+		if (model->companion->debugfs_init)
+			model->companion->debugfs_init(sdev, sdev->comp_dir);
+	}
 	if (model->debugfs_init)
 		model->debugfs_init(sdev, sdev->dir);
 

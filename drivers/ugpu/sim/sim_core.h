@@ -17,13 +17,17 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include <ugpu/ugpu_core.h>
+
 #define SIM_MAX_IRQS		8
 #define SIM_MAX_PROPS		7
 #define SIM_MAX_CLKS		4
 #define SIM_MAX_RESETS		3
 #define SIM_MAX_SUPPLIES	2
+#define SIM_MAX_REGIONS		3
 
 struct dentry;
+struct software_node;
 struct irq_domain;
 struct sim_board_res;
 struct sim_fuse_res;
@@ -188,6 +192,105 @@ struct sim_fuses {
 #define SIM_MAX_FUSE_CELLS	2
 
 /**
+ * struct sim_region - a named register window of a companion device.
+ * @name: its reg-names entry.
+ * @size: bytes in the window.
+ */
+struct sim_region {
+	const char *name;
+	unsigned int size;
+};
+
+/**
+ * struct sim_companion - a second platform device of a simulated GPU, a
+ * block of the SoC the GPU's node points to (the a618's GMU): no driver
+ * binds it, the GPU's driver borrows its resources.
+ * @pdev_name: its platform device name; its id is the GPU's index.
+ * @tag: what the names of its clocks and regulators carry ("-gmu").
+ * @board: its clocks, power domain and operating points, registered as
+ *	for the GPU's (without resets: the reset lines are the GPU's).
+ * @props: its device properties, in a software node that is its fwnode.
+ * @ref_prop: name of the GPU's property referring to that node.
+ * @regions: its register windows, each a regmap of its own, handed over
+ *	as &ugpu_platform_data.regions.
+ * @num_regions: entries in @regions (at most %SIM_MAX_REGIONS).
+ * @first_irq: its first line of the GPU's irq domain.
+ * @irq_names: names of its lines, from @first_irq on.
+ * @num_irqs: its lines.
+ * @reg_read: read register @reg (a byte offset) of window @region;
+ *	called with &sim_device.lock held, only while it is reachable.
+ * @reg_write: write a register, likewise.
+ * @power_lost: it lost power; called with &sim_device.lock held.
+ * @debugfs_init: add files to its debugfs directory.
+ */
+struct sim_companion {
+	const char *pdev_name;
+	const char *tag;
+	const struct sim_board *board;
+	const struct property_entry *props;
+	const char *ref_prop;
+	const struct sim_region *regions;
+	unsigned int num_regions;
+	unsigned int first_irq;
+	const char * const *irq_names;
+	unsigned int num_irqs;
+	u32 (*reg_read)(struct sim_device *sdev, unsigned int region,
+			unsigned int reg);
+	void (*reg_write)(struct sim_device *sdev, unsigned int region,
+			  unsigned int reg, u32 val);
+	void (*power_lost)(struct sim_device *sdev);
+	void (*debugfs_init)(struct sim_device *sdev, struct dentry *dir);
+};
+
+/**
+ * struct sim_window - a register window of a companion device.
+ * @sdev: the simulated GPU.
+ * @index: its entry in &sim_companion.regions.
+ * @regmap: its accessor, whose context this is.
+ */
+struct sim_window {
+	struct sim_device *sdev;
+	unsigned int index;
+	struct regmap *regmap;
+};
+
+/**
+ * struct sim_unit - a platform device of a simulated GPU with the state
+ * of its board resources.
+ * @sdev: the simulated GPU it belongs to.
+ * @board: its board, or NULL: always clocked and powered.
+ * @pdev: its platform device, NULL until allocated.
+ * @tag: "" for the GPU's device, else what its providers' names carry
+ *	after the GPU's index ("-gmu").
+ * @power_lost: what it does on losing power or leaving reset.
+ * @res: its board's clock and power-domain providers, NULL without @board.
+ * @clk_on: bit n set while clock n of the board runs; under
+ *	&sim_device.lock.
+ * @powered: the power domain is on; under &sim_device.lock.
+ * @rst_asserted: bit n set while reset line n of the board is asserted;
+ *	under &sim_device.lock.
+ * @supply_on: bit n set while supply n of the board is on; under
+ *	&sim_device.lock.
+ * @bus_errors: register accesses that did not reach it.
+ * @clk_enable_fail: test knob (debugfs): that many enables of the
+ *	board's clocks fail with -EIO, as a clock whose PLL does not lock.
+ */
+struct sim_unit {
+	struct sim_device *sdev;
+	const struct sim_board *board;
+	struct platform_device *pdev;
+	const char *tag;
+	void (*power_lost)(struct sim_device *sdev);
+	struct sim_board_res *res;
+	unsigned long clk_on;
+	bool powered;
+	unsigned long rst_asserted;
+	unsigned long supply_on;
+	atomic_t bus_errors;
+	atomic_t clk_enable_fail;
+};
+
+/**
  * struct sim_model - a simulated GPU model.
  * @name: name used in the ``gpus`` module parameter.
  * @pdev_name: platform device name the driver matches.
@@ -228,7 +331,14 @@ struct sim_fuses {
  * @bus_end: the access that @bus_begin let through has ended.
  * @debugfs_init: add model files to the device's debugfs directory.
  * @iommu_init: optional; the GPU sits behind an IOMMU of its own: create
- *	it and make it the IOMMU of @pdev, which is not added yet.
+ *	it and make it the IOMMU of @pdev, which is not added yet. The
+ *	companion's device (&sim_device.comp) is allocated, not added.
+ * @companion: optional; a device of the SoC the GPU's node refers to,
+ *	added before the GPU's.
+ * @rail_off: optional; the block's power rail is switched inside the
+ *	model (the a618's GX, by its GMU): while this returns true the GPU
+ *	answers as an unpowered block and does not run. Called with
+ *	&sim_device.lock held.
  * @iommu_fini: undo @iommu_init; @pdev was deleted, or never added.
  */
 struct sim_model {
@@ -255,6 +365,8 @@ struct sim_model {
 	void (*debugfs_init)(struct sim_device *sdev, struct dentry *dir);
 	int (*iommu_init)(struct sim_device *sdev, struct platform_device *pdev);
 	void (*iommu_fini)(struct sim_device *sdev, struct platform_device *pdev);
+	const struct sim_companion *companion;
+	bool (*rail_off)(struct sim_device *sdev);
 };
 
 /**
@@ -278,23 +390,18 @@ struct sim_model {
  * @wq: the device thread waits here.
  * @kicked: set to wake the device thread for new work.
  * @dir: debugfs directory of the device.
- * @res: the board's clock and power-domain providers, NULL without a
- *	&sim_model.board.
+ * @unit: the GPU's device and its board resources.
+ * @comp: the companion's device, if the model has one.
+ * @comp_win: the companion's register windows.
+ * @comp_regions: what its platform data hands over.
+ * @comp_dir: the companion's debugfs directory.
  * @fuse_res: the fuse block's nvmem device and lookups, NULL without
  *	&sim_model.fuses.
- * @clk_on: bit n set while clock n of the board runs; under @lock.
- * @powered: the power domain is on; under @lock.
- * @rst_asserted: bit n set while reset line n of the board is asserted;
- *	under @lock.
- * @supply_on: bit n set while supply n of the board is on; under @lock.
  * @skew_ns: how far the device's time is ahead of CLOCK_MONOTONIC: the
  *	modelled durations it skipped instead of waiting them out. Only
  *	the device thread changes it, and only upwards.
  * @poll_at: device time the model asked to look again at (sim_poll_at()),
  *	or KTIME_MAX; device thread only.
- * @bus_errors: register accesses that did not reach the block.
- * @clk_enable_fail: test knob (debugfs): that many enables of the
- *	board's clocks fail with -EIO, as a clock whose PLL does not lock.
  * @priv: model state.
  */
 struct sim_device {
@@ -314,16 +421,14 @@ struct sim_device {
 	wait_queue_head_t wq;
 	atomic_t kicked;
 	struct dentry *dir;
-	struct sim_board_res *res;
+	struct sim_unit unit;
+	struct sim_unit comp;
+	struct sim_window comp_win[SIM_MAX_REGIONS];
+	struct ugpu_platform_region comp_regions[SIM_MAX_REGIONS];
+	struct dentry *comp_dir;
 	struct sim_fuse_res *fuse_res;
-	unsigned long clk_on;
-	bool powered;
-	unsigned long rst_asserted;
-	unsigned long supply_on;
 	atomic64_t skew_ns;
 	ktime_t poll_at;
-	atomic_t bus_errors;
-	atomic_t clk_enable_fail;
 	void *priv;
 };
 
