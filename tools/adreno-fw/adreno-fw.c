@@ -15,6 +15,7 @@
  *
  * Usage: adreno-fw DIR
  */
+#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,8 +106,8 @@ static int write_gmu(const char *dir)
 	uint8_t buf[sizeof(struct ugpu_sim_gmu_header) + GMU_PAYLOAD_BYTES];
 	uint8_t *payload = buf + sizeof(struct ugpu_sim_gmu_header);
 
-	_Static_assert(sizeof(buf) <= UGPU_SIM_GMU_MAX_IMAGE &&
-		       sizeof(buf) % 4 == 0, "GMU image does not fit the ITCM");
+	static_assert(sizeof(buf) <= UGPU_SIM_GMU_MAX_IMAGE &&
+		      sizeof(buf) % 4 == 0, "GMU image does not fit the ITCM");
 	memset(buf, 0, sizeof(buf));
 	fill_payload(payload, GMU_PAYLOAD_BYTES, UGPU_SIM_GMU_GPU_A630 + 1);
 	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, magic),

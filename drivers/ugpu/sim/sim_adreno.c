@@ -66,10 +66,12 @@
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
+#include <linux/xarray.h>
 
 #include <ugpu/hw/adreno_regs.h>
 #include <ugpu/sim/adreno_sqe.h>
 
+#include "sim_adreno.h"
 #include "sim_cache.h"
 #include "sim_core.h"
 
@@ -87,8 +89,6 @@
 #define A6XX_SMMU_WINDOW	A6XX_MMIO(A6XX_NUM_REGS)
 #define A6XX_SMMU_REG(off)	(A6XX_NUM_REGS + (off) / 4)
 
-#define A6XX_SIM_IRQ_GPU	0
-#define A6XX_SIM_IRQ_SMMU	1
 #define A6XX_SIM_BATCH		256	/* packets per device-thread round */
 /* CP_WAIT_REG_MEM re-check period, before backing off. */
 #define A6XX_SIM_POLL_NS	(200 * NSEC_PER_USEC)
@@ -225,6 +225,8 @@ struct a6xx_smmu;
  * @gmem: GMEM, @gmem_size bytes; only the device thread touches it (not
  *	locked). Like SRAM it keeps its contents across commands and resets.
  * @gmem_size: bytes of GMEM.
+ * @gmu: the GMU (a618), or NULL: the GPU is powered whenever its board
+ *	is. Its GX rail gates the GPU's registers and execution.
  */
 struct a6xx_sim {
 	struct sim_device *sdev;
@@ -283,6 +285,8 @@ struct a6xx_sim {
 	u8 *row;
 	u8 *gmem;
 	u32 gmem_size;
+
+	struct a6xx_gmu *gmu;
 };
 
 static inline struct a6xx_sim *to_a6xx(struct sim_device *sdev)
@@ -2019,6 +2023,8 @@ static void a6xx_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 
 static void a6xx_free(struct a6xx_sim *a)
 {
+	if (a->gmu)
+		a6xx_gmu_destroy(a->gmu);
 	sim_cache_fini(&a->ccu_depth);
 	sim_cache_fini(&a->ccu_color);
 	sim_cache_fini(&a->uche);
@@ -2061,7 +2067,51 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 
 static int a618_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1, A6XX_GMEM_SIZE);
+	struct a6xx_sim *a;
+	int ret;
+
+	ret = a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1, A6XX_GMEM_SIZE);
+	if (ret)
+		return ret;
+	a = to_a6xx(sdev);
+	ret = a6xx_gmu_create(sdev, &a->gmu);
+	if (ret) {
+		a6xx_free(a);
+		sdev->priv = NULL;
+	}
+	return ret;
+}
+
+/**
+ * a6xx_gmu_of() - the GMU of a simulated a6xx.
+ * @sdev: the device.
+ *
+ * Return: its GMU, NULL if it has none.
+ */
+struct a6xx_gmu *a6xx_gmu_of(struct sim_device *sdev)
+{
+	return to_a6xx(sdev)->gmu;
+}
+
+/**
+ * a6xx_gx_power_lost() - the GX rail went off: the GPU keeps nothing.
+ * @sdev: the device; caller holds its lock.
+ *
+ * The SMMU is in CX and keeps its bank; the CP, the register file and
+ * the caches start again from their power-up state.
+ */
+void a6xx_gx_power_lost(struct sim_device *sdev)
+{
+	lockdep_assert_held(&sdev->lock);
+	a6xx_reset(to_a6xx(sdev));
+}
+
+/* The GPU answers and runs only while its GMU keeps GX on. */
+static bool a618_rail_off(struct sim_device *sdev)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+
+	return a->gmu && !a6xx_gmu_gx_on(a->gmu);
 }
 
 static int a635_init(struct sim_device *sdev)
@@ -2121,7 +2171,11 @@ static void a6xx_fini(struct sim_device *sdev)
  * @irq: its context fault interrupt.
  * @domain: the paging domain attached to the GPU, or NULL (identity);
  *	written under &sim_device.lock and read by the fault handler.
- * @gpu: the GPU's device, the only one it serves.
+ * @gpu: the GPU's device (stream 0).
+ * @gmu: the GMU's device (stream %A6XX_GMU_STREAM), or NULL.
+ * @gmu_domain: the paging domain attached to the GMU, or NULL (identity:
+ *	every GMU access faults); written under &sim_device.lock, which the
+ *	GMU's accesses hold.
  * @node: entry in a6xx_smmus.
  */
 struct a6xx_smmu {
@@ -2129,6 +2183,8 @@ struct a6xx_smmu {
 	struct platform_device *pdev;
 	struct iommu_device iommu;
 	struct device *gpu;
+	struct device *gmu;
+	struct a6xx_gmu_domain *gmu_domain;
 	struct list_head node;
 	int irq;
 	struct a6xx_smmu_domain *domain;
@@ -2343,12 +2399,203 @@ static const struct iommu_domain_ops a6xx_smmu_paging_ops = {
 	.free = a6xx_smmu_domain_free,
 };
 
+/*
+ * The GMU's context bank: a paging domain over the GMU's 32-bit address
+ * space that really maps. x86 has no LPAE page-table code to build
+ * tables with, and nothing but the simulated GMU walks them, so the
+ * domain keeps its translations in an xarray of 4 KiB pages, each entry
+ * the page's physical frame and its permissions.
+ */
+#define A6XX_GMU_PTE_READ	BIT(0)
+#define A6XX_GMU_PTE_WRITE	BIT(1)
+#define A6XX_GMU_PTE_SHIFT	2
+
+/**
+ * struct a6xx_gmu_domain - a paging domain of the GMU's stream.
+ * @domain: the IOMMU core's domain.
+ * @smmu: the SMMU whose GMU it is attached to, or NULL.
+ * @pages: page index (iova / 4 KiB) to xa_mk_value(frame << 2 | perms).
+ */
+struct a6xx_gmu_domain {
+	struct iommu_domain domain;
+	struct a6xx_smmu *smmu;
+	struct xarray pages;
+};
+
+static struct a6xx_gmu_domain *to_gmu_domain(struct iommu_domain *d)
+{
+	return container_of(d, struct a6xx_gmu_domain, domain);
+}
+
+static int a6xx_gmu_map_pages(struct iommu_domain *domain, unsigned long iova,
+			      phys_addr_t paddr, size_t pgsize, size_t pgcount,
+			      int prot, gfp_t gfp, size_t *mapped)
+{
+	struct a6xx_gmu_domain *dom = to_gmu_domain(domain);
+	unsigned long perms = 0;
+	size_t i;
+	int ret;
+
+	if (pgsize != A6XX_PAGE || !(prot & (IOMMU_READ | IOMMU_WRITE)))
+		return -EINVAL;
+	if (prot & IOMMU_READ)
+		perms |= A6XX_GMU_PTE_READ;
+	if (prot & IOMMU_WRITE)
+		perms |= A6XX_GMU_PTE_WRITE;
+	for (i = 0; i < pgcount; i++) {
+		u64 pa = paddr + i * A6XX_PAGE;
+		u64 va = (u64)iova + i * A6XX_PAGE;
+
+		/* The entry must fit an xarray value. */
+		if (va > U32_MAX ||
+		    pa / A6XX_PAGE > (LONG_MAX >> A6XX_GMU_PTE_SHIFT))
+			return -ERANGE;
+		ret = xa_insert(&dom->pages, va / A6XX_PAGE,
+				xa_mk_value((pa / A6XX_PAGE) << A6XX_GMU_PTE_SHIFT |
+					    perms), gfp);
+		if (ret)
+			return ret == -EBUSY ? -EEXIST : ret;
+		*mapped += A6XX_PAGE;
+	}
+	return 0;
+}
+
+static size_t a6xx_gmu_unmap_pages(struct iommu_domain *domain,
+				   unsigned long iova, size_t pgsize,
+				   size_t pgcount,
+				   struct iommu_iotlb_gather *gather)
+{
+	struct a6xx_gmu_domain *dom = to_gmu_domain(domain);
+	struct a6xx_smmu *smmu = READ_ONCE(dom->smmu);
+	size_t i, done = 0;
+	unsigned long flags;
+
+	if (pgsize != A6XX_PAGE)
+		return 0;
+	for (i = 0; i < pgcount; i++) {
+		u64 va = (u64)iova + i * A6XX_PAGE;
+
+		if (va > U32_MAX || !xa_erase(&dom->pages, va / A6XX_PAGE))
+			break;
+		done += A6XX_PAGE;
+	}
+	/*
+	 * The GMU's accesses run under the device's lock: once it was free
+	 * no access still uses a translation just removed, and the pages
+	 * may go back to their owner.
+	 */
+	if (smmu) {
+		spin_lock_irqsave(&smmu->a->sdev->lock, flags);
+		spin_unlock_irqrestore(&smmu->a->sdev->lock, flags);
+	}
+	return done;
+}
+
+static phys_addr_t a6xx_gmu_iova_to_phys(struct iommu_domain *domain,
+					 dma_addr_t iova)
+{
+	struct a6xx_gmu_domain *dom = to_gmu_domain(domain);
+	void *e;
+
+	if ((u64)iova > U32_MAX)
+		return 0;
+	e = xa_load(&dom->pages, (u64)iova / A6XX_PAGE);
+	if (!e)
+		return 0;
+	return (phys_addr_t)(xa_to_value(e) >> A6XX_GMU_PTE_SHIFT) * A6XX_PAGE +
+	       (iova & (A6XX_PAGE - 1));
+}
+
+static int a6xx_gmu_attach_paging(struct iommu_domain *domain,
+				  struct device *dev)
+{
+	struct a6xx_smmu *smmu = dev_iommu_priv_get(dev);
+	struct a6xx_gmu_domain *dom = to_gmu_domain(domain);
+	unsigned long flags;
+
+	if (dev != smmu->gmu || (dom->smmu && dom->smmu != smmu))
+		return -EINVAL;
+	spin_lock_irqsave(&smmu->a->sdev->lock, flags);
+	if (smmu->gmu_domain && smmu->gmu_domain != dom)
+		WRITE_ONCE(smmu->gmu_domain->smmu, NULL);
+	WRITE_ONCE(dom->smmu, smmu);
+	smmu->gmu_domain = dom;
+	spin_unlock_irqrestore(&smmu->a->sdev->lock, flags);
+	return 0;
+}
+
+static void a6xx_gmu_domain_free(struct iommu_domain *domain)
+{
+	struct a6xx_gmu_domain *dom = to_gmu_domain(domain);
+
+	xa_destroy(&dom->pages);
+	kfree(dom);
+}
+
+static const struct iommu_domain_ops a6xx_gmu_paging_ops = {
+	.attach_dev = a6xx_gmu_attach_paging,
+	.map_pages = a6xx_gmu_map_pages,
+	.unmap_pages = a6xx_gmu_unmap_pages,
+	.iova_to_phys = a6xx_gmu_iova_to_phys,
+	.free = a6xx_gmu_domain_free,
+};
+
+static struct iommu_domain *a6xx_gmu_domain_alloc(void)
+{
+	struct a6xx_gmu_domain *dom;
+
+	dom = kzalloc(sizeof(*dom), GFP_KERNEL);
+	if (!dom)
+		return ERR_PTR(-ENOMEM);
+	xa_init(&dom->pages);
+	dom->domain.ops = &a6xx_gmu_paging_ops;
+	dom->domain.pgsize_bitmap = A6XX_PAGE;
+	dom->domain.geometry.aperture_start = 0;
+	dom->domain.geometry.aperture_end = U32_MAX;
+	dom->domain.geometry.force_aperture = true;
+	return &dom->domain;
+}
+
+/**
+ * a6xx_gmu_translate() - the GMU's context bank translates an access.
+ * @sdev: the device; caller holds its lock.
+ * @iova: the GMU's address.
+ * @write: a write, else a read.
+ * @pa: the physical address.
+ *
+ * Return: 0, or -EFAULT: no paging domain, unmapped or not permitted.
+ */
+int a6xx_gmu_translate(struct sim_device *sdev, u32 iova, bool write,
+		       phys_addr_t *pa)
+{
+	struct a6xx_sim *a = to_a6xx(sdev);
+	struct a6xx_gmu_domain *dom;
+	unsigned long v;
+	void *e;
+
+	lockdep_assert_held(&sdev->lock);
+	dom = a->smmu ? a->smmu->gmu_domain : NULL;
+	if (!dom)
+		return -EFAULT;
+	e = xa_load(&dom->pages, iova / A6XX_PAGE);
+	if (!e)
+		return -EFAULT;
+	v = xa_to_value(e);
+	if (!(v & (write ? A6XX_GMU_PTE_WRITE : A6XX_GMU_PTE_READ)))
+		return -EFAULT;
+	*pa = (phys_addr_t)(v >> A6XX_GMU_PTE_SHIFT) * A6XX_PAGE +
+	      (iova & (A6XX_PAGE - 1));
+	return 0;
+}
+
 static struct iommu_domain *a6xx_smmu_domain_alloc_paging(struct device *dev)
 {
 	struct a6xx_smmu *smmu = dev_iommu_priv_get(dev);
 	struct a6xx_smmu_domain *dom;
 	struct io_pgtable_cfg *cfg;
 
+	if (dev == smmu->gmu)
+		return a6xx_gmu_domain_alloc();
 	dom = kzalloc(sizeof(*dom), GFP_KERNEL);
 	if (!dom)
 		return ERR_PTR(-ENOMEM);
@@ -2389,6 +2636,16 @@ static int a6xx_smmu_attach_identity(struct iommu_domain *domain,
 	struct a6xx_sim *a = smmu->a;
 	unsigned long flags;
 
+	/* The GMU's stream: its accesses fault from now on. */
+	if (dev == smmu->gmu) {
+		spin_lock_irqsave(&a->sdev->lock, flags);
+		if (smmu->gmu_domain)
+			WRITE_ONCE(smmu->gmu_domain->smmu, NULL);
+		smmu->gmu_domain = NULL;
+		spin_unlock_irqrestore(&a->sdev->lock, flags);
+		return 0;
+	}
+
 	spin_lock_irqsave(&a->sdev->lock, flags);
 	a->bypass = true;
 	a->sctlr &= SMMU_SCTLR_CFCFG;
@@ -2423,7 +2680,7 @@ static struct iommu_device *a6xx_smmu_probe_device(struct device *dev)
 
 	mutex_lock(&a6xx_smmus_lock);
 	list_for_each_entry(smmu, &a6xx_smmus, node) {
-		if (smmu->gpu == dev) {
+		if (smmu->gpu == dev || (smmu->gmu && smmu->gmu == dev)) {
 			dev_iommu_priv_set(dev, smmu);
 			iommu = &smmu->iommu;
 			break;
@@ -2433,7 +2690,7 @@ static struct iommu_device *a6xx_smmu_probe_device(struct device *dev)
 	return iommu;
 }
 
-/* The GPU's stream is the only one: it bypasses as at reset. */
+/* The GPU's and the GMU's streams bypass as at reset. */
 static int a6xx_smmu_def_domain_type(struct device *dev)
 {
 	return IOMMU_DOMAIN_IDENTITY;
@@ -2492,6 +2749,9 @@ static int a6xx_iommu_init(struct sim_device *sdev, struct platform_device *pdev
 		return -ENOMEM;
 	smmu->a = a;
 	smmu->gpu = &pdev->dev;
+	/* Allocated, not added yet: the IOMMU core probes it when it is. */
+	if (sdev->comp.pdev)
+		smmu->gmu = &sdev->comp.pdev->dev;
 	smmu->irq = sdev->virq[A6XX_SIM_IRQ_SMMU];
 	a->smmu = smmu;
 	a->bypass = true;
@@ -2565,10 +2825,13 @@ static void a6xx_iommu_fini(struct sim_device *sdev, struct platform_device *pde
  * 900 MHz, with the 550 MHz entry of the faster parts (opp-550000000-1).
  *
  * On those SoCs the GPU node names no clock: the GMU owns the GX clock
- * and votes the corner. The simulated a6xx has no GMU, and the boards
- * give the GPU one unnamed clock, the core clock GMU-less a6xx nodes
- * name "core", which takes exactly the OPPs' rates and starts at the
- * lowest. Both nodes have #cooling-cells = <2>.
+ * and votes the corner. The a618's board is the real one: its GPU has
+ * no clock and names its GMU (qcom,gmu), a device of its own whose
+ * firmware switches GX and sets the GPU's frequency (sim_adreno_gmu.c).
+ * The simulated a635 has no GMU, and its board gives the GPU one unnamed
+ * clock, the core clock GMU-less a6xx nodes name "core", which takes
+ * exactly the OPPs' rates and starts at the lowest. Both nodes have
+ * #cooling-cells = <2>.
  */
 #define RPMH_MIN_SVS	48
 #define RPMH_LOW_SVS	64
@@ -2593,8 +2856,6 @@ static const struct sim_board_opp a618_opps[] = {
 
 static const struct sim_board a618_board = {
 	.source = "sc7180.dtsi gpu@5000000 and gpu_opp_table",
-	.clks = { { NULL, 180000000 } },
-	.num_clks = 1,
 	.opps = a618_opps,
 	.num_opps = ARRAY_SIZE(a618_opps),
 	.cooling_cells = 2,
@@ -2620,6 +2881,7 @@ static const struct sim_board a635_board = {
 	.cooling_cells = 2,
 };
 
+/* The GPU's reference to its GMU (qcom,gmu) is the core's to add. */
 static const struct property_entry a618_props[] = {
 	PROPERTY_ENTRY_STRING("compatible", "qcom,adreno-618.0"),
 	{ }
@@ -2659,14 +2921,14 @@ static const struct sim_fuses sc7280_fuses = {
 	.num_cells = ARRAY_SIZE(sc7280_fuse_cells),
 };
 
-#define A6XX_MODEL(_name, _props, _fuses, _init, _board)		\
+#define A6XX_MODEL(_name, _props, _fuses, _init, _board, _irqs, _gmu, _rail_off) \
 	{								\
 		.name = _name,						\
 		.pdev_name = "ugpu-adreno",				\
 		.timestamp_frequency = A6XX_AON_HZ,			\
 		.board = _board,					\
 		.max_register = A6XX_MMIO(A6XX_NUM_REGS) - 4,		\
-		.num_irqs = 2,						\
+		.num_irqs = _irqs,					\
 		.dev_irqs = 1,						\
 		.props = _props,					\
 		.fuses = _fuses,					\
@@ -2681,9 +2943,14 @@ static const struct sim_fuses sc7280_fuses = {
 		.debugfs_init = a6xx_debugfs_init,			\
 		.iommu_init = a6xx_iommu_init,				\
 		.iommu_fini = a6xx_iommu_fini,				\
+		.power_lost = a6xx_gx_power_lost,			\
+		.companion = _gmu,					\
+		.rail_off = _rail_off,					\
 	}
 
-const struct sim_model sim_adreno_a618 = A6XX_MODEL("a618", a618_props,
-						    &sc7180_fuses, a618_init, &a618_board);
-const struct sim_model sim_adreno_a635 = A6XX_MODEL("a635", a635_props,
-						    &sc7280_fuses, a635_init, &a635_board);
+const struct sim_model sim_adreno_a618 =
+	A6XX_MODEL("a618", a618_props, &sc7180_fuses, a618_init, &a618_board,
+		   4, &a618_gmu_companion, a618_rail_off);
+const struct sim_model sim_adreno_a635 =
+	A6XX_MODEL("a635", a635_props, &sc7280_fuses, a635_init, &a635_board,
+		   2, NULL, NULL);

@@ -1671,21 +1671,29 @@ static void sim_unit_debugfs(struct sim_unit *u, struct dentry *dir)
 		debugfs_create_file("board", 0444, dir, u, &sim_board_fops);
 }
 
-static struct sim_device *sim_device_create(const struct sim_model *model,
-					    unsigned int index)
+/* Not tied to any device: it must outlive driver bind cycles. */
+static noinline_for_stack struct regmap *
+sim_regmap_create(struct sim_device *sdev)
 {
-	const struct regmap_config regmap_config = {
-		.name = model->name,
+	const struct regmap_config config = {
+		.name = sdev->model->name,
 		.reg_bits = 32,
 		.val_bits = 32,
 		.reg_stride = 4,
-		.max_register = model->max_register,
+		.max_register = sdev->model->max_register,
 		.reg_read = sim_reg_read,
 		.reg_write = sim_reg_write,
 		/* sim_reg_read/write lock; safe from interrupt handlers. */
 		.disable_locking = true,
 		.cache_type = REGCACHE_NONE,
 	};
+
+	return regmap_init(NULL, NULL, sdev, &config);
+}
+
+static struct sim_device *sim_device_create(const struct sim_model *model,
+					    unsigned int index)
+{
 	struct property_entry props[SIM_MAX_PROPS + 5] = { };
 	struct software_node_ref_args comp_ref = { };
 	struct resource res[SIM_MAX_IRQS] = { };
@@ -1741,8 +1749,7 @@ static struct sim_device *sim_device_create(const struct sim_model *model,
 		return ERR_PTR(ret);
 	}
 
-	/* Not tied to any device: it must outlive driver bind cycles. */
-	sdev->regmap = regmap_init(NULL, NULL, sdev, &regmap_config);
+	sdev->regmap = sim_regmap_create(sdev);
 	if (IS_ERR(sdev->regmap)) {
 		ret = PTR_ERR(sdev->regmap);
 		goto err_destroy;
