@@ -45,6 +45,12 @@
  * SMMU; with no window programmed it is an address like any other. An
  * access past GMEM's size halts the CP with a hardware fault
  * (CP_INTERRUPT_STATUS HW_FAULT) before any pixel moves.
+ *
+ * The a618 is powered as on its board, through its GMU (a device of its
+ * own, sim_adreno_gmu.c): its registers answer and its CP runs only while
+ * the GMU's firmware keeps the GX rail on, and GX going off loses the
+ * GPU's state. The SMMU serves the GMU too (stream 5), with a paging
+ * domain the GMU's memory accesses go through.
  */
 
 #include <linux/adreno-smmu-priv.h>
