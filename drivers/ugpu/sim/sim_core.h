@@ -110,7 +110,7 @@ struct sim_board_opp {
  * transcribed from an upstream DTS.
  * @source: the DTS file and node it comes from.
  * @clks: the node's clocks, in its clock-names order.
- * @num_clks: entries in @clks (at most %SIM_MAX_CLKS).
+ * @num_clks: entries in @clks (at most %SIM_MAX_CLKS); may be 0.
  * @power_domain: name of the domain of the node's power-domains entry,
  *	or NULL. Devices whose boards name the same domain share it, as the
  *	i.MX6's 3D and 2D cores share the PU domain.
@@ -121,7 +121,8 @@ struct sim_board_opp {
  * @num_supplies: entries in @supplies (at most %SIM_MAX_SUPPLIES).
  * @opps: the node's operating-points-v2 table, lowest first, or NULL.
  *	They apply to clock 0, which then takes exactly these rates, and
- *	to supply 0 if the board has one.
+ *	to supply 0, of a board that has them (a GPU whose GMU sets its
+ *	frequency has no clock).
  * @num_opps: entries in @opps.
  * @cooling_cells: the node's #cooling-cells, 0 if it has none.
  *
