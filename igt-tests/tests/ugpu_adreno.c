@@ -4,11 +4,13 @@
  * GMEM parameters, PM4 streams run from the rings, indirect buffers two
  * levels deep, ring priorities, implicit and explicit synchronisation
  * between clients, per-client page tables and SMMU faults, kernel buffers
- * out of the clients' reach, hangcheck and recovery, context banning, and
- * the 2D engine's fills and copies in each format and swap. Every subtest
- * runs on every Adreno device as a dynamic subtest named after the device.
+ * out of the clients' reach, hangcheck and recovery, context banning, the
+ * 2D engine's fills and copies in each format and swap, and the GMU of the
+ * GPUs that have one. Every subtest runs on every Adreno device as a
+ * dynamic subtest named after the device.
  */
 #include <endian.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <dirent.h>
@@ -21,6 +23,7 @@
 #include <xf86drm.h>
 
 #include "igt.h"
+#include "igt_taints.h"
 #include "igt_ugpu.h"
 #include "ugpu_adreno.h"
 
@@ -33,8 +36,9 @@
  *	buffers and registers out of the clients' reach, hangcheck and
  *	recovery, context banning, GMEM tile loads, clears and stores, cache
  *	maintenance, the 2D engine's fills and copies in each format and
- *	swap, and SQE microcode. Each subtest runs on every Adreno device, as
- *	a dynamic subtest named after it.
+ *	swap, SQE microcode, frequency scaling, and the GMU's power
+ *	sequencing, frequency requests and fault recovery. Each subtest runs
+ *	on every Adreno device, as a dynamic subtest named after it.
  * Category: Hardware building block
  * Mega feature: General Core features
  * Sub-category: Command submission
@@ -365,6 +369,44 @@
  *	core clock's rate following, in at least two transitions.
  * Sub-category: Power management
  * Functionality: frequency scaling
+ *
+ * SUBTEST: gmu-resume-cycles
+ * Description: On a GPU with a GMU (the a618), three times: idle, the GPU
+ *	runtime-suspends with its GMU in slumber (GX off, firmware halted, RSC
+ *	asleep, SPTPRAC off, HFI stopped, no GPU_SET held); a command then
+ *	boots the GMU's firmware exactly once, finds GX and HFI up at one of
+ *	the board's operating points, and runs with its write; no register
+ *	access reached the unpowered GPU or GMU. Skips on GPUs without a GMU.
+ * Sub-category: Power management
+ * Functionality: GMU
+ *
+ * SUBTEST: gmu-dcvs
+ * Description: With devfreq pinned to the lowest and to the highest of
+ *	the board's operating points (sc7180.dtsi's table for the speed bin),
+ *	set while the GPU is powered or while it is suspended (applied when a
+ *	command resumes it, and again after the next cold boot), the GMU runs
+ *	GX at that point's perf level and frequency, cur_freq says the same
+ *	and the commands run with their writes; the limits are lifted
+ *	afterwards. Skips on GPUs without a GMU.
+ * Sub-category: Power management
+ * Functionality: GMU
+ *
+ * SUBTEST: gmu-fault-recovery
+ * Description: The GMU's firmware faults while a command waits: the driver
+ *	logs an error, the command ends, the GPU suspends with its GMU off,
+ *	and the next commands boot the firmware again and run with their
+ *	writes; the fault is counted once, nothing touched the unpowered GPU
+ *	or GMU and the kernel did not warn. Skips on GPUs without a GMU.
+ * Sub-category: Power management
+ * Functionality: GMU
+ *
+ * SUBTEST: gmu-firmware-missing
+ * Description: Without the GMU's firmware (qcom/a630_gmu.bin) a GPU with a
+ *	GMU does not bind, with an error naming the device and the file, and
+ *	binds again and runs a command once it is back. Skips on GPUs without
+ *	a GMU.
+ * Sub-category: DRM core
+ * Functionality: microcode
  */
 
 static struct ugpu_device_info devs[UGPU_MAX_DEVICES];
@@ -2799,6 +2841,29 @@ static int kmsg_open(void)
 }
 
 /*
+ * The next record since kmsg_open() into @rec, NUL-terminated, and its
+ * log level (0 emergency to 7 debug) into *@level unless NULL; false
+ * when there is none (yet).
+ */
+static bool kmsg_next(int fd, char *rec, size_t size, int *level)
+{
+	ssize_t len;
+
+	for (;;) {
+		len = read(fd, rec, size - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records */
+		if (len <= 0)
+			return false;
+		rec[len] = 0;
+		/* "<facility * 8 + level>,<seq>,<time>,<flags>;<text>" */
+		if (level)
+			*level = atoi(rec) & 7;
+		return true;
+	}
+}
+
+/*
  * Records since kmsg_open() containing @what; *@named: those also
  * containing @who.
  */
@@ -2807,16 +2872,9 @@ static unsigned int kmsg_count(int fd, const char *what, const char *who,
 {
 	unsigned int count = 0;
 	char rec[1024];
-	ssize_t len;
 
 	*named = 0;
-	for (;;) {
-		len = read(fd, rec, sizeof(rec) - 1);
-		if (len < 0 && errno == EPIPE)
-			continue;	/* overwritten records */
-		if (len <= 0)
-			break;
-		rec[len] = 0;
+	while (kmsg_next(fd, rec, sizeof(rec), NULL)) {
 		if (!strstr(rec, what))
 			continue;
 		count++;
@@ -3405,8 +3463,11 @@ static void fw_restore_on_exit(int sig)
 	fw_restore();
 }
 
-/* Unbind @d, its microcode file kept in memory; returns its chip model. */
-static uint64_t fw_begin(struct ugpu_device_info *d)
+/*
+ * Unbind @d, its firmware file @path (NULL: its SQE microcode) kept in
+ * memory; returns its chip model.
+ */
+static uint64_t fw_begin(struct ugpu_device_info *d, const char *path)
 {
 	static bool handler;
 	uint64_t model;
@@ -3418,7 +3479,8 @@ static uint64_t fw_begin(struct ugpu_device_info *d)
 	igt_require(ugpu_driver_sysfs_name(fd, fw.driver, sizeof(fw.driver)));
 	igt_assert(ugpu_device_sysfs_name(fd, fw.device, sizeof(fw.device)));
 	close(fd);
-	snprintf(fw.path, sizeof(fw.path), "%s", sqe_file(model, false));
+	snprintf(fw.path, sizeof(fw.path), "%s",
+		 path ?: sqe_file(model, false));
 	free(fw.data);
 	fw.data = read_whole(fw.path, &fw.len);
 	if (!handler) {
@@ -3440,6 +3502,24 @@ static bool device_bound(const char *name)
 		if (!strcmp(found[i].name, name))
 			return true;
 	return false;
+}
+
+/*
+ * Bind fw_begin()'s device with its firmware file removed: whether that
+ * failed and left it unbound. Unbound in any case, for fw_restore().
+ */
+static bool fw_bind_without(struct ugpu_device_info *d)
+{
+	bool bound;
+	int bind;
+
+	igt_assert_eq(unlink(fw.path), 0);
+	fw.changed = true;
+	bind = fw_bind("bind");
+	bound = device_bound(d->name);
+	if (!bind)
+		fw_bind("unbind");
+	return bind < 0 && !bound;
 }
 
 /* The device, bound again with the good microcode, runs a command. */
@@ -3466,25 +3546,19 @@ static void test_sqe_missing(struct ugpu_device_info *d)
 {
 	unsigned int count, named;
 	char what[PATH_MAX + 32];
-	int kmsg, bind, restore;
-	bool bound;
+	int kmsg, restore;
+	bool refused;
 
-	fw_begin(d);
+	fw_begin(d, NULL);
 	snprintf(what, sizeof(what), "no SQE microcode qcom/%s",
 		 strrchr(fw.path, '/') + 1);
 	kmsg = kmsg_open();
-	igt_assert_eq(unlink(fw.path), 0);
-	fw.changed = true;
-	bind = fw_bind("bind");
-	bound = device_bound(d->name);
+	refused = fw_bind_without(d);
 	count = kmsg_count(kmsg, what, fw.device, &named);
 	close(kmsg);
-	/* Bound after all: unbind, for fw_restore() to bind it back. */
-	if (!bind)
-		fw_bind("unbind");
 	restore = fw_restore();
 
-	igt_assert_f(bind < 0 && !bound, "bound without %s\n", fw.path);
+	igt_assert_f(refused, "bound without %s\n", fw.path);
 	igt_assert_f(count == 1 && named == 1,
 		     "%u messages \"%s\", %u naming %s\n", count, what, named,
 		     fw.device);
@@ -3511,7 +3585,7 @@ static void test_sqe_bad(struct ugpu_device_info *d)
 	char *bad;
 
 	for (variant = 0; variant < 2; variant++) {
-		model = fw_begin(d);
+		model = fw_begin(d, NULL);
 		if (variant == 0) {
 			bad = malloc(fw.len);
 			igt_assert(bad);
@@ -3601,8 +3675,8 @@ struct devfreq_env {
 
 /*
  * The device's devfreq directory and its board's table. Skips without
- * devfreq (a board whose GMU owns the clock), except on the simulator,
- * whose boards have operating points and no GMU.
+ * devfreq, except on the simulator, whose boards all scale (the a618's
+ * through its GMU).
  */
 static void devfreq_open(struct devfreq_env *df, struct ugpu_device_info *d)
 {
@@ -3851,6 +3925,602 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	ugpu_power_write(df.e.fd, "control", "auto");
 	devfreq_control_path[0] = '\0';
 	env_close(&df.e);
+}
+
+/* GMU (a618) */
+
+/*
+ * The simulated GMU of GPU "ugpu-adreno.N" is platform device
+ * "ugpu-sim-adreno-gmu.N", with its simulator debugfs directory beside
+ * the GPU's. Its "state" file has "key: value" fields (gmu_value() also
+ * takes "key=value" and, failing both, "key value"). The file and field
+ * names the tests read, and the values they expect, are all here.
+ */
+#define SIM_DEBUGFS		"/sys/kernel/debug/ugpu_sim"
+#define GMU_SIM_DEVICE		"ugpu-sim-adreno-gmu"
+#define GMU_STATE		"state"
+#define GMU_INJECT_FAULT	"inject_fault"	/* write 1: the CM3 faults */
+/* The firmware the driver requests at probe, in FW_DIR. */
+#define GMU_FIRMWARE		"a630_gmu.bin"
+/* The driver's own file in the GPU's DRM debugfs: logged, not checked. */
+#define GMU_DRIVER_FILE		"gmu"
+
+#define GMU_CM3			"cm3"
+#define GMU_RSC			"rsc"
+#define GMU_GX			"gx"
+#define GMU_SPTPRAC		"sptprac"
+#define GMU_GPU_SET		"gpu_set"
+#define GMU_HFI			"hfi"
+#define GMU_PERF_INDEX		"perf_index"	/* level of the GMU's perf table */
+#define GMU_GX_KHZ		"gx_khz"	/* GX frequency in kHz */
+#define GMU_BOOTS		"boots"		/* CM3 boots, a running count */
+#define GMU_FAULTS		"faults"	/* CM3 faults, a running count */
+
+#define GMU_RUNNING		"running"
+#define GMU_HALTED		"halted"
+#define GMU_AWAKE		"awake"
+#define GMU_ASLEEP		"asleep"
+#define GMU_ON			"on"
+#define GMU_OFF			"off"
+#define GMU_HELD		"held"
+#define GMU_RELEASED		"released"
+#define GMU_STARTED		"started"
+#define GMU_STOPPED		"stopped"
+
+struct gmu_field {
+	const char *key, *value;
+};
+
+/* Powered for a command: firmware up, GX on, HFI up, no GPU_SET left held. */
+static const struct gmu_field gmu_awake[] = {
+	{ GMU_CM3, GMU_RUNNING }, { GMU_RSC, GMU_AWAKE }, { GMU_GX, GMU_ON },
+	{ GMU_SPTPRAC, GMU_ON }, { GMU_HFI, GMU_STARTED },
+	{ GMU_GPU_SET, GMU_RELEASED },
+};
+
+/* Runtime suspended through slumber: every step of the way down. */
+static const struct gmu_field gmu_slumber[] = {
+	{ GMU_CM3, GMU_HALTED }, { GMU_RSC, GMU_ASLEEP }, { GMU_GX, GMU_OFF },
+	{ GMU_SPTPRAC, GMU_OFF }, { GMU_HFI, GMU_STOPPED },
+	{ GMU_GPU_SET, GMU_RELEASED },
+};
+
+/* Runtime suspended, a hung GMU forced off rather than put to slumber. */
+static const struct gmu_field gmu_off[] = {
+	{ GMU_CM3, GMU_HALTED }, { GMU_GX, GMU_OFF },
+};
+
+struct gmu_env {
+	struct devfreq_env df;		/* the GPU, its devfreq and board OPPs */
+	char name[64];			/* the simulated GMU's platform device */
+	char dir[PATH_MAX];		/* and its simulator debugfs directory */
+	char state[4096];		/* its state file, as last read */
+	long long bus_errors, gmu_bus_errors;	/* at gmu_open() */
+};
+
+/*
+ * Copy the first word after @key and its separator in @state to @val.
+ * @key is a whole word, in any case; @sep: a ':' or '=' must follow it
+ * (spaces around allowed), else only blanks.
+ */
+static bool gmu_find(const char *state, const char *key, bool sep,
+		     char *val, size_t size)
+{
+	size_t klen = strlen(key), n;
+	const char *p = state, *v;
+
+	for (; (p = strcasestr(p, key)); p += klen) {
+		v = p + klen + strspn(p + klen, " \t");
+		if (p > state && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		if (sep) {
+			if (*v != ':' && *v != '=')
+				continue;
+			v += 1 + strspn(v + 1, " \t");
+		} else if (v == p + klen) {
+			continue;
+		}
+		n = strcspn(v, " \t\n,;");
+		if (n && n < size) {
+			memcpy(val, v, n);
+			val[n] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+static void gmu_read(struct gmu_env *g)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/" GMU_STATE, g->dir);
+	igt_assert_f(ugpu_file_read(path, g->state, sizeof(g->state)) > 0,
+		     "%s: %m\n", path);
+}
+
+/* Field @key of the state last read; asserts it is there. */
+static void gmu_value(struct gmu_env *g, const char *key, char *val,
+		      size_t size)
+{
+	igt_assert_f(gmu_find(g->state, key, true, val, size) ||
+		     gmu_find(g->state, key, false, val, size),
+		     "%s: no field \"%s\" in %s:\n%s", g->name, key, GMU_STATE,
+		     g->state);
+}
+
+static unsigned long long gmu_num(struct gmu_env *g, const char *key)
+{
+	unsigned long long n;
+	char val[32], *end;
+
+	gmu_value(g, key, val, sizeof(val));
+	n = strtoull(val, &end, strncasecmp(val, "0x", 2) ? 10 : 16);
+	igt_assert_f(end != val, "%s: %s is \"%s\", not a number\n", g->name,
+		     key, val);
+	return n;
+}
+
+/* The first field of @want the state last read differs in, or NULL. */
+static const struct gmu_field *gmu_mismatch(struct gmu_env *g,
+					    const struct gmu_field *want,
+					    unsigned int n)
+{
+	char val[32];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		gmu_value(g, want[i].key, val, sizeof(val));
+		if (isdigit((unsigned char)want[i].value[0]) ?
+		    gmu_num(g, want[i].key) !=
+		    strtoull(want[i].value, NULL, 10) :
+		    strcasecmp(val, want[i].value) != 0)
+			return &want[i];
+	}
+	return NULL;
+}
+
+/* Log the GMU as the simulator and, if it has the file, the driver see it. */
+static void gmu_log(struct gmu_env *g, const char *when)
+{
+	char buf[4096];
+
+	igt_debug("%s %s: %s", g->name, when, g->state);
+	if (ugpu_drm_debugfs_read(g->df.e.fd, GMU_DRIVER_FILE, buf,
+				  sizeof(buf)) > 0)
+		igt_debug("%s driver's " GMU_DRIVER_FILE " %s: %s",
+			  g->df.e.d->name, when, buf);
+}
+
+/*
+ * Wait for the GMU's state to have every field of @want; asserts it
+ * comes within UGPU_WAIT_MS.
+ */
+#define gmu_expect(g, want, what) \
+	__gmu_expect(g, want, ARRAY_SIZE(want), what)
+static void __gmu_expect(struct gmu_env *g, const struct gmu_field *want,
+			 unsigned int n, const char *what)
+{
+	int64_t deadline = ugpu_deadline_ns(UGPU_WAIT_MS);
+	const struct gmu_field *bad;
+
+	for (;;) {
+		gmu_read(g);
+		bad = gmu_mismatch(g, want, n);
+		if (!bad || (int64_t)ugpu_nsec_now() >= deadline)
+			break;
+		usleep(10000);
+	}
+	gmu_log(g, what);
+	igt_assert_f(!bad, "%s %s: %s is not %s:\n%s", g->name, what,
+		     bad ? bad->key : "", bad ? bad->value : "", g->state);
+}
+
+/*
+ * The simulated GMU of @d's GPU into @g's name and dir, skipping where it
+ * has none (or no simulator shows it); on the simulator an a618 must have
+ * one, its board being SC7180's.
+ */
+static void gmu_find_device(struct gmu_env *g, struct ugpu_device_info *d)
+{
+	const char *index = strrchr(d->name, '.');
+	char path[PATH_MAX + 16];
+	uint64_t model;
+	int fd;
+
+	memset(g, 0, sizeof(*g));
+	igt_require_f(access(SIM_MODULE, F_OK) == 0,
+		      "%s: no simulator to show the GMU\n", d->name);
+	igt_assert_f(index, "%s: no device index\n", d->name);
+	snprintf(g->name, sizeof(g->name), GMU_SIM_DEVICE "%s", index);
+	snprintf(g->dir, sizeof(g->dir), SIM_DEBUGFS "/%s", g->name);
+	snprintf(path, sizeof(path), "%s/" GMU_STATE, g->dir);
+	if (!access(path, R_OK))
+		return;
+	fd = ugpu_open_minor(d->minor);
+	model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+	close(fd);
+	igt_assert_f(model != 618, "%s: an a618 without a GMU (%s)\n",
+		     d->name, path);
+	igt_skip("%s: no GMU\n", d->name);
+}
+
+/*
+ * The GMU of @d's GPU (gmu_find_device()), and the GPU with a file,
+ * context and BOs, its devfreq and its board's OPPs, the lowest first:
+ * OPP k is the GMU's perf level k + 1, level 0 being "off".
+ */
+static void gmu_open(struct gmu_env *g, struct ugpu_device_info *d)
+{
+	gmu_find_device(g, d);
+	devfreq_open(&g->df, d);
+	g->bus_errors = ugpu_sim_bus_errors(g->df.e.fd);
+	g->gmu_bus_errors = ugpu_sim_bus_errors_of(g->name);
+	gmu_read(g);
+	gmu_log(g, "at the start");
+}
+
+/* No register access reached the unpowered GPU or GMU meanwhile. */
+static void gmu_close(struct gmu_env *g)
+{
+	long long gpu = ugpu_sim_bus_errors(g->df.e.fd);
+	long long gmu = ugpu_sim_bus_errors_of(g->name);
+
+	igt_assert_f(gpu == g->bus_errors && gmu == g->gmu_bus_errors,
+		     "bus errors: %s %lld, was %lld; %s %lld, was %lld\n",
+		     g->df.e.d->name, gpu, g->bus_errors, g->name, gmu,
+		     g->gmu_bus_errors);
+	env_close(&g->df.e);
+}
+
+/* Runtime PM on, suspending 20 ms after the last command. */
+static void gmu_autosuspend(struct gmu_env *g)
+{
+	char control[32];
+
+	ugpu_power_read(g->df.e.fd, "control", control, sizeof(control));
+	igt_assert_f(!strcmp(control, "auto"), "runtime PM is %s\n", control);
+	ugpu_power_write(g->df.e.fd, "autosuspend_delay_ms", "20");
+}
+
+static void gmu_wait_suspended(struct gmu_env *g)
+{
+	igt_assert_f(ugpu_wait_runtime_status(g->df.e.fd, "suspended",
+					      UGPU_WAIT_MS),
+		     "%s: still powered after the autosuspend delay\n",
+		     g->df.e.d->name);
+}
+
+/*
+ * A command waiting for the CPU's flag before it writes @value: the GPU
+ * stays powered until gmu_release(). Returns its syncobj once the GPU is
+ * active. Release it soon: hangcheck takes a CP waiting a job timeout
+ * (500 ms by default) for hung.
+ */
+static uint32_t gmu_hold(struct gmu_env *g, uint32_t value)
+{
+	struct env *e = &g->df.e;
+	uint32_t sync = ugpu_syncobj_create(e->fd, false);
+	struct adreno_cs cs;
+
+	ugpu_bo_write32(e->data, FLAG, 0);
+	ugpu_bo_write32(e->data, TARGETS, 0);
+	adreno_cs_init(&cs, e->cmd, 0);
+	adreno_wait_mem_eq(&cs, e->data->va + FLAG, 1);
+	adreno_mem_write(&cs, e->data->va + TARGETS, value);
+	submit_cs(e, e->ctx, &cs, DRM_UGPU_QUEUE_AUTO, 0, sync);
+	igt_assert_f(ugpu_wait_runtime_status(e->fd, "active", UGPU_WAIT_MS),
+		     "%s: not powered up for a command\n", e->d->name);
+	return sync;
+}
+
+/*
+ * Release gmu_hold()'s command: its fence status, and the GPU's write of
+ * @value checked when it succeeded.
+ */
+static int gmu_release(struct gmu_env *g, uint32_t sync, uint32_t value)
+{
+	struct env *e = &g->df.e;
+	int status;
+
+	ugpu_bo_write32(e->data, FLAG, 1);
+	status = ugpu_syncobj_wait_status(e->fd, sync);
+	ugpu_syncobj_destroy(e->fd, sync);
+	if (status == 1)
+		igt_assert_eq_u32(ugpu_bo_read32(e->data, TARGETS), value);
+	return status;
+}
+
+/*
+ * Power the GPU up with a command writing @value and keep it powered
+ * afterwards (runtime PM "on" until gmu_power_auto()): the command holds
+ * the GPU until the CPU's request is in, so that no suspend comes in
+ * between.
+ */
+static void gmu_power_up(struct gmu_env *g, uint32_t value)
+{
+	uint32_t sync = gmu_hold(g, value);
+
+	ugpu_power_write(g->df.e.fd, "control", "on");
+	igt_assert_eq(gmu_release(g, sync, value), 1);
+}
+
+static void gmu_power_auto(struct gmu_env *g)
+{
+	ugpu_power_write(g->df.e.fd, "control", "auto");
+}
+
+/*
+ * The GMU runs GX at an operating point of the board: its perf level
+ * and frequency are those of one of the OPPs. Returns that OPP's index.
+ */
+static unsigned int gmu_check_level(struct gmu_env *g)
+{
+	unsigned long long level = gmu_num(g, GMU_PERF_INDEX);
+	unsigned long long khz = gmu_num(g, GMU_GX_KHZ);
+
+	igt_assert_f(level >= 1 && level <= g->df.num_opps,
+		     "%s: perf level %llu, the table has 1 to %u:\n%s",
+		     g->name, level, g->df.num_opps, g->state);
+	igt_assert_f(khz * 1000 == g->df.opps[level - 1],
+		     "%s: perf level %llu at %llu kHz, its OPP is %lu Hz\n",
+		     g->name, level, khz, g->df.opps[level - 1]);
+	return level - 1;
+}
+
+/*
+ * Suspended and resumed by runtime PM, three times: each suspend puts the
+ * GMU to slumber (GX off, the firmware halted, the RSC asleep) and each
+ * command after it boots the firmware exactly once, brings GX up at an
+ * operating point of the board and runs with its write.
+ */
+static void test_gmu_resume_cycles(struct ugpu_device_info *d)
+{
+	unsigned long long boots, faults;
+	struct gmu_env g;
+	unsigned int i;
+
+	gmu_open(&g, d);
+	gmu_autosuspend(&g);
+	faults = gmu_num(&g, GMU_FAULTS);
+	for (i = 0; i < 3; i++) {
+		gmu_wait_suspended(&g);
+		gmu_expect(&g, gmu_slumber, "suspended");
+		boots = gmu_num(&g, GMU_BOOTS);
+
+		gmu_power_up(&g, 0x6e0e0000 + i);
+		gmu_expect(&g, gmu_awake, "after a command");
+		igt_assert_eq_u64(gmu_num(&g, GMU_BOOTS), boots + 1);
+		gmu_check_level(&g);
+		gmu_power_auto(&g);
+	}
+	gmu_read(&g);
+	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults);
+	gmu_close(&g);
+}
+
+/* The devfreq limits gmu-dcvs pinned, lifted even when it fails. */
+static char gmu_dcvs_dir[PATH_MAX];
+
+static void gmu_dcvs_unpin(int sig)
+{
+	char path[PATH_MAX + 16];
+
+	(void)sig;
+	if (!gmu_dcvs_dir[0])
+		return;
+	/* 0: no limit of the user's. */
+	snprintf(path, sizeof(path), "%s/max_freq", gmu_dcvs_dir);
+	ugpu_file_write(path, "0");
+	snprintf(path, sizeof(path), "%s/min_freq", gmu_dcvs_dir);
+	ugpu_file_write(path, "0");
+	gmu_dcvs_dir[0] = '\0';
+}
+
+/* devfreq's minimum and maximum both at @hz. */
+static void gmu_dcvs_pin(struct devfreq_env *df, unsigned long hz)
+{
+	static const char *const files[] = { "max_freq", "min_freq" };
+	char path[PATH_MAX + 16], val[32];
+	unsigned int i;
+
+	snprintf(val, sizeof(val), "%lu", hz);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", df->dir, files[i]);
+		igt_assert_eq(ugpu_file_write(path, val), 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		igt_assert_eq_u64(ugpu_devfreq_read_ul(df->dir, files[i]), hz);
+}
+
+/*
+ * Frequency changes go to the GMU (the DCVS request) whether the GPU is
+ * powered or not: with devfreq pinned to the lowest or the highest OPP,
+ * set while the GPU is powered (a command then runs at it) or while it is
+ * suspended (applied when a command resumes it, and again after the next
+ * cold boot), the GMU runs GX at that OPP's perf level and frequency,
+ * devfreq's cur_freq says the same and the commands run with their
+ * writes.
+ */
+static void test_gmu_dcvs(struct ugpu_device_info *d)
+{
+	static const struct {
+		bool top, suspended;
+	} steps[] = {
+		{ false, true }, { false, true }, { true, false },
+		{ false, false }, { true, true }, { true, true },
+	};
+	static bool handler_installed;
+	struct gmu_field want[ARRAY_SIZE(gmu_awake) + 1];
+	char what[64], level[16];
+	unsigned int i, opp;
+	struct gmu_env g;
+	unsigned long hz;
+
+	gmu_open(&g, d);
+	if (g.df.num_opps < 2) {
+		env_close(&g.df.e);
+		igt_skip("%s: one operating point\n", d->name);
+	}
+	gmu_autosuspend(&g);
+	if (!handler_installed) {
+		igt_install_exit_handler(gmu_dcvs_unpin);
+		handler_installed = true;
+	}
+	snprintf(gmu_dcvs_dir, sizeof(gmu_dcvs_dir), "%s", g.df.dir);
+	memcpy(want, gmu_awake, sizeof(gmu_awake));
+	want[ARRAY_SIZE(gmu_awake)].key = GMU_PERF_INDEX;
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		opp = steps[i].top ? g.df.num_opps - 1 : 0;
+		hz = g.df.opps[opp];
+		snprintf(what, sizeof(what), "at %lu Hz, set %s", hz,
+			 steps[i].suspended ? "suspended" : "powered");
+		if (steps[i].suspended) {
+			gmu_wait_suspended(&g);
+			gmu_dcvs_pin(&g.df, hz);
+			gmu_power_up(&g, 0xdc500000 + i);
+		} else {
+			gmu_power_up(&g, 0xdc500000 + i);
+			gmu_dcvs_pin(&g.df, hz);
+			run_write(&g.df.e, 0xdc510000 + i);
+		}
+		/* Awake at the OPP's level, in the end: nothing is timed. */
+		snprintf(level, sizeof(level), "%u", opp + 1);
+		want[ARRAY_SIZE(gmu_awake)].value = level;
+		__gmu_expect(&g, want, ARRAY_SIZE(want), what);
+		igt_assert_eq(gmu_check_level(&g), opp);
+		igt_assert_eq_u64(ugpu_devfreq_read_ul(g.df.dir, "cur_freq"),
+				  hz);
+		gmu_power_auto(&g);
+	}
+
+	gmu_dcvs_unpin(0);
+	igt_assert_eq_u64(ugpu_devfreq_read_ul(g.df.dir, "min_freq"),
+			  g.df.opps[0]);
+	igt_assert_eq_u64(ugpu_devfreq_read_ul(g.df.dir, "max_freq"),
+			  g.df.opps[g.df.num_opps - 1]);
+	gmu_close(&g);
+}
+
+/*
+ * Records since kmsg_open() of level error or worse containing @what and
+ * naming @who or @other.
+ */
+static unsigned int kmsg_errors(int fd, const char *what, const char *who,
+				const char *other)
+{
+	unsigned int count = 0;
+	char rec[1024];
+	int level;
+
+	while (kmsg_next(fd, rec, sizeof(rec), &level))
+		if (level <= 3 && strstr(rec, what) &&
+		    (strstr(rec, who) || strstr(rec, other)))
+			count++;
+	return count;
+}
+
+/*
+ * The GMU's firmware faults while a command waits on the GPU: the driver
+ * says so in the kernel log, the command ends (completing with its write,
+ * or failing), the GPU still suspends, its GMU forced off, and the next
+ * command boots the firmware again and runs with its write, as does one
+ * right behind it. The fault is counted once; nothing touched the
+ * unpowered GPU or GMU and the kernel did not warn.
+ */
+static void test_gmu_fault_recovery(struct ugpu_device_info *d)
+{
+	unsigned long long boots, faults;
+	unsigned long taints = 0;
+	char path[PATH_MAX + 32];
+	int kmsg, warn, status;
+	unsigned int named;
+	bool logged = false;
+	int64_t deadline;
+	struct gmu_env g;
+	uint32_t sync;
+
+	gmu_open(&g, d);
+	gmu_autosuspend(&g);
+	igt_kernel_tainted(&taints);
+	warn = kmsg_open();
+	kmsg = kmsg_open();
+
+	sync = gmu_hold(&g, 0xfa170001);
+	ugpu_power_write(g.df.e.fd, "control", "on");
+	gmu_expect(&g, gmu_awake, "before the fault");
+	boots = gmu_num(&g, GMU_BOOTS);
+	faults = gmu_num(&g, GMU_FAULTS);
+	snprintf(path, sizeof(path), "%s/" GMU_INJECT_FAULT, g.dir);
+	igt_assert_eq(ugpu_file_write(path, "1"), 0);
+
+	/* The driver reports the fault; nothing is timed. */
+	deadline = ugpu_deadline_ns(UGPU_WAIT_MS);
+	do {
+		logged = kmsg_errors(kmsg, "", d->name, g.name) > 0;
+		if (!logged)
+			usleep(10000);
+	} while (!logged && (int64_t)ugpu_nsec_now() < deadline);
+	gmu_read(&g);
+	gmu_log(&g, "after the fault");
+	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults + 1);
+	igt_assert_f(logged, "%s: no error logged after a GMU fault\n",
+		     d->name);
+
+	/* Replayed after a reset, or failed: either way it ends. */
+	status = gmu_release(&g, sync, 0xfa170001);
+	igt_info("%s: the command under the fault: %d\n", d->name, status);
+	igt_assert(status == 1 || status < 0);
+
+	gmu_power_auto(&g);
+	gmu_wait_suspended(&g);
+	gmu_expect(&g, gmu_off, "suspended after the fault");
+
+	gmu_power_up(&g, 0xfa170002);
+	gmu_expect(&g, gmu_awake, "recovered");
+	igt_assert_lt_u64(boots, gmu_num(&g, GMU_BOOTS));
+	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults + 1);
+	gmu_check_level(&g);
+	run_write(&g.df.e, 0xfa170003);
+	gmu_power_auto(&g);
+
+	igt_assert_eq(kmsg_count(warn, "WARNING:", d->name, &named), 0);
+	if (!is_tainted(taints)) {
+		igt_kernel_tainted(&taints);
+		igt_assert_f(!is_tainted(taints), "kernel tainted: %s\n",
+			     igt_explain_taints(&taints));
+	}
+	close(kmsg);
+	close(warn);
+	gmu_close(&g);
+}
+
+/*
+ * Without the GMU's firmware the GPU does not bind, with an error naming
+ * the file, and binds again once it is back. Unbinding and binding the
+ * GPU is enough: the driver requests the firmware at probe.
+ */
+static void test_gmu_firmware_missing(struct ugpu_device_info *d)
+{
+	unsigned int logged;
+	struct gmu_env g;
+	int kmsg, restore;
+	bool refused;
+
+	gmu_find_device(&g, d);
+	fw_begin(d, FW_DIR GMU_FIRMWARE);
+	kmsg = kmsg_open();
+	refused = fw_bind_without(d);
+	logged = kmsg_errors(kmsg, GMU_FIRMWARE, d->name, g.name);
+	close(kmsg);
+	restore = fw_restore();
+
+	igt_assert_f(refused, "bound without %s\n", fw.path);
+	igt_assert_f(logged, "no error naming %s and %s or %s\n",
+		     GMU_FIRMWARE, d->name, g.name);
+	igt_assert_eq(restore, 0);
+	check_works(d);
 }
 
 /*
@@ -4109,4 +4779,24 @@ igt_main
 	igt_subtest_with_dynamic("devfreq-scales")
 		for_each_adreno(d)
 			test_devfreq_scales(d);
+
+	igt_describe("Each runtime suspend puts the GMU to slumber; each resume boots it once.");
+	igt_subtest_with_dynamic("gmu-resume-cycles")
+		for_each_adreno(d)
+			test_gmu_resume_cycles(d);
+
+	igt_describe("devfreq's pinned operating point is the GMU's perf level, powered or suspended.");
+	igt_subtest_with_dynamic("gmu-dcvs")
+		for_each_adreno(d)
+			test_gmu_dcvs(d);
+
+	igt_describe("After a GMU firmware fault the GPU recovers and runs commands.");
+	igt_subtest_with_dynamic("gmu-fault-recovery")
+		for_each_adreno(d)
+			test_gmu_fault_recovery(d);
+
+	igt_describe("Without the GMU's firmware the device does not bind.");
+	igt_subtest_with_dynamic("gmu-firmware-missing")
+		for_each_adreno(d)
+			test_gmu_firmware_missing(d);
 }
