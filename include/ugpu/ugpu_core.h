@@ -423,8 +423,8 @@ struct ugpu_device *__ugpu_device_alloc(struct device *parent,
 
 struct regmap *ugpu_io_init(struct platform_device *pdev);
 struct regmap *ugpu_io_init_byname(struct device *owner,
-				    struct platform_device *pdev,
-				    const char *name);
+				   struct platform_device *pdev,
+				   const char *name);
 int ugpu_pm_runtime_init(struct device *dev, int autosuspend_ms);
 void ugpu_pm_runtime_fini(struct device *dev);
 int ugpu_pm_suspend(struct ugpu_device *udev);
