@@ -528,11 +528,11 @@ static int adreno_probe(struct platform_device *pdev)
 	if (adev->irq_gpu < 0)
 		return adev->irq_gpu;
 
-	/* Before the first power-up: the GMU powers the GPU where there is one. */
+	/* Before the first power-up: where there is a GMU, it powers the GPU. */
 	ret = adreno_gmu_init(adev);
 	if (ret)
 		return ret;
-	/* The core clock or the GMU runs from here: only now do registers answer. */
+	/* The core clock or the GMU runs from here: registers answer. */
 	ret = ugpu_pm_runtime_init(dev, ADRENO_AUTOSUSPEND_MS);
 	if (ret)
 		goto err_gmu;
@@ -541,7 +541,7 @@ static int adreno_probe(struct platform_device *pdev)
 		goto err_pm;
 	ret = adreno_hw_start(adev);
 	if (ret) {
-		dev_err(dev, "the SMMU takes no page table of the GPU's\n");
+		dev_err(dev, "cannot start the CP: %d\n", ret);
 		goto err_mmu;
 	}
 
