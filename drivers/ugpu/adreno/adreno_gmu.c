@@ -624,7 +624,7 @@ static int adreno_hfi_start(struct adreno_gmu *gmu)
 		.supported_version = HFI_VERSION_1_10,
 	};
 	struct hfi_msg_test test = {};
-	u32 fw_version;
+	u32 fw_version = 0;
 	int ret;
 
 	gmu_write(gmu, GMU_HFI_CTRL_INIT, 1);
@@ -638,6 +638,9 @@ static int adreno_hfi_start(struct adreno_gmu *gmu)
 	if (!ret)
 		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_FW_VERSION, &version,
 				      sizeof(version), &fw_version);
+	if (!ret)
+		dev_dbg(gmu->adev->udev.dev, "GMU firmware version 0x%08x\n",
+			fw_version);
 	if (!ret)
 		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_PERF_TABLE,
 				      &gmu->perf_msg, sizeof(gmu->perf_msg),
