@@ -1668,7 +1668,7 @@ err_put:
 
 /**
  * adreno_gmu_fini() - release what adreno_gmu_init() took, in reverse.
- * @adev: the GPU, powered down for good.
+ * @adev: the GPU, powered down for good (the GMU is off).
  */
 void adreno_gmu_fini(struct adreno_device *adev)
 {
@@ -1676,7 +1676,10 @@ void adreno_gmu_fini(struct adreno_device *adev)
 
 	if (!gmu)
 		return;
-	adev->gmu = NULL;
+	/*
+	 * @adev->gmu stays: devfreq, released after remove, may still set
+	 * a rate, which a GMU that is off only records.
+	 */
 	adreno_gmu_memory_fini(gmu);
 	release_firmware(gmu->fw);
 	if (dev_of_node(gmu->dev))
