@@ -30,6 +30,11 @@ struct ugpu_devfreq;
  *	devicetree table (Adreno: BIT(speed bin)), 0 where the table has
  *	none. Operating points added by platform code are the part's
  *	already.
+ * @set_rate: for a GPU whose clock another processor owns (the Adreno
+ *	GMU): moves the GPU to the operating point of that rate instead of
+ *	setting @clk, which is then NULL. The driver added the OPP table
+ *	itself, as it needed it before.
+ * @get_rate: with @set_rate, the rate the GPU runs at.
  */
 struct ugpu_devfreq_config {
 	struct clk *clk;
@@ -37,6 +42,8 @@ struct ugpu_devfreq_config {
 	struct regulator *supply;
 	const char *supply_name;
 	u32 supported_hw;
+	int (*set_rate)(struct device *dev, unsigned long rate);
+	unsigned long (*get_rate)(struct device *dev);
 };
 
 struct ugpu_devfreq *ugpu_devfreq_init(struct device *dev,

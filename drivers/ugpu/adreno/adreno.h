@@ -19,6 +19,7 @@
 #include <ugpu/ugpu_pgtable.h>
 #include <ugpu/hw/adreno_regs.h>
 
+struct adreno_gmu;
 struct clk;
 struct iommu_domain;
 
@@ -108,6 +109,9 @@ struct adreno_speed_bin {
  * @features: DRM_UGPU_ADRENO_FEAT_* bits.
  * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
  * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
+ * @gmu_legacy: the chip's GMU is the a630 family's (HFI version 1, OOB
+ *	requests by interrupt bits), the one GMU the driver powers a GPU
+ *	through; a node naming the GMU of another chip is refused.
  * @zap_fw: file of the zap shader, under qcom/ with the SoC's directory,
  *	unless the board's zap-shader node names it; NULL when the chip
  *	has no default one.
@@ -136,6 +140,7 @@ struct adreno_info {
 	u32 features;
 	const char *sqe_fw;
 	const char *gmu_fw;
+	bool gmu_legacy;
 	const char *zap_fw;
 	const u32 *protect;
 	unsigned int protect_count;
@@ -253,6 +258,7 @@ struct adreno_fault {
  * @ttbr0_on: the SMMU walks TTBR0 tables.
  * @irq_gpu: the RBBM interrupt.
  * @core_clk: the GPU's core clock, on boards without a GMU; or NULL.
+ * @gmu: the GMU that powers the GPU, or NULL on boards without one.
  * @df: frequency scaling, or NULL; set before any command runs.
  * @kpgt: kernel page table, what the CP uses between clients.
  * @kernel_ttbr: TTBR0 value of @kpgt.
@@ -266,8 +272,8 @@ struct adreno_fault {
  * @sqe_dma: its DMA address.
  * @sqe_size: its size, whole pages.
  * @sqe_sgt: it as a one-segment table.
- * @lock: protects @ring, @ring_held, @pending, @last_fault, @fault_error
- *	and the CP ring registers. Taken in process context, the threaded
+ * @lock: protects @ring, @ring_held, @pending, @last_fault, @fault_error,
+ *	@fault_gmu and the CP ring registers. Taken in process context, the threaded
  *	GPU interrupt handler and the SMMU driver's fault interrupt (hard);
  *	the busy state of @df is reported under it. Of the SMMU driver's
  *	callbacks only get_fault_info() and resume_translation(), which
@@ -279,6 +285,8 @@ struct adreno_fault {
  *	in the ring yet, oldest first; each holds a job reference.
  * @fault_error: 0, or the error the running job fails with because the
  *	CP stopped on it (CP_HW_ERROR, SMMU fault): @fault_work recovers.
+ * @fault_gmu: the fault @fault_error reports is the GMU's: no job is
+ *	guilty of it.
  * @last_fault: the last fault.
  * @fault_work: recovers from a CP error or SMMU fault in process context.
  * @gone: the device is being removed.
@@ -299,6 +307,7 @@ struct adreno_device {
 	bool ttbr0_on;
 	int irq_gpu;
 	struct clk *core_clk;
+	struct adreno_gmu *gmu;
 	struct ugpu_devfreq *df;
 
 	struct ugpu_pgtable *kpgt;
@@ -320,6 +329,7 @@ struct adreno_device {
 	bool ring_held;
 	struct list_head pending[ADRENO_NUM_QUEUES];
 	int fault_error;
+	bool fault_gmu;
 	struct adreno_fault last_fault;
 
 	struct work_struct fault_work;

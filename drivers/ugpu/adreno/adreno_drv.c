@@ -13,8 +13,9 @@
  * holds a reference from its submit until it is freed, so the GPU never
  * sleeps with work on or waiting for the ring, and job_run() never waits
  * for a resume. Suspending stops the CP, gives the SMMU back the kernel
- * table and stops the core clock; resuming resets the GPU and starts the
- * CP on the empty ring again.
+ * table and stops the core clock, or on a board with a GMU puts the GMU
+ * to slumber; resuming boots the GMU first where there is one, resets the
+ * GPU and starts the CP on the empty ring again.
  */
 
 #include <linux/clk.h>
@@ -28,6 +29,7 @@
 #include <linux/property.h>
 
 #include "adreno.h"
+#include "adreno_gmu.h"
 
 /* Flags a618 (a6xx gen 1) has and a635 has not, and the reverse. */
 #define ADRENO_FEAT_GEN1 (DRM_UGPU_ADRENO_FEAT_HAS_CP_REG_WRITE |	\
@@ -158,6 +160,7 @@ static const struct adreno_info adreno_infos[] = {
 		.magic = { 0x100000, 0, 0x00100000 },
 		.features = ADRENO_FEAT_GEN1,
 		.sqe_fw = "a630_sqe.fw", .gmu_fw = "a630_gmu.bin",
+		.gmu_legacy = true,
 		.protect = a618_protect,
 		.protect_count = ARRAY_SIZE(a618_protect),
 		.protect_regs = 32,
@@ -370,6 +373,21 @@ static u64 adreno_read_timestamp(struct ugpu_device *udev)
 	return (u64)hi << 32 | lo;
 }
 
+/*
+ * Start the CP on the empty ring; the GMU, where there is one, keeps the
+ * GPU powered meanwhile.
+ */
+static int adreno_hw_start(struct adreno_device *adev)
+{
+	int ret;
+
+	ret = adreno_gmu_gpu_hold(adev->gmu);
+	if (!ret)
+		ret = adreno_cp_hw_init(adev);
+	adreno_gmu_gpu_release(adev->gmu);
+	return ret;
+}
+
 /* Called by ugpu_recover() with every queue stopped, and on unregister. */
 static void adreno_reset(struct ugpu_device *udev)
 {
@@ -398,31 +416,35 @@ static void adreno_reset(struct ugpu_device *udev)
 	/* What completed before the CP stopped completes; the rest is redone. */
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
-	if (adreno_cp_hw_init(adev))
+	/* A GMU that failed boots again; its clocks and power stay on. */
+	if (adreno_gmu_recover(adev->gmu) || adreno_hw_start(adev))
 		dev_err_ratelimited(udev->dev, "the GPU stays stopped\n");
 	pm_runtime_mark_last_busy(udev->dev);
 	pm_runtime_put_autosuspend(udev->dev);
 }
 
 /*
- * Scale the core clock on the node's operating points. This is for a GPU
- * without a GMU: where the board has one, the GMU owns the GX clock and
- * votes the rail's corner, and a frequency change is a request to the
- * GMU's firmware, which this driver cannot make (it refuses such boards,
- * adreno_sqe_load()).
+ * Scale the GPU on the node's operating points: its core clock, or where
+ * the board has a GMU, which owns the GX clock and votes the rail's
+ * corner, through the GMU's DCVS request.
  */
 static int adreno_devfreq_init(struct adreno_device *adev)
 {
-	const struct ugpu_devfreq_config config = {
+	const struct ugpu_devfreq_config clk_config = {
 		.clk = adev->core_clk,
 		.clk_name = "core",
 		.supported_hw = BIT(adev->speed_bin),
 	};
+	const struct ugpu_devfreq_config gmu_config = {
+		.set_rate = adreno_gmu_set_rate,
+		.get_rate = adreno_gmu_get_rate,
+	};
 	struct ugpu_devfreq *df;
 
-	if (!adev->core_clk)
+	if (!adev->core_clk && !adev->gmu)
 		return 0;
-	df = ugpu_devfreq_init(adev->udev.dev, &config);
+	df = ugpu_devfreq_init(adev->udev.dev,
+			       adev->gmu ? &gmu_config : &clk_config);
 	if (IS_ERR(df))
 		return PTR_ERR(df);
 	adev->df = df;
@@ -506,16 +528,20 @@ static int adreno_probe(struct platform_device *pdev)
 	if (adev->irq_gpu < 0)
 		return adev->irq_gpu;
 
-	/* The core clock runs from here: only now do registers answer. */
-	ret = ugpu_pm_runtime_init(dev, ADRENO_AUTOSUSPEND_MS);
+	/* Before the first power-up: where there is a GMU, it powers the GPU. */
+	ret = adreno_gmu_init(adev);
 	if (ret)
 		return ret;
+	/* The core clock or the GMU runs from here: registers answer. */
+	ret = ugpu_pm_runtime_init(dev, ADRENO_AUTOSUSPEND_MS);
+	if (ret)
+		goto err_gmu;
 	ret = adreno_mmu_init(adev);
 	if (ret)
 		goto err_pm;
-	ret = adreno_cp_hw_init(adev);
+	ret = adreno_hw_start(adev);
 	if (ret) {
-		dev_err(dev, "the SMMU takes no page table of the GPU's\n");
+		dev_err(dev, "cannot start the CP: %d\n", ret);
 		goto err_mmu;
 	}
 
@@ -569,6 +595,7 @@ static int adreno_probe(struct platform_device *pdev)
 		goto err_mmu;
 
 	adreno_debugfs_init(adev);
+	adreno_gmu_debugfs_init(adev);
 
 	ret = ugpu_device_register(udev);
 	if (ret)
@@ -586,6 +613,8 @@ err_mmu:
 	adreno_mmu_fini(adev);
 err_pm:
 	ugpu_pm_runtime_fini(dev);
+err_gmu:
+	adreno_gmu_fini(adev);
 	return ret;
 }
 
@@ -609,8 +638,9 @@ static void adreno_remove(struct platform_device *pdev)
 	adreno_mmu_fini(adev);
 	/* A fault reported until the domain went may have queued it. */
 	cancel_work_sync(&adev->fault_work);
-	/* The suspend this runs only stops the clock. */
+	/* The suspend this runs only stops the clock or the GMU. */
 	ugpu_pm_runtime_fini(&pdev->dev);
+	adreno_gmu_fini(adev);
 }
 
 static const struct of_device_id adreno_of_match[] = {
@@ -651,6 +681,8 @@ static int adreno_runtime_suspend(struct device *dev)
 	/* Its monitor stops first: the clock may change until it has. */
 	ugpu_devfreq_suspend(adev->df);
 	clk_disable_unprepare(adev->core_clk);
+	/* The GPU is quiet: the GMU turns GX off and sleeps. */
+	adreno_gmu_suspend(adev->gmu);
 	return 0;
 }
 
@@ -659,20 +691,28 @@ static int adreno_runtime_resume(struct device *dev)
 	struct adreno_device *adev = dev_to_adreno(dev);
 	int ret;
 
-	ret = clk_prepare_enable(adev->core_clk);
+	/* The GMU turns GX on: before anything touches the GPU. */
+	ret = adreno_gmu_resume(adev->gmu);
 	if (ret)
 		return ret;
+	ret = clk_prepare_enable(adev->core_clk);
+	if (ret)
+		goto err_gmu;
 	/* No command is on the ring: start the CP on it empty, from 0. */
 	if (adev->hw_ready) {
 		adreno_rings_reset(adev);
-		ret = adreno_cp_hw_init(adev);
-		if (ret) {
-			clk_disable_unprepare(adev->core_clk);
-			return ret;
-		}
+		ret = adreno_hw_start(adev);
+		if (ret)
+			goto err_clk;
 	}
 	ugpu_devfreq_resume(adev->df);
 	return 0;
+
+err_clk:
+	clk_disable_unprepare(adev->core_clk);
+err_gmu:
+	adreno_gmu_suspend(adev->gmu);
+	return ret;
 }
 
 /* System sleep: the core drains the queues and forces a runtime suspend. */

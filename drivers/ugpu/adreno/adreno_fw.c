@@ -10,9 +10,10 @@
  * CP_SQE_INSTR_BASE points there when the CP is started. The driver does
  * not look inside the microcode.
  *
- * Boards power the a618 and the a635 through their GMU, which needs its
- * own firmware (a630_gmu.bin, a660_gmu.bin) and is not supported: a
- * device that names a GMU is refused rather than touched unpowered.
+ * Boards power the a618 and the a635 through their GMU. The a618's
+ * legacy GMU is supported (adreno_gmu.c, which loads a630_gmu.bin); the
+ * a635's is not: a device that names it is refused rather than touched
+ * unpowered.
  */
 
 #include <linux/dma-mapping.h>
@@ -26,7 +27,7 @@
  * adreno_sqe_load() - read the SQE microcode into a GPU buffer.
  * @adev: the device, identified, at probe.
  *
- * Return: 0, -ENODEV for a device with a GMU, the request_firmware()
+ * Return: 0, -ENODEV for a device with a GMU other than a legacy one, the request_firmware()
  * error when the file is missing, -EINVAL for a file of a bad size, or
  * -ENOMEM.
  */
@@ -39,7 +40,7 @@ int adreno_sqe_load(struct adreno_device *adev)
 	size_t size;
 	int ret;
 
-	if (device_property_present(dev, "qcom,gmu"))
+	if (device_property_present(dev, "qcom,gmu") && !info->gmu_legacy)
 		return dev_err_probe(dev, -ENODEV,
 				     "Adreno %s: powering it through its GMU (%s) is not supported\n",
 				     info->name, info->gmu_fw);

@@ -536,7 +536,8 @@ u64 adreno_progress(struct ugpu_device *udev, unsigned int queue)
  *
  * The running job is guilty of the fault (-EIO): the GPU is reset and
  * every other unfinished job runs again. A halted CP is reset even with
- * nothing to run.
+ * nothing to run. A GMU failure is no job's: the reset boots the GMU
+ * again and every unfinished job runs again.
  */
 void adreno_fault_work(struct work_struct *work)
 {
@@ -552,11 +553,12 @@ void adreno_fault_work(struct work_struct *work)
 	spin_lock_irqsave(&adev->lock, flags);
 	error = adev->fault_error;
 	adev->fault_error = 0;
-	if (error) {
+	if (error && !adev->fault_gmu) {
 		bad = adreno_active_job_locked(adev);
 		if (bad)
 			ugpu_job_get(bad);
 	}
+	adev->fault_gmu = false;
 	spin_unlock_irqrestore(&adev->lock, flags);
 
 	if (!error || READ_ONCE(adev->gone))

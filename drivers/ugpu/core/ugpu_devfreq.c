@@ -33,7 +33,9 @@
 /**
  * struct ugpu_devfreq - frequency scaling of one GPU. A device resource of
  * the GPU's device, found from it by the devfreq callbacks.
- * @clk: the clock the operating points scale.
+ * @clk: the clock the operating points scale, or NULL with @set_rate.
+ * @set_rate: sets the rate instead of the OPP core, or NULL.
+ * @get_rate: the current rate, with @set_rate.
  * @supply: the supply the core sets itself (see @set_supply), or NULL.
  * @set_supply: the OPP table was added before the driver could configure
  *	it: the core sets the supply's voltage, not the OPP core.
@@ -50,6 +52,8 @@
  */
 struct ugpu_devfreq {
 	struct clk *clk;
+	int (*set_rate)(struct device *dev, unsigned long rate);
+	unsigned long (*get_rate)(struct device *dev);
 	struct regulator *supply;
 	bool set_supply;
 	struct devfreq *devfreq;
@@ -71,6 +75,12 @@ static void ugpu_devfreq_update(struct ugpu_devfreq *df, ktime_t now)
 		df->busy_time = ktime_add(df->busy_time,
 					  ktime_sub(now, df->last));
 	df->last = now;
+}
+
+static unsigned long ugpu_devfreq_rate(struct device *dev,
+				       struct ugpu_devfreq *df)
+{
+	return df->get_rate ? df->get_rate(dev) : clk_get_rate(df->clk);
 }
 
 /* Start a new measurement window. */
@@ -148,6 +158,8 @@ static int ugpu_devfreq_target(struct device *dev, unsigned long *freq,
 	uV = dev_pm_opp_get_voltage(opp);
 	dev_pm_opp_put(opp);
 
+	if (df->set_rate)
+		return df->set_rate(dev, *freq);
 	if (!df->set_supply)
 		return dev_pm_opp_set_rate(dev, *freq);
 
@@ -180,7 +192,7 @@ static int ugpu_devfreq_get_dev_status(struct device *dev,
 		status->total_time = 1;
 		return 0;
 	}
-	status->current_frequency = clk_get_rate(df->clk);
+	status->current_frequency = ugpu_devfreq_rate(dev, df);
 	spin_lock_irqsave(&df->lock, flags);
 	ugpu_devfreq_update(df, now);
 	/* Microseconds: fits an unsigned long on 32-bit for over an hour. */
@@ -196,7 +208,7 @@ static int ugpu_devfreq_get_cur_freq(struct device *dev, unsigned long *freq)
 {
 	struct ugpu_devfreq *df = ugpu_devfreq_of(dev);
 
-	*freq = df ? clk_get_rate(df->clk) : 0;
+	*freq = df ? ugpu_devfreq_rate(dev, df) : 0;
 	return 0;
 }
 
@@ -275,7 +287,8 @@ struct ugpu_devfreq *ugpu_devfreq_init(struct device *dev,
 
 	if (!IS_ENABLED(CONFIG_PM_DEVFREQ) || !IS_ENABLED(CONFIG_PM_OPP))
 		return NULL;
-	if (WARN_ON(!config->clk))
+	if (WARN_ON(!config->clk == !config->set_rate ||
+		    !config->set_rate != !config->get_rate))
 		return ERR_PTR(-EINVAL);
 
 	df = devres_alloc(ugpu_devfreq_release, sizeof(*df), GFP_KERNEL);
@@ -283,8 +296,16 @@ struct ugpu_devfreq *ugpu_devfreq_init(struct device *dev,
 		return ERR_PTR(-ENOMEM);
 	spin_lock_init(&df->lock);
 	df->clk = config->clk;
+	df->set_rate = config->set_rate;
+	df->get_rate = config->get_rate;
 
-	if (dev_of_node(dev) &&
+	if (config->set_rate) {
+		/* The driver's table, whose rates it sets itself. */
+		if (dev_pm_opp_get_opp_count(dev) <= 0) {
+			devres_free(df);
+			return NULL;
+		}
+	} else if (dev_of_node(dev) &&
 	    device_property_present(dev, "operating-points-v2")) {
 		ret = ugpu_devfreq_of_table(dev, config);
 		if (ret)
@@ -304,7 +325,7 @@ struct ugpu_devfreq *ugpu_devfreq_init(struct device *dev,
 	devres_add(dev, df);
 
 	/* Start at the OPP nearest the clock's rate, at its voltage. */
-	freq = clk_get_rate(df->clk);
+	freq = ugpu_devfreq_rate(dev, df);
 	ret = ugpu_devfreq_target(dev, &freq, 0);
 	if (ret)
 		return ERR_PTR(dev_err_probe(dev, ret,
