@@ -376,7 +376,8 @@
  *	asleep, SPTPRAC off, HFI stopped, no GPU_SET held); a command then
  *	boots the GMU's firmware exactly once, finds GX and HFI up at one of
  *	the board's operating points, and runs with its write; no register
- *	access reached the unpowered GPU or GMU. Skips on GPUs without a GMU.
+ *	access reached the unpowered GPU or GMU, and the GMU never lost power
+ *	before the slumber. Skips on GPUs without a GMU.
  * Sub-category: Power management
  * Functionality: GMU
  *
@@ -392,8 +393,9 @@
  * Functionality: GMU
  *
  * SUBTEST: gmu-fault-recovery
- * Description: The GMU's firmware faults while a command waits: the driver
- *	logs an error, the command ends, the GPU suspends with its GMU off,
+ * Description: The GMU's firmware faults while a command waits, the GPU
+ *	held powered: the driver logs an error and boots the GMU again in
+ *	place, the command ends, the GPU suspends with its GMU off,
  *	and the next commands boot the firmware again and run with their
  *	writes; the fault is counted once, nothing touched the unpowered GPU
  *	or GMU and the kernel did not warn. Skips on GPUs without a GMU.
@@ -3955,6 +3957,8 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 #define GMU_GX_KHZ		"gx_khz"	/* GX frequency in kHz */
 #define GMU_BOOTS		"boots"		/* CM3 boots, a running count */
 #define GMU_FAULTS		"faults"	/* CM3 faults, a running count */
+/* Power cut with the GPU not put to slumber first, a running count. */
+#define GMU_UNCLEAN		"unclean_offs"
 
 #define GMU_RUNNING		"running"
 #define GMU_HALTED		"halted"
@@ -4276,13 +4280,14 @@ static unsigned int gmu_check_level(struct gmu_env *g)
  */
 static void test_gmu_resume_cycles(struct ugpu_device_info *d)
 {
-	unsigned long long boots, faults;
+	unsigned long long boots, faults, unclean;
 	struct gmu_env g;
 	unsigned int i;
 
 	gmu_open(&g, d);
 	gmu_autosuspend(&g);
 	faults = gmu_num(&g, GMU_FAULTS);
+	unclean = gmu_num(&g, GMU_UNCLEAN);
 	for (i = 0; i < 3; i++) {
 		gmu_wait_suspended(&g);
 		gmu_expect(&g, gmu_slumber, "suspended");
@@ -4294,8 +4299,11 @@ static void test_gmu_resume_cycles(struct ugpu_device_info *d)
 		gmu_check_level(&g);
 		gmu_power_auto(&g);
 	}
-	gmu_read(&g);
+	gmu_wait_suspended(&g);
+	gmu_expect(&g, gmu_slumber, "suspended");
 	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults);
+	igt_assert_f(gmu_num(&g, GMU_UNCLEAN) == unclean,
+		     "%s: powered off without a slumber:\n%s", g.name, g.state);
 	gmu_close(&g);
 }
 
@@ -4467,6 +4475,15 @@ static void test_gmu_fault_recovery(struct ugpu_device_info *d)
 	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults + 1);
 	igt_assert_f(logged, "%s: no error logged after a GMU fault\n",
 		     d->name);
+
+	/*
+	 * Booted again in place: the GPU is held powered, so no runtime
+	 * suspend and resume can do it, only the driver's recovery.
+	 */
+	gmu_expect(&g, gmu_awake, "recovered in place");
+	igt_assert_lt_u64(boots, gmu_num(&g, GMU_BOOTS));
+	boots = gmu_num(&g, GMU_BOOTS);
+	gmu_check_level(&g);
 
 	/* Replayed after a reset, or failed: either way it ends. */
 	status = gmu_release(&g, sync, 0xfa170001);

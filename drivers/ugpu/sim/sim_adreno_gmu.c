@@ -123,6 +123,9 @@ struct gmu_queue {
  * @rsc_status0: RSCC_RSC_STATUS0_DRV0.
  * @boots: CM3 boots since load.
  * @faults: CM3 faults since load.
+ * @unclean_offs: cx power losses while the CM3 ran, the RSC was awake or
+ *	GX was on: the host cut the GMU's power without putting the GPU to
+ *	slumber and the GMU to sleep first.
  */
 struct a6xx_gmu {
 	struct sim_device *sdev;
@@ -157,6 +160,7 @@ struct a6xx_gmu {
 
 	unsigned long boots;
 	unsigned long faults;
+	unsigned long unclean_offs;
 };
 
 static struct device *gmu_dev(struct a6xx_gmu *g)
@@ -240,7 +244,21 @@ static void gmu_reset(struct a6xx_gmu *g)
 /* The GMU lost cx: every register, the TCMs, the RSCC, and GX with it. */
 static void gmu_power_lost(struct sim_device *sdev)
 {
-	gmu_reset(a6xx_gmu_of(sdev));
+	struct a6xx_gmu *g = a6xx_gmu_of(sdev);
+
+	/*
+	 * On the SoC, GX stays voted on and the RSC's sequence half done:
+	 * counted, so that a host skipping the slumber is seen.
+	 */
+	if (g->gx_on || g->cm3_running || g->rsc_awake) {
+		g->unclean_offs++;
+		dev_warn_ratelimited(gmu_dev(g),
+				     "cx off with%s%s%s: no slumber first\n",
+				     g->gx_on ? " GX on" : "",
+				     g->cm3_running ? " the CM3 running" : "",
+				     g->rsc_awake ? " the RSC awake" : "");
+	}
+	gmu_reset(g);
 }
 
 /* Memory, through the GMU's context bank only */
@@ -929,7 +947,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 {
 	struct sim_device *sdev = sf->private;
 	struct a6xx_gmu *g = a6xx_gmu_of(sdev);
-	unsigned long flags, boots, faults;
+	unsigned long flags, boots, faults, unclean;
 	bool running, fault, awake, gx, sptprac, held, hfi;
 	unsigned int levels, idx, stage;
 	u32 khz;
@@ -948,6 +966,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	khz = levels ? g->gpu_khz[idx] : 0;
 	boots = g->boots;
 	faults = g->faults;
+	unclean = g->unclean_offs;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(sf, "cm3: %s\n", !running ? "halted" :
@@ -963,6 +982,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	seq_printf(sf, "gx_khz: %u\n", khz);
 	seq_printf(sf, "boots: %lu\n", boots);
 	seq_printf(sf, "faults: %lu\n", faults);
+	seq_printf(sf, "unclean_offs: %lu\n", unclean);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(gmu_state);
