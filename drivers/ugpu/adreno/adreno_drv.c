@@ -615,6 +615,8 @@ err_pm:
 	ugpu_pm_runtime_fini(dev);
 err_gmu:
 	adreno_gmu_fini(adev);
+	/* A GMU or SMMU fault until their interrupts went may have queued it. */
+	cancel_work_sync(&adev->fault_work);
 	return ret;
 }
 
@@ -641,6 +643,8 @@ static void adreno_remove(struct platform_device *pdev)
 	/* The suspend this runs only stops the clock or the GMU. */
 	ugpu_pm_runtime_fini(&pdev->dev);
 	adreno_gmu_fini(adev);
+	/* So may a GMU fault until its interrupts were freed. */
+	cancel_work_sync(&adev->fault_work);
 }
 
 static const struct of_device_id adreno_of_match[] = {

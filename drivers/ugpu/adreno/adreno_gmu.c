@@ -184,7 +184,7 @@ static const struct {
  * @target_level: the perf level devfreq asks for, applied at boot.
  * @boots: cold boots that succeeded.
  * @hung: the GMU stopped answering or faulted; set by the interrupt
- *	handlers without @lock, cleared under it by a boot.
+ *	handlers without @lock, cleared under it as a boot starts.
  * @faults: CM3 faults and watchdog bites seen.
  */
 struct adreno_gmu {
@@ -786,6 +786,11 @@ static int adreno_gmu_boot(struct adreno_gmu *gmu)
 	int ret;
 
 	lockdep_assert_held(&gmu->lock);
+	/*
+	 * Its interrupts are off: a fault from here on is this boot's, and
+	 * must not be forgotten when the boot completes.
+	 */
+	WRITE_ONCE(gmu->hung, false);
 	adreno_gmu_ao_irq_on(gmu);
 
 	/* Keep ITCM and DTCM across a power collapse. */
@@ -843,7 +848,6 @@ static int adreno_gmu_boot(struct adreno_gmu *gmu)
 	ret = adreno_gmu_set_level(gmu, gmu->target_level);
 	if (ret)
 		return ret;
-	WRITE_ONCE(gmu->hung, false);
 	gmu->boots++;
 	return 0;
 }

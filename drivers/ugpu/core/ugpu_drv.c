@@ -4,6 +4,7 @@
  * registration for the family drivers, and GET_PARAM.
  */
 #include <linux/compat.h>
+#include <linux/io.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/platform_device.h>
@@ -438,9 +439,14 @@ struct regmap *ugpu_io_init_byname(struct device *owner,
 	res = platform_get_resource_byname(pdev, IORESOURCE_MEM, name);
 	if (!res)
 		return ERR_PTR(-ENODEV);
-	base = devm_ioremap_resource(owner, res);
-	if (IS_ERR(base))
-		return ERR_CAST(base);
+	/*
+	 * Mapped, not claimed: a companion's window may overlap another
+	 * driver's (the SC7180 GMU's "gmu" window covers the GPU clock
+	 * controller's, which gpucc claims).
+	 */
+	base = devm_ioremap(owner, res->start, resource_size(res));
+	if (!base)
+		return ERR_PTR(-ENOMEM);
 	return devm_regmap_init_mmio(owner, base, &config);
 }
 EXPORT_SYMBOL_GPL(ugpu_io_init_byname);

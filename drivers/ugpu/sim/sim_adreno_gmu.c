@@ -422,6 +422,12 @@ static void gmu_rscc_request(struct a6xx_gmu *g, u32 val)
 		g->rsc_awake = false;
 		g->rscc_ack &= ~GMU_RSCC_WAKE;
 		g->rsc_status0 |= RSCC_STATUS0_SLEEP_DONE;
+		/*
+		 * The PDC's sleep sequence drops the GX and MX votes: GX goes
+		 * off even when no slumber request did it first (a GMU forced
+		 * off), and the GPU loses its state.
+		 */
+		gmu_gx_set(g, false);
 	}
 }
 
