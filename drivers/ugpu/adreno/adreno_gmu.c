@@ -178,6 +178,8 @@ static const struct {
  * @queues: the HFI queues, by HFI_QUEUE_CMD / HFI_QUEUE_RESPONSE.
  * @seqnum: the last HFI sequence number used.
  * @on: the CM3 was started and not halted since.
+ * @boot_held: the boot request is still set: the firmware stays in its
+ *	boot mode until the host has set the GPU up (adreno_gmu_gpu_release()).
  * @ao_irq_on: the "gmu" interrupt is enabled.
  * @hfi_irq_on: the "hfi" interrupt is enabled.
  * @cur_level: the perf level the GMU last applied.
@@ -214,6 +216,7 @@ struct adreno_gmu {
 	struct adreno_hfi_queue queues[2];
 	u32 seqnum;
 	bool on;
+	bool boot_held;
 	bool ao_irq_on;
 	bool hfi_irq_on;
 	unsigned int cur_level;
@@ -835,7 +838,7 @@ static int adreno_gmu_boot(struct adreno_gmu *gmu)
 	ret = adreno_gmu_oob_set(gmu, ADRENO_OOB_BOOT_SLUMBER);
 	if (ret)
 		return ret;
-	adreno_gmu_oob_clear(gmu, ADRENO_OOB_BOOT_SLUMBER);
+	gmu->boot_held = true;
 
 	ret = adreno_gmu_sptprac_on(gmu);
 	if (ret)
@@ -881,6 +884,7 @@ static void adreno_gmu_halt(struct adreno_gmu *gmu, bool force)
 	adreno_gmu_irqs_off(gmu);
 	gmu_write(gmu, GMU_CM3_SYSRESET, 1);
 	gmu->on = false;
+	gmu->boot_held = false;
 	adreno_gmu_rsc_sleep(gmu);
 }
 
@@ -890,6 +894,11 @@ static int adreno_gmu_slumber(struct adreno_gmu *gmu)
 	int ret;
 
 	lockdep_assert_held(&gmu->lock);
+	/* A boot the GPU was never set up after: end its request first. */
+	if (gmu->boot_held) {
+		adreno_gmu_oob_clear(gmu, ADRENO_OOB_BOOT_SLUMBER);
+		gmu->boot_held = false;
+	}
 	gmu_write(gmu, GMU_CX_GMU_POWER_COUNTER_ENABLE, 0);
 	adreno_gmu_sptprac_off(gmu);
 	gmu_write(gmu, GMU_BOOT_SLUMBER_OPTION, GMU_BOOT_OPTION_SLUMBER);
@@ -1042,8 +1051,14 @@ void adreno_gmu_gpu_release(struct adreno_gmu *gmu)
 	if (!gmu)
 		return;
 	mutex_lock(&gmu->lock);
-	if (gmu->on)
+	if (gmu->on) {
 		adreno_gmu_oob_clear(gmu, ADRENO_OOB_GPU_SET);
+		/* Out of its boot mode once the GPU is set up, as msm does. */
+		if (gmu->boot_held) {
+			adreno_gmu_oob_clear(gmu, ADRENO_OOB_BOOT_SLUMBER);
+			gmu->boot_held = false;
+		}
+	}
 	mutex_unlock(&gmu->lock);
 }
 
