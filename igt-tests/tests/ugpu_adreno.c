@@ -402,6 +402,17 @@
  * Sub-category: Power management
  * Functionality: GMU
  *
+ * SUBTEST: gmu-recovery-fails
+ * Description: The GMU's firmware faults while a command waits, the GPU
+ *	held powered, and the GMU does not come up at the driver's first
+ *	attempt to boot it again: the driver leaves the unpowered GPU's
+ *	registers alone, and the command's timeout makes it try again; the
+ *	GMU then runs, the command ends, later commands run with their
+ *	writes and the GPU suspends through a slumber. Skips on GPUs without
+ *	a GMU.
+ * Sub-category: Power management
+ * Functionality: GMU
+ *
  * SUBTEST: gmu-firmware-missing
  * Description: Without the GMU's firmware (qcom/a630_gmu.bin) a GPU with a
  *	GMU does not bind, with an error naming the device and the file, and
@@ -3942,6 +3953,7 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 #define GMU_SIM_DEVICE		"ugpu-sim-adreno-gmu"
 #define GMU_STATE		"state"
 #define GMU_INJECT_FAULT	"inject_fault"	/* write 1: the CM3 faults */
+#define GMU_FAIL_BOOTS		"fail_boots"	/* boots the CM3 refuses */
 /* The firmware the driver requests at probe, in FW_DIR. */
 #define GMU_FIRMWARE		"a630_gmu.bin"
 /* The driver's own file in the GPU's DRM debugfs: logged, not checked. */
@@ -4513,6 +4525,58 @@ static void test_gmu_fault_recovery(struct ugpu_device_info *d)
 	gmu_close(&g);
 }
 
+static void gmu_fail_boots(struct gmu_env *g, const char *n)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/" GMU_FAIL_BOOTS, g->dir);
+	igt_assert_eq(ugpu_file_write(path, n), 0);
+}
+
+static void test_gmu_recovery_fails(struct ugpu_device_info *d)
+{
+	unsigned long long boots, faults;
+	char path[PATH_MAX + 32];
+	struct gmu_env g;
+	uint32_t sync;
+	int status;
+
+	gmu_open(&g, d);
+	gmu_autosuspend(&g);
+	sync = gmu_hold(&g, 0xfa1b0001);
+	ugpu_power_write(g.df.e.fd, "control", "on");
+	gmu_expect(&g, gmu_awake, "before the fault");
+	boots = gmu_num(&g, GMU_BOOTS);
+	faults = gmu_num(&g, GMU_FAULTS);
+
+	gmu_fail_boots(&g, "1");
+	snprintf(path, sizeof(path), "%s/" GMU_INJECT_FAULT, g.dir);
+	igt_assert_eq(ugpu_file_write(path, "1"), 0);
+
+	/*
+	 * The first boot after the fault is refused; only the command's
+	 * timeout leads to the next one. Either the command runs then, or
+	 * it is failed: it ends.
+	 */
+	status = gmu_release(&g, sync, 0xfa1b0001);
+	igt_info("%s: the command under the fault: %d\n", d->name, status);
+	igt_assert(status == 1 || status < 0);
+	gmu_expect(&g, gmu_awake, "booted again");
+	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults + 1);
+	igt_assert_lt_u64(boots, gmu_num(&g, GMU_BOOTS));
+	igt_assert_eq_u64(gmu_num(&g, GMU_FAIL_BOOTS), 0);
+	gmu_check_level(&g);
+	run_write(&g.df.e, 0xfa1b0002);
+
+	gmu_power_auto(&g);
+	gmu_wait_suspended(&g);
+	gmu_expect(&g, gmu_slumber, "suspended");
+	gmu_power_up(&g, 0xfa1b0003);
+	gmu_power_auto(&g);
+	/* No register access reached the GPU while GX was off. */
+	gmu_close(&g);
+}
+
 /*
  * Without the GMU's firmware the GPU does not bind, with an error naming
  * the file, and binds again once it is back. Unbinding and binding the
@@ -4811,6 +4875,11 @@ igt_main
 	igt_subtest_with_dynamic("gmu-fault-recovery")
 		for_each_adreno(d)
 			test_gmu_fault_recovery(d);
+
+	igt_describe("A GMU that fails to boot after a fault is booted again; the unpowered GPU is left alone.");
+	igt_subtest_with_dynamic("gmu-recovery-fails")
+		for_each_adreno(d)
+			test_gmu_recovery_fails(d);
 
 	igt_describe("Without the GMU's firmware the device does not bind.");
 	igt_subtest_with_dynamic("gmu-firmware-missing")

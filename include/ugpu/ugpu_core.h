@@ -293,6 +293,12 @@ struct ugpu_family_ops {
 	 * allocation, no sleeping lock.
 	 */
 	void (*coredump)(struct ugpu_job *job, struct seq_buf *s);
+	/**
+	 * @regs_off: optional; true while the GPU's registers must not be
+	 * read (left unpowered after a restart failed). A coredump then
+	 * leaves them out. Called in fence signalling paths: no sleeping.
+	 */
+	bool (*regs_off)(struct ugpu_device *udev);
 };
 
 /**

@@ -272,14 +272,20 @@ struct adreno_fault {
  * @sqe_dma: its DMA address.
  * @sqe_size: its size, whole pages.
  * @sqe_sgt: it as a one-segment table.
- * @lock: protects @ring, @ring_held, @pending, @last_fault, @fault_error,
- *	@fault_gmu and the CP ring registers. Taken in process context, the threaded
+ * @lock: protects @ring, @ring_held, @hw_stopped, @pending, @last_fault,
+ *	@fault_error, @fault_gmu and the CP ring registers. Taken in process context, the threaded
  *	GPU interrupt handler and the SMMU driver's fault interrupt (hard);
  *	the busy state of @df is reported under it. Of the SMMU driver's
  *	callbacks only get_fault_info() and resume_translation(), which
  *	do not sleep, are called under it.
  * @ring_held: no new command goes to the CP (the write pointer stays)
  *	while the driver hands the SMMU a table.
+ * @hw_stopped: the GPU could not be started again after a reset (its
+ *	GMU failed to boot: GX may be off). Nothing touches its registers
+ *	until a reset or a runtime resume starts it; commands wait, and
+ *	time out into another reset.
+ * @last_timestamp: the always-on counter as last read, what a timestamp
+ *	query gets while @hw_stopped.
  * @ring: the ringbuffer.
  * @pending: per queue (priority), jobs the scheduler ran that are not
  *	in the ring yet, oldest first; each holds a job reference.
@@ -327,6 +333,8 @@ struct adreno_device {
 	spinlock_t lock;
 	struct adreno_ring ring;
 	bool ring_held;
+	bool hw_stopped;
+	atomic64_t last_timestamp;
 	struct list_head pending[ADRENO_NUM_QUEUES];
 	int fault_error;
 	bool fault_gmu;

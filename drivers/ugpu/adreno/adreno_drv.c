@@ -366,25 +366,46 @@ static u64 adreno_read_timestamp(struct ugpu_device *udev)
 	struct adreno_device *adev = to_adreno(udev);
 	u32 hi, lo;
 
+	/* Unpowered after a failed restart: the last value read. */
+	if (READ_ONCE(adev->hw_stopped))
+		return atomic64_read(&adev->last_timestamp);
 	do {
 		hi = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI);
 		lo = adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER);
 	} while (hi != adreno_read(adev, A6XX_CP_ALWAYS_ON_COUNTER_HI));
+	atomic64_set(&adev->last_timestamp, (u64)hi << 32 | lo);
 	return (u64)hi << 32 | lo;
+}
+
+static bool adreno_regs_off(struct ugpu_device *udev)
+{
+	return READ_ONCE(to_adreno(udev)->hw_stopped);
 }
 
 /*
  * Start the CP on the empty ring; the GMU, where there is one, keeps the
  * GPU powered meanwhile.
  */
+static void adreno_set_stopped(struct adreno_device *adev, bool stopped)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&adev->lock, flags);
+	adev->hw_stopped = stopped;
+	spin_unlock_irqrestore(&adev->lock, flags);
+}
+
 static int adreno_hw_start(struct adreno_device *adev)
 {
 	int ret;
 
+	adreno_set_stopped(adev, false);
 	ret = adreno_gmu_gpu_hold(adev->gmu);
 	if (!ret)
 		ret = adreno_cp_hw_init(adev);
 	adreno_gmu_gpu_release(adev->gmu);
+	if (ret)
+		adreno_set_stopped(adev, true);
 	return ret;
 }
 
@@ -392,7 +413,7 @@ static int adreno_hw_start(struct adreno_device *adev)
 static void adreno_reset(struct ugpu_device *udev)
 {
 	struct adreno_device *adev = to_adreno(udev);
-	int active;
+	int active, ret;
 
 	/*
 	 * The fence signalling path must not resume the GPU (the clock's
@@ -416,8 +437,17 @@ static void adreno_reset(struct ugpu_device *udev)
 	/* What completed before the CP stopped completes; the rest is redone. */
 	adreno_retire(adev);
 	adreno_rings_reset(adev);
-	/* A GMU that failed boots again; its clocks and power stay on. */
-	if (adreno_gmu_recover(adev->gmu) || adreno_hw_start(adev))
+	/*
+	 * A GMU that failed boots again; its clocks and power stay on. If
+	 * the GPU cannot start, its registers are left alone: commands wait
+	 * and time out into the next reset, which tries again.
+	 */
+	ret = adreno_gmu_recover(adev->gmu);
+	if (ret)
+		adreno_set_stopped(adev, true);
+	else
+		ret = adreno_hw_start(adev);
+	if (ret)
 		dev_err_ratelimited(udev->dev, "the GPU stays stopped\n");
 	pm_runtime_mark_last_busy(udev->dev);
 	pm_runtime_put_autosuspend(udev->dev);
@@ -454,6 +484,7 @@ static int adreno_devfreq_init(struct adreno_device *adev)
 static const struct ugpu_family_ops adreno_ops = {
 	.get_param = adreno_get_param,
 	.read_timestamp = adreno_read_timestamp,
+	.regs_off = adreno_regs_off,
 	.vm_init = adreno_vm_init,
 	.vm_fini = adreno_vm_fini,
 	.vm_map = adreno_vm_map,

@@ -295,7 +295,7 @@ static void adreno_kick_locked(struct adreno_device *adev)
 	int prio;
 
 	lockdep_assert_held(&adev->lock);
-	if (adev->gone || adev->ring_held)
+	if (adev->gone || adev->ring_held || adev->hw_stopped)
 		return;
 
 	for (prio = ADRENO_NUM_QUEUES - 1; prio >= 0; prio--)
@@ -525,6 +525,9 @@ u64 adreno_progress(struct ugpu_device *udev, unsigned int queue)
 	u64 progress = READ_ONCE(adev->memptrs->fence);
 	unsigned int i;
 
+	/* Unpowered after a failed restart: it does not move. */
+	if (READ_ONCE(adev->hw_stopped))
+		return progress;
 	for (i = 0; i < ARRAY_SIZE(regs); i++)
 		progress = rol64(progress, 9) ^ adreno_read(adev, regs[i]);
 	return progress;
@@ -691,6 +694,9 @@ static void adreno_gbif_halt(struct adreno_device *adev)
  */
 void adreno_cp_stop(struct adreno_device *adev)
 {
+	/* Not started again after a reset: it may be unpowered. */
+	if (READ_ONCE(adev->hw_stopped))
+		return;
 	adreno_write(adev, A6XX_RBBM_INT_0_MASK, 0);
 	adreno_write(adev, A6XX_CP_SQE_CNTL, 0);
 	adreno_smmu_resume(adev);

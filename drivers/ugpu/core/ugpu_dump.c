@@ -140,7 +140,9 @@ static void ugpu_dump_regs(struct ugpu_dump_writer *w, struct ugpu_device *udev)
 	unsigned int i, j;
 	__le32 *val;
 
-	if (!udev->num_dump_regs || !ugpu_dump_section_begin(w, UGPU_COREDUMP_SECTION_REGS))
+	if (!udev->num_dump_regs ||
+	    (udev->ops->regs_off && udev->ops->regs_off(udev)) ||
+	    !ugpu_dump_section_begin(w, UGPU_COREDUMP_SECTION_REGS))
 		return;
 	for (i = 0; i < udev->num_dump_regs; i++) {
 		r = &udev->dump_regs[i];

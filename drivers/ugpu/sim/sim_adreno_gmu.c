@@ -123,6 +123,8 @@ struct gmu_queue {
  * @rsc_status0: RSCC_RSC_STATUS0_DRV0.
  * @boots: CM3 boots since load.
  * @faults: CM3 faults since load.
+ * @fail_boots: boots still to refuse (debugfs): a test's stand-in for a
+ *	CM3 that does not come up.
  * @unclean_offs: cx power losses while the CM3 ran, the RSC was awake or
  *	GX was on: the host cut the GMU's power without putting the GPU to
  *	slumber and the GMU to sleep first.
@@ -161,6 +163,7 @@ struct a6xx_gmu {
 	unsigned long boots;
 	unsigned long faults;
 	unsigned long unclean_offs;
+	unsigned int fail_boots;
 };
 
 static struct device *gmu_dev(struct a6xx_gmu *g)
@@ -368,6 +371,11 @@ static void gmu_cm3_boot(struct a6xx_gmu *g)
 	}
 	if (!gmu_image_ok(g, &why)) {
 		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: %s\n", why);
+		return;
+	}
+	if (g->fail_boots) {
+		g->fail_boots--;
+		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: refused by fail_boots\n");
 		return;
 	}
 	g->cm3_running = true;
@@ -954,6 +962,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	struct sim_device *sdev = sf->private;
 	struct a6xx_gmu *g = a6xx_gmu_of(sdev);
 	unsigned long flags, boots, faults, unclean;
+	unsigned int fail_boots;
 	bool running, fault, awake, gx, sptprac, held, hfi;
 	unsigned int levels, idx, stage;
 	u32 khz;
@@ -973,6 +982,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	boots = g->boots;
 	faults = g->faults;
 	unclean = g->unclean_offs;
+	fail_boots = g->fail_boots;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	seq_printf(sf, "cm3: %s\n", !running ? "halted" :
@@ -989,6 +999,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	seq_printf(sf, "boots: %lu\n", boots);
 	seq_printf(sf, "faults: %lu\n", faults);
 	seq_printf(sf, "unclean_offs: %lu\n", unclean);
+	seq_printf(sf, "fail_boots: %u\n", fail_boots);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(gmu_state);
@@ -1013,11 +1024,39 @@ static int gmu_inject_fault_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(gmu_inject_fault_fops, NULL, gmu_inject_fault_set,
 			 "%llu\n");
 
+static int gmu_fail_boots_get(void *data, u64 *val)
+{
+	struct sim_device *sdev = data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	*val = a6xx_gmu_of(sdev)->fail_boots;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return 0;
+}
+
+static int gmu_fail_boots_set(void *data, u64 val)
+{
+	struct sim_device *sdev = data;
+	unsigned long flags;
+
+	if (val > 1000)
+		return -EINVAL;
+	spin_lock_irqsave(&sdev->lock, flags);
+	a6xx_gmu_of(sdev)->fail_boots = val;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(gmu_fail_boots_fops, gmu_fail_boots_get,
+			 gmu_fail_boots_set, "%llu\n");
+
 static void gmu_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 {
 	debugfs_create_file("state", 0444, dir, sdev, &gmu_state_fops);
 	debugfs_create_file_unsafe("inject_fault", 0200, dir, sdev,
 				   &gmu_inject_fault_fops);
+	debugfs_create_file_unsafe("fail_boots", 0600, dir, sdev,
+				   &gmu_fail_boots_fops);
 }
 
 /* Model */
