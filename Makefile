@@ -222,10 +222,13 @@ IGT_BUILD = $(IGT_OUT)
 # tools still build.
 # igt-tests/ gets the copy of the source and the build tree (IGT_SRC and
 # IGT_BUILD on its command line).
-# A worktree looks beside its main checkout too.
+# A worktree looks beside its main checkout too, a local clone beside the
+# checkout it was cloned from.
 IGT_SRC_FOUND := $(firstword $(wildcard $(abspath $(CURDIR)/../shared/peers/igt-gpu-tools \
 	$(shell git -C $(CURDIR) rev-parse --path-format=absolute \
-	--git-common-dir 2>/dev/null)/../../shared/peers/igt-gpu-tools)) \
+	--git-common-dir 2>/dev/null)/../../shared/peers/igt-gpu-tools \
+	$(shell git -C $(CURDIR) config --get remote.origin.url \
+	2>/dev/null)/../shared/peers/igt-gpu-tools)) \
 	$(abspath $(CURDIR)/../shared/peers/igt-gpu-tools))
 IGT_SRC ?= $(IGT_SRC_FOUND)
 IGT_UPSTREAM_OUT ?= $(CURDIR)/build/igt-upstream
