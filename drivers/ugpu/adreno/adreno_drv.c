@@ -382,10 +382,7 @@ static bool adreno_regs_off(struct ugpu_device *udev)
 	return READ_ONCE(to_adreno(udev)->hw_stopped);
 }
 
-/*
- * Start the CP on the empty ring; the GMU, where there is one, keeps the
- * GPU powered meanwhile.
- */
+/* Whether the GPU is left alone until started again (@hw_stopped). */
 static void adreno_set_stopped(struct adreno_device *adev, bool stopped)
 {
 	unsigned long flags;
@@ -395,6 +392,10 @@ static void adreno_set_stopped(struct adreno_device *adev, bool stopped)
 	spin_unlock_irqrestore(&adev->lock, flags);
 }
 
+/*
+ * Start the CP on the empty ring; the GMU, where there is one, keeps the
+ * GPU powered meanwhile.
+ */
 static int adreno_hw_start(struct adreno_device *adev)
 {
 	int ret;
