@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Qualcomm Adreno a6xx GMU (graphics management unit), as the a618 has
- * it: the registers of its "gmu" window and of its RSC (inside that
- * window), of the GPU's PDC ("gmu_pdc", "gmu_pdc_seq"), and the layout of
- * the HFI (host firmware interface) queues and of the version-1 messages
- * the a618's GMU firmware speaks. Shared by the driver and the simulated
- * GMU; the facts are those of the msm driver's register database.
+ * Qualcomm Adreno a6xx GMU (graphics management unit), as the a618 and
+ * the a635 have it: the registers of its "gmu" window and of its RSC
+ * (inside that window on the a618, a window of its own, "rscc", on the
+ * a650 family the a635 belongs to), of the GPU's PDC ("gmu_pdc",
+ * "gmu_pdc_seq"), the block format of the newer firmware files, and the
+ * layout of the HFI (host firmware interface) queues and of the messages
+ * of version 1 (the a618's legacy firmware) and version 2 (the a635's).
+ * Shared by the driver and the simulated GMU; the facts are those of the
+ * msm driver's register database.
  *
  * Register offsets are dword offsets inside their window; the MMIO byte
  * offset is four times that (A6XX_MMIO()).
@@ -17,6 +20,7 @@
 
 /* The "gmu" window: the GMU's own registers and its always-on block. */
 #define GMU_WINDOW_SIZE			0x31000	/* bytes, as sc7180.dtsi */
+#define GMU_WINDOW_SIZE_A650		0x34000	/* bytes, as sc7280.dtsi */
 #define GMU_GX_SPTPRAC_POWER_CONTROL	0x0081
 #define   GMU_SPTPRAC_POWER_ON		0x778000
 #define   GMU_SPTPRAC_POWER_OFF		0x778001
@@ -46,6 +50,9 @@
 #define GMU_CM3_FW_INIT_RESULT		0x501c
 #define   GMU_FW_INIT_DONE		0xbabeface	/* legacy firmware */
 #define   GMU_FW_VERSION_LEGACY_MAX	0x20010004
+/* Newer firmware (DTCM version above the legacy one) says done here. */
+#define   GMU_FW_INIT_RESULT_MASK	0x1ff
+#define   GMU_FW_INIT_RESULT_DONE	0x100
 #define GMU_CM3_CFG			0x502d
 #define GMU_CX_GMU_POWER_COUNTER_ENABLE	0x5040
 #define GMU_ALWAYS_ON_COUNTER_L		0x5088
@@ -74,6 +81,9 @@
 #define   GMU_RPMH_CX_VOTE_ENABLE	BIT(10)
 #define   GMU_RPMH_GFX_VOTE_ENABLE	BIT(11)
 #define GMU_RPMH_POWER_STATE		0x50ec
+/* a650 family: the host's veto of the FAL10 low-power mode. */
+#define GMU_CX_FAL_INTF			0x50f0
+#define GMU_CX_FALNEXT_INTF		0x50f1
 #define   GMU_RPMH_POWER_STATE_SLUMBER	0x0f
 #define GMU_PWR_COL_CP_MSG		0x5100	/* log buffer: iova | 4K pages - 1 */
 #define GMU_PWR_COL_CP_RESP		0x5101
@@ -110,6 +120,18 @@
 #define GMU_OOB_DCVS_REQ		23
 #define GMU_OOB_DCVS_ACK		31
 
+/*
+ * The newer firmware's (a640 family on) out-of-band requests: only GPU_SET
+ * and PERFCOUNTER remain, on other bits, and each is ended by a clear bit
+ * of its own; boot, slumber and frequency changes are HFI messages.
+ */
+#define GMU_OOB_GPU_SET_REQ_NEW		30
+#define GMU_OOB_GPU_SET_ACK_NEW		31
+#define GMU_OOB_GPU_SET_CLEAR_NEW	31
+#define GMU_OOB_PERFCOUNTER_REQ_NEW	28
+#define GMU_OOB_PERFCOUNTER_ACK_NEW	30
+#define GMU_OOB_PERFCOUNTER_CLEAR_NEW	29
+
 /* The always-on block (still in the "gmu" window). */
 #define GMU_AO_HOST_INTERRUPT_CLR	0x9304
 #define GMU_AO_HOST_INTERRUPT_STATUS	0x9305
@@ -130,7 +152,11 @@
 #define GMU_CC_GX_GDSCR			0x9c03
 #define   GMU_CC_GX_GDSC_RETAIN		BIT(11)
 
-/* The GPU's RSC (RSCC), at this many dwords into the a618's "gmu" window. */
+/*
+ * The GPU's RSC (RSCC), at this many dwords into the a618's "gmu" window;
+ * the a650 family's RSCC is the "rscc" window, its registers at the same
+ * offsets from that window's start.
+ */
 #define GMU_RSCC_BASE			0x8c00
 #define RSCC_RSC_STATUS0_DRV0		0x0004
 #define   RSCC_STATUS0_SDE_CG_OFF	BIT(24)	/* written at init */
@@ -148,6 +174,45 @@
 #define RSCC_TCS1_DRV0_STATUS		0x03ee
 #define RSCC_TCS2_DRV0_STATUS		0x0496
 #define RSCC_TCS3_DRV0_STATUS		0x053e
+#define RSCC_WINDOW_SIZE		0x10000	/* bytes: sc7280.dtsi's "rscc" */
+
+/*
+ * Newer GMU firmware files are a sequence of blocks, each a struct
+ * gmu_fw_block and @size bytes of data to load at @addr in the CM3's view:
+ * its instruction and data TCMs (written through the ITCM and DTCM
+ * registers, at most %GMU_TCM_LOAD_SIZE bytes each) or the GMU memory the
+ * host maps for it (the a650 family's instruction cache region and the
+ * buffers the firmware allocates at fixed addresses).
+ */
+#define GMU_FW_ITCM_ADDR		0x00000000
+#define GMU_FW_DTCM_ADDR_A650		0x10004000
+#define GMU_TCM_LOAD_SIZE		0x4000
+
+/**
+ * struct gmu_fw_block - header of one block of a block-format firmware.
+ * @addr: where the data goes, in the CM3's address space.
+ * @size: bytes of data after this header; a multiple of 4.
+ * @type: block type (not interpreted by the loader).
+ * @value: block argument (not interpreted by the loader).
+ */
+struct gmu_fw_block {
+	__le32 addr;
+	__le32 size;
+	__le32 type;
+	__le32 value;
+};
+
+/*
+ * GMU memory the a650 family's firmware uses at fixed addresses: its
+ * instruction cache region, and what msm calls its "dummy" and "debug"
+ * buffers, the firmware's preallocation requests of the a660 family.
+ */
+#define GMU_A650_ICACHE_ADDR		0x00004000
+#define GMU_A650_ICACHE_SIZE		(0x1000000 - 0x4000)
+#define GMU_A660_DUMMY_ADDR		0x60000000
+#define GMU_A660_DUMMY_SIZE		0x2000
+#define GMU_A660_DEBUG_ADDR		0x60400000
+#define GMU_A660_DEBUG_SIZE		0x7000
 
 /* The GPU's PDC ("gmu_pdc" window) and its sequencer ("gmu_pdc_seq"). */
 #define PDC_WINDOW_SIZE			0x10000	/* bytes, each window */
@@ -238,6 +303,7 @@ struct hfi_queue_header {
 #define HFI_HEADER_TYPE(h)		(((h) >> 16) & 0xf)
 #define HFI_HEADER_SEQNUM(h)		(((h) >> 20) & 0xfff)
 #define HFI_MSG_CMD			0
+#define HFI_MSG_ACK			1	/* version 2 firmware's acks */
 #define HFI_MSG_ACK_V1			2	/* the legacy firmware's acks */
 
 #define HFI_H2F_MSG_INIT		0
@@ -245,6 +311,10 @@ struct hfi_queue_header {
 #define HFI_H2F_MSG_BW_TABLE		3
 #define HFI_H2F_MSG_PERF_TABLE		4
 #define HFI_H2F_MSG_TEST		5
+#define HFI_H2F_MSG_START		10
+#define HFI_H2F_MSG_CORE_FW_START	14
+#define HFI_H2F_MSG_GX_BW_PERF_VOTE	30
+#define HFI_H2F_MSG_PREPARE_SLUMBER	33
 #define HFI_F2H_MSG_ERROR		100
 #define HFI_F2H_MSG_ACK			126
 
@@ -372,6 +442,94 @@ struct hfi_msg_bw_table {
  */
 struct hfi_msg_test {
 	__u32 header;
+};
+
+/*
+ * HFI version 2: each message starts at a multiple of %HFI_V2_ALIGN
+ * dwords in its queue; the writer fills the gap after a message with
+ * %HFI_V2_FILL and the reader skips it. The response queue's id is
+ * %HFI_RSP_QUEUE_ID_V2 (the legacy firmware's: %HFI_RSP_QUEUE_ID_V1).
+ */
+#define HFI_V2_ALIGN			4
+#define HFI_V2_FILL			0xfafafafa
+#define HFI_RSP_QUEUE_ID_V1		4
+#define HFI_RSP_QUEUE_ID_V2		1
+
+/**
+ * struct hfi_perf_gx_level - one GPU level of the version 2 perf table.
+ * @vote: RPMh ARC vote (see &struct hfi_perf_level).
+ * @acd: adaptive clock distribution setting; all ones: none.
+ * @freq: frequency in kHz.
+ */
+struct hfi_perf_gx_level {
+	__u32 vote;
+	__u32 acd;
+	__u32 freq;
+};
+
+/**
+ * struct hfi_msg_perf_table - HFI_H2F_MSG_PERF_TABLE, version 2.
+ * @header: message header.
+ * @num_gpu_levels: entries of @gx_votes, the "off" level 0 included.
+ * @num_gmu_levels: entries of @cx_votes.
+ * @gx_votes: the GPU's levels, the lowest first.
+ * @cx_votes: the GMU's own levels.
+ */
+struct hfi_msg_perf_table {
+	__u32 header;
+	__u32 num_gpu_levels;
+	__u32 num_gmu_levels;
+	struct hfi_perf_gx_level gx_votes[HFI_MAX_GPU_LEVELS];
+	struct hfi_perf_level cx_votes[HFI_MAX_GMU_LEVELS];
+};
+
+/**
+ * struct hfi_msg_core_fw_start - HFI_H2F_MSG_CORE_FW_START.
+ * @header: message header.
+ * @handle: 0.
+ */
+struct hfi_msg_core_fw_start {
+	__u32 header;
+	__u32 handle;
+};
+
+/**
+ * struct hfi_msg_start - HFI_H2F_MSG_START: the tables are in, run the
+ *	GPU.
+ * @header: message header.
+ */
+struct hfi_msg_start {
+	__u32 header;
+};
+
+/**
+ * struct hfi_msg_gx_bw_perf_vote - HFI_H2F_MSG_GX_BW_PERF_VOTE: run the
+ *	GPU at a level of the perf table.
+ * @header: message header.
+ * @ack_type: 1: answer once the level is applied.
+ * @freq: the level, an index into the perf table's GPU levels.
+ * @bw: the bus level, an index into the bus table.
+ */
+struct hfi_msg_gx_bw_perf_vote {
+	__u32 header;
+	__u32 ack_type;
+	__u32 freq;
+	__u32 bw;
+};
+
+#define HFI_ACK_BLOCKING		1
+
+/**
+ * struct hfi_msg_prep_slumber - HFI_H2F_MSG_PREPARE_SLUMBER: GX off and
+ *	the RPMh votes dropped.
+ * @header: message header.
+ * @bw: bus level to resume at.
+ * @freq: GPU level to resume at.
+ */
+struct hfi_msg_prep_slumber {
+	__u32 header;
+	__u32 bw;
+	__u32 freq;
 };
 
 #endif /* _UGPU_HW_ADRENO_GMU_H_ */
