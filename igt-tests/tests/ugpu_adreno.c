@@ -371,7 +371,8 @@
  * Functionality: frequency scaling
  *
  * SUBTEST: gmu-resume-cycles
- * Description: On a GPU with a GMU (the a618), three times: idle, the GPU
+ * Description: On a GPU with a GMU (the a618's legacy one, the a635's of
+ *	the a660 family), three times: idle, the GPU
  *	runtime-suspends with its GMU in slumber (GX off, firmware halted, RSC
  *	asleep, SPTPRAC off, HFI stopped, no GPU_SET held); a command then
  *	boots the GMU's firmware exactly once, finds GX and HFI up at one of
@@ -383,7 +384,8 @@
  *
  * SUBTEST: gmu-dcvs
  * Description: With devfreq pinned to the lowest and to the highest of
- *	the board's operating points (sc7180.dtsi's table for the speed bin),
+ *	the board's operating points (sc7180.dtsi's or sc7280.dtsi's table
+ *	for the speed bin),
  *	set while the GPU is powered or while it is suspended (applied when a
  *	command resumes it, and again after the next cold boot), the GMU runs
  *	GX at that point's perf level and frequency, cur_freq says the same
@@ -414,11 +416,21 @@
  * Functionality: GMU
  *
  * SUBTEST: gmu-firmware-missing
- * Description: Without the GMU's firmware (qcom/a630_gmu.bin) a GPU with a
- *	GMU does not bind, with an error naming the device and the file, and
- *	binds again and runs a command once it is back. Skips on GPUs without
- *	a GMU.
+ * Description: Without the GMU's firmware (qcom/a630_gmu.bin on the a618,
+ *	qcom/a660_gmu.bin on the a635) a GPU with a GMU does not bind, with an
+ *	error naming the device and the file, and binds again and runs a
+ *	command once it is back. Skips on GPUs without a GMU.
  * Sub-category: DRM core
+ * Functionality: microcode
+ *
+ * SUBTEST: gmu-firmware-malformed
+ * Description: A block-format GMU firmware (the a660 family's,
+ *	qcom/a660_gmu.bin) whose last block claims more bytes than the file
+ *	holds, or whose block size is not a whole number of dwords: the
+ *	device does not bind, with an error naming the device and the file,
+ *	and binds again and runs a command once the good file is back. Skips
+ *	on GPUs without a GMU of that family.
+ * Sub-category: Security
  * Functionality: microcode
  */
 
@@ -3940,7 +3952,7 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 	env_close(&df.e);
 }
 
-/* GMU (a618) */
+/* GMU (a618, a635) */
 
 /*
  * The simulated GMU of GPU "ugpu-adreno.N" is platform device
@@ -3955,7 +3967,6 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 #define GMU_INJECT_FAULT	"inject_fault"	/* write 1: the CM3 faults */
 #define GMU_FAIL_BOOTS		"fail_boots"	/* boots the CM3 refuses */
 /* The firmware the driver requests at probe, in FW_DIR. */
-#define GMU_FIRMWARE		"a630_gmu.bin"
 /* The driver's own file in the GPU's DRM debugfs: logged, not checked. */
 #define GMU_DRIVER_FILE		"gmu"
 
@@ -4134,8 +4145,8 @@ static void __gmu_expect(struct gmu_env *g, const struct gmu_field *want,
 
 /*
  * The simulated GMU of @d's GPU into @g's name and dir, skipping where it
- * has none (or no simulator shows it); on the simulator an a618 must have
- * one, its board being SC7180's.
+ * has none (or no simulator shows it); on the simulator an a618 and an
+ * a635 must have one, their boards being SC7180's and SC7280's.
  */
 static void gmu_find_device(struct gmu_env *g, struct ugpu_device_info *d)
 {
@@ -4156,8 +4167,9 @@ static void gmu_find_device(struct gmu_env *g, struct ugpu_device_info *d)
 	fd = ugpu_open_minor(d->minor);
 	model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
 	close(fd);
-	igt_assert_f(model != 618, "%s: an a618 without a GMU (%s)\n",
-		     d->name, path);
+	igt_assert_f(model != 618 && model != 635,
+		     "%s: an a%llu without a GMU (%s)\n", d->name,
+		     (unsigned long long)model, path);
 	igt_skip("%s: no GMU\n", d->name);
 }
 
@@ -4582,26 +4594,105 @@ static void test_gmu_recovery_fails(struct ugpu_device_info *d)
  * the file, and binds again once it is back. Unbinding and binding the
  * GPU is enough: the driver requests the firmware at probe.
  */
+/*
+ * The GMU firmware the driver loads for @d's chip, as linux-firmware names
+ * it, the directory left out; whether it is block-format (the a660
+ * family's) in @blocks.
+ */
+static const char *gmu_file(struct ugpu_device_info *d, bool *blocks)
+{
+	int fd = ugpu_open_minor(d->minor);
+	uint64_t model = ugpu_get_param(fd, DRM_UGPU_PARAM_CHIP_MODEL, 0);
+
+	close(fd);
+	*blocks = model != 618;
+	return model == 618 ? "a630_gmu.bin" : "a660_gmu.bin";
+}
+
 static void test_gmu_firmware_missing(struct ugpu_device_info *d)
 {
+	char path[PATH_MAX];
 	unsigned int logged;
 	struct gmu_env g;
 	int kmsg, restore;
-	bool refused;
+	const char *file;
+	bool refused, blocks;
 
 	gmu_find_device(&g, d);
-	fw_begin(d, FW_DIR GMU_FIRMWARE);
+	file = gmu_file(d, &blocks);
+	snprintf(path, sizeof(path), FW_DIR "%s", file);
+	fw_begin(d, path);
 	kmsg = kmsg_open();
 	refused = fw_bind_without(d);
-	logged = kmsg_errors(kmsg, GMU_FIRMWARE, d->name, g.name);
+	logged = kmsg_errors(kmsg, file, d->name, g.name);
 	close(kmsg);
 	restore = fw_restore();
 
 	igt_assert_f(refused, "bound without %s\n", fw.path);
 	igt_assert_f(logged, "no error naming %s and %s or %s\n",
-		     GMU_FIRMWARE, d->name, g.name);
+		     file, d->name, g.name);
 	igt_assert_eq(restore, 0);
 	check_works(d);
+}
+
+/*
+ * A block-format firmware file is a sequence of { addr, size, type, value }
+ * little-endian dword headers, each followed by size bytes of data (the
+ * msm driver's struct block_header). Two bad files are made from the good
+ * one: a last block claiming 4 KiB more than follows it, and a block of a
+ * size that is no whole number of dwords.
+ */
+static void test_gmu_firmware_malformed(struct ugpu_device_info *d)
+{
+	static const uint32_t blk_addr = 0x04000;	/* in the GMU's memory */
+	char path[PATH_MAX], *bad;
+	unsigned int variant, logged;
+	uint32_t hdr[4];
+	struct gmu_env g;
+	int kmsg, restore, bind;
+	const char *file;
+	bool blocks, bound;
+	size_t len;
+
+	gmu_find_device(&g, d);
+	file = gmu_file(d, &blocks);
+	igt_require_f(blocks, "%s: its GMU firmware is one image\n", d->name);
+	snprintf(path, sizeof(path), FW_DIR "%s", file);
+	for (variant = 0; variant < 2; variant++) {
+		fw_begin(d, path);
+		/* The header, then 16 bytes: short of 4 KiB, or 6 bytes. */
+		hdr[0] = htole32(blk_addr);
+		hdr[1] = htole32(variant ? 6 : 4096);
+		hdr[2] = 0;
+		hdr[3] = 0;
+		len = fw.len + sizeof(hdr) + 16;
+		bad = calloc(1, len);
+		igt_assert(bad);
+		memcpy(bad, fw.data, fw.len);
+		memcpy(bad + fw.len, hdr, sizeof(hdr));
+		igt_assert_eq(write_whole(fw.path, bad, len), 0);
+		free(bad);
+		fw.changed = true;
+
+		kmsg = kmsg_open();
+		bind = fw_bind("bind");
+		bound = device_bound(d->name);
+		if (!bind)
+			fw_bind("unbind");
+		logged = kmsg_errors(kmsg, file, d->name, g.name);
+		close(kmsg);
+		restore = fw_restore();
+
+		igt_info("%s: %s: bind %d\n", d->name,
+			 variant ? "a 6-byte block" : "a block past the end",
+			 bind);
+		igt_assert_f(bind < 0 && !bound, "bound with a malformed %s\n",
+			     fw.path);
+		igt_assert_f(logged, "no error naming %s and %s or %s\n",
+			     file, d->name, g.name);
+		igt_assert_eq(restore, 0);
+		check_works(d);
+	}
 }
 
 /*
@@ -4885,4 +4976,9 @@ igt_main
 	igt_subtest_with_dynamic("gmu-firmware-missing")
 		for_each_adreno(d)
 			test_gmu_firmware_missing(d);
+
+	igt_describe("A malformed block-format GMU firmware is refused.");
+	igt_subtest_with_dynamic("gmu-firmware-malformed")
+		for_each_adreno(d)
+			test_gmu_firmware_malformed(d);
 }

@@ -85,6 +85,21 @@ struct adreno_speed_bin {
 #define ADRENO_MAX_SPEED_BINS	8
 
 /**
+ * enum adreno_gmu_family - the GMU generations the driver powers GPUs
+ *	through.
+ * @ADRENO_GMU_A630: the a630 family's "legacy" GMU (the a618's): one
+ *	image in ITCM, HFI version 1, boot, slumber and frequency changes
+ *	as out-of-band requests, SP/TP power switched by the host.
+ * @ADRENO_GMU_A660: the a660 family's (the a635's): block-format
+ *	firmware partly run from GMU memory, HFI version 2, the RSCC a
+ *	window of its own, the PDC's sequence in the AOP.
+ */
+enum adreno_gmu_family {
+	ADRENO_GMU_A630,
+	ADRENO_GMU_A660,
+};
+
+/**
  * struct adreno_info - what a chip is, as userspace plans its work.
  * @name: marketing name.
  * @chip_ids: the chip ids (core << 24 | major << 16 | minor << 8 | patch)
@@ -109,9 +124,7 @@ struct adreno_speed_bin {
  * @features: DRM_UGPU_ADRENO_FEAT_* bits.
  * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
  * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
- * @gmu_legacy: the chip's GMU is the a630 family's (HFI version 1, OOB
- *	requests by interrupt bits), the one GMU the driver powers a GPU
- *	through; a node naming the GMU of another chip is refused.
+ * @gmu_family: the generation of the chip's GMU, for boards that have one.
  * @zap_fw: file of the zap shader, under qcom/ with the SoC's directory,
  *	unless the board's zap-shader node names it; NULL when the chip
  *	has no default one.
@@ -140,7 +153,7 @@ struct adreno_info {
 	u32 features;
 	const char *sqe_fw;
 	const char *gmu_fw;
-	bool gmu_legacy;
+	enum adreno_gmu_family gmu_family;
 	const char *zap_fw;
 	const u32 *protect;
 	unsigned int protect_count;

@@ -9,16 +9,10 @@
  * and privileged, at the same address in every page table, and
  * CP_SQE_INSTR_BASE points there when the CP is started. The driver does
  * not look inside the microcode.
- *
- * Boards power the a618 and the a635 through their GMU. The a618's
- * legacy GMU is supported (adreno_gmu.c, which loads a630_gmu.bin); the
- * a635's is not: a device that names it is refused rather than touched
- * unpowered.
  */
 
 #include <linux/dma-mapping.h>
 #include <linux/firmware.h>
-#include <linux/property.h>
 #include <linux/string.h>
 
 #include "adreno.h"
@@ -27,9 +21,8 @@
  * adreno_sqe_load() - read the SQE microcode into a GPU buffer.
  * @adev: the device, identified, at probe.
  *
- * Return: 0, -ENODEV for a device with a GMU other than a legacy one, the request_firmware()
- * error when the file is missing, -EINVAL for a file of a bad size, or
- * -ENOMEM.
+ * Return: 0, the request_firmware() error when the file is missing,
+ * -EINVAL for a file of a bad size, or -ENOMEM.
  */
 int adreno_sqe_load(struct adreno_device *adev)
 {
@@ -39,11 +32,6 @@ int adreno_sqe_load(struct adreno_device *adev)
 	char name[48];
 	size_t size;
 	int ret;
-
-	if (device_property_present(dev, "qcom,gmu") && !info->gmu_legacy)
-		return dev_err_probe(dev, -ENODEV,
-				     "Adreno %s: powering it through its GMU (%s) is not supported\n",
-				     info->name, info->gmu_fw);
 
 	snprintf(name, sizeof(name), "qcom/%s", info->sqe_fw);
 	ret = request_firmware(&fw, name, dev);

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Adreno a6xx GMU: the Cortex-M3 that owns the GPU's power on boards
- * that have one. The driver supports the a618's (SC7180) "legacy" GMU,
- * whose firmware speaks HFI version 1 and takes out-of-band (OOB)
- * requests through interrupt bits.
+ * that have one. Two generations are supported: the a618's (SC7180)
+ * "legacy" a630-family GMU, whose firmware speaks HFI version 1 and takes
+ * boot, slumber and frequency requests as out-of-band (OOB) interrupt
+ * bits, and the a635's (SC7280) a660-family GMU, whose block-format
+ * firmware runs partly from GMU memory and speaks HFI version 2, with
+ * boot, slumber and frequency as HFI messages. What differs between them
+ * is data (struct adreno_gmu_gen); the sequences are the same code.
  *
  * The GMU is a device of its own, named by the GPU node's "qcom,gmu"
  * reference, which no driver binds: the GPU's driver borrows its
  * registers, clocks, power domains, interrupts and SMMU context. Its
- * memory (HFI queues, log, debug buffer) is mapped at fixed addresses in
- * a paging domain of the GMU's own.
+ * memory (HFI queues, log, the firmware's buffers) is mapped at fixed
+ * addresses in a paging domain of the GMU's own.
  *
  * Power: the GMU is booted from cold on every runtime resume of the GPU,
  * before any GPU register is touched (it turns the GX rail on), and put
  * to slumber after the GPU is quiesced; a GMU that does not answer is
- * forced off instead. The GPU's frequency is a DCVS request to the GMU.
+ * forced off instead. The GPU's frequency is a request to the GMU.
  * A CM3 fault or watchdog bite marks the GMU hung and runs the GPU's
  * recovery, which boots it again in place (its clocks and power stay
  * on, so the reset path neither allocates nor takes clock locks).
@@ -36,8 +40,10 @@
 #include <linux/pm_runtime.h>
 #include <linux/property.h>
 #include <linux/regmap.h>
+#include <linux/scatterlist.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <soc/qcom/cmd-db.h>
 
@@ -48,8 +54,10 @@
 #include "adreno.h"
 #include "adreno_gmu.h"
 
-#define ADRENO_GMU_FW_MAX	GMU_CM3_ITCM_SIZE
-#define ADRENO_GMU_NUM_CLKS	4
+/* Largest firmware file of each format: the ITCM, or every region. */
+#define ADRENO_GMU_FW_MAX_V1	GMU_CM3_ITCM_SIZE
+#define ADRENO_GMU_FW_MAX_V2	SZ_32M
+#define ADRENO_GMU_MAX_CLKS	7
 /* Poll timeouts, as the firmware's own budget for each step. */
 #define ADRENO_GMU_POLL_US	10
 #define ADRENO_GMU_TIMEOUT_US	10000
@@ -58,8 +66,6 @@
 #define ADRENO_HFI_MAX_READS	8
 #define ADRENO_HFI_QUEUE_DWORDS	(SZ_4K / 4)
 #define ADRENO_HFI_QUEUE_PRIO	10
-/* The legacy firmware's response queue id. */
-#define ADRENO_HFI_RSP_QUEUE_ID	4
 /* Power collapse hysteresis of the inter-frame control, XO cycles. */
 #define ADRENO_GMU_INTER_FRAME	0x9c40400
 #define ADRENO_GMU_CM3_CFG	0x4052	/* jump to main, not the NMI handler */
@@ -86,33 +92,34 @@ enum adreno_gmu_buf_id {
 	ADRENO_GMU_LOG,
 	ADRENO_GMU_DEBUG,
 	ADRENO_GMU_DUMMY,
+	ADRENO_GMU_ICACHE,
 	ADRENO_GMU_NUM_BUFS,
 };
 
-/* Where each buffer lies in the GMU's address space, and its size. */
-static const struct {
-	const char *name;
+/* Where a buffer lies in the GMU's address space, and its size; 0: none. */
+struct adreno_gmu_buf_layout {
 	u32 iova;
 	u32 size;
-} adreno_gmu_buf_layout[ADRENO_GMU_NUM_BUFS] = {
-	[ADRENO_GMU_HFI] = { "hfi", 0x60000000, SZ_16K },
-	[ADRENO_GMU_LOG] = { "log", 0x60004000, SZ_16K },
-	[ADRENO_GMU_DEBUG] = { "debug", 0x60008000, SZ_16K },
-	[ADRENO_GMU_DUMMY] = { "dummy", 0x6000c000, SZ_4K },
 };
 
-#define ADRENO_GMU_BUF_PAGES	DIV_ROUND_UP(SZ_16K, PAGE_SIZE)
+static const char * const adreno_gmu_buf_names[ADRENO_GMU_NUM_BUFS] = {
+	[ADRENO_GMU_HFI] = "hfi",
+	[ADRENO_GMU_LOG] = "log",
+	[ADRENO_GMU_DEBUG] = "debug",
+	[ADRENO_GMU_DUMMY] = "dummy",
+	[ADRENO_GMU_ICACHE] = "icache",
+};
 
 /**
  * struct adreno_gmu_buf - a buffer the GMU reads and writes.
- * @page: first of its physically contiguous pages.
- * @order: allocation order of @page.
+ * @pages: its pages.
+ * @nr_pages: entries of @pages.
  * @vaddr: write-combined CPU view.
  * @mapped: it is mapped in the GMU's domain.
  */
 struct adreno_gmu_buf {
-	struct page *page;
-	unsigned int order;
+	struct page **pages;
+	unsigned int nr_pages;
 	void *vaddr;
 	bool mapped;
 };
@@ -134,42 +141,117 @@ enum adreno_gmu_oob {
 	ADRENO_OOB_GPU_SET,
 	ADRENO_OOB_BOOT_SLUMBER,
 	ADRENO_OOB_DCVS,
+	ADRENO_NUM_OOBS,
 };
 
-static const struct {
+/* An OOB request's interrupt bits; a generation without it has no name. */
+struct adreno_gmu_oob_bits {
 	const char *name;
 	u8 req;
 	u8 ack;
-} adreno_gmu_oobs[] = {
+	u8 clear;
+};
+
+static const struct adreno_gmu_oob_bits adreno_gmu_oobs_v1[ADRENO_NUM_OOBS] = {
 	[ADRENO_OOB_GPU_SET] = { "GPU_SET", GMU_OOB_GPU_SET_REQ,
-				 GMU_OOB_GPU_SET_ACK },
+				 GMU_OOB_GPU_SET_ACK, GMU_OOB_GPU_SET_ACK },
 	[ADRENO_OOB_BOOT_SLUMBER] = { "BOOT_SLUMBER", GMU_OOB_BOOT_SLUMBER_REQ,
+				      GMU_OOB_BOOT_SLUMBER_ACK,
 				      GMU_OOB_BOOT_SLUMBER_ACK },
-	[ADRENO_OOB_DCVS] = { "DCVS", GMU_OOB_DCVS_REQ, GMU_OOB_DCVS_ACK },
+	[ADRENO_OOB_DCVS] = { "DCVS", GMU_OOB_DCVS_REQ, GMU_OOB_DCVS_ACK,
+			      GMU_OOB_DCVS_ACK },
+};
+
+static const struct adreno_gmu_oob_bits adreno_gmu_oobs_v2[ADRENO_NUM_OOBS] = {
+	[ADRENO_OOB_GPU_SET] = { "GPU_SET", GMU_OOB_GPU_SET_REQ_NEW,
+				 GMU_OOB_GPU_SET_ACK_NEW,
+				 GMU_OOB_GPU_SET_CLEAR_NEW },
+};
+
+/*
+ * The RSC and PDC sequences, as (window, register, value), in the order
+ * written: the RSCC's handshake with the PDC and its sleep and wake
+ * microcode, then, where the host owns them, the PDC's microcode and the
+ * TCS commands it sends to RPMh (GX, MX and the GPU's PDC address) on
+ * collapse and wake; last the PDC is enabled.
+ */
+enum adreno_gmu_window {
+	ADRENO_WIN_RSCC,
+	ADRENO_WIN_PDC,
+	ADRENO_WIN_PDC_SEQ,
+};
+
+struct adreno_gmu_reg_init {
+	u8 window;
+	u16 reg;
+	u32 val;
+};
+
+/**
+ * struct adreno_gmu_gen - what one GMU generation is.
+ * @hfi_v2: its firmware speaks HFI version 2: it is started, put to
+ *	slumber and given frequencies by HFI messages, has only the GPU_SET
+ *	OOB (on the newer bits) and switches SP/TP power itself. Else
+ *	version 1 with the legacy OOBs.
+ * @block_fw: its firmware file is made of blocks (struct gmu_fw_block)
+ *	rather than one ITCM image.
+ * @rscc_window: its RSCC is the "rscc" window rather than part of "gmu".
+ * @pdc_seq_window: the host loads the PDC's sequence ("gmu_pdc_seq");
+ *	else it lives in the AOP and the host only enables the PDC.
+ * @fal_veto: the host vetoes the FAL10 low-power state at boot.
+ * @gemnoc_qactive: Qactive is asserted before power goes, so that GEMNoC
+ *	does not collapse in the middle of the GPU's power-down.
+ * @oobs: its OOB requests' bits, by &enum adreno_gmu_oob.
+ * @rsc_pdc_init: its RSC and PDC sequences.
+ * @rsc_pdc_init_len: entries of @rsc_pdc_init.
+ * @clk_names: its clocks, as the binding names them, the GMU's own first.
+ * @num_clks: entries of @clk_names.
+ * @bufs: its memory, by &enum adreno_gmu_buf_id.
+ * @bw_table: the bus votes its HFI bus table carries.
+ */
+struct adreno_gmu_gen {
+	bool hfi_v2;
+	bool block_fw;
+	bool rscc_window;
+	bool pdc_seq_window;
+	bool fal_veto;
+	bool gemnoc_qactive;
+	const struct adreno_gmu_oob_bits *oobs;
+	const struct adreno_gmu_reg_init *rsc_pdc_init;
+	unsigned int rsc_pdc_init_len;
+	const char *clk_names[ADRENO_GMU_MAX_CLKS];
+	unsigned int num_clks;
+	struct adreno_gmu_buf_layout bufs[ADRENO_GMU_NUM_BUFS];
+	void (*bw_table)(struct hfi_msg_bw_table *msg);
 };
 
 /**
  * struct adreno_gmu - the GMU of an Adreno GPU.
  * @adev: the GPU.
+ * @gen: its generation.
  * @dev: the GMU's device, referenced, borrowed from no driver.
- * @regs: the "gmu" window (the RSCC lies inside it).
+ * @regs: the "gmu" window.
+ * @rscc: the "rscc" window, or NULL where the RSCC is part of @regs.
  * @pdc: the "gmu_pdc" window.
- * @pdc_seq: the "gmu_pdc_seq" window.
+ * @pdc_seq: the "gmu_pdc_seq" window, or NULL where the AOP owns it.
  * @cxpd: the "cx" power domain's device on a devicetree board, or NULL
  *	when the GMU device sits in its domain itself.
  * @gxpd: the "gx" power domain's device on a devicetree board, or NULL.
  * @cx_link: runtime PM link from the GMU to @cxpd.
  * @clks: its clocks; the first is the GMU's core clock.
+ * @num_clks: entries of @clks.
  * @irq_hfi: the "hfi" interrupt (GMU2HOST_INTR_INFO).
  * @irq_gmu: the "gmu" interrupt (AO_HOST_INTERRUPT_STATUS).
  * @fw: the firmware, kept for every cold boot.
  * @domain: the GMU's paging domain.
  * @bufs: its memory, by &enum adreno_gmu_buf_id.
  * @gpu_freqs: the GPU's levels in Hz, the "off" level 0 first.
+ * @gx_votes: their RPMh votes.
  * @nr_gpu_freqs: entries of @gpu_freqs.
  * @gmu_freqs: the GMU's own levels in Hz, "off" first.
+ * @cx_votes: their RPMh votes.
  * @nr_gmu_freqs: entries of @gmu_freqs.
- * @perf_msg: the HFI perf table, built at probe.
+ * @perf_msg: the HFI perf table in the generation's format, built at probe.
  * @bw_msg: the HFI bus table, built at probe.
  * @lock: serialises every GMU operation (boot, slumber, OOB, HFI, DCVS)
  *	and protects the fields below. Taken in the GPU's reset path, which
@@ -180,6 +262,9 @@ static const struct {
  * @on: the CM3 was started and not halted since.
  * @boot_held: the boot request is still set: the firmware stays in its
  *	boot mode until the host has set the GPU up (adreno_gmu_gpu_release()).
+ *	HFI version 1 only.
+ * @gpu_set_done: a GPU_SET request was answered since the boot; the
+ *	version 2 firmware refuses a slumber before one.
  * @ao_irq_on: the "gmu" interrupt is enabled.
  * @hfi_irq_on: the "hfi" interrupt is enabled.
  * @cur_level: the perf level the GMU last applied.
@@ -191,24 +276,32 @@ static const struct {
  */
 struct adreno_gmu {
 	struct adreno_device *adev;
+	const struct adreno_gmu_gen *gen;
 	struct device *dev;
 	struct regmap *regs;
+	struct regmap *rscc;
 	struct regmap *pdc;
 	struct regmap *pdc_seq;
 	struct device *cxpd;
 	struct device *gxpd;
 	struct device_link *cx_link;
-	struct clk_bulk_data clks[ADRENO_GMU_NUM_CLKS];
+	struct clk_bulk_data clks[ADRENO_GMU_MAX_CLKS];
+	unsigned int num_clks;
 	int irq_hfi;
 	int irq_gmu;
 	const struct firmware *fw;
 	struct iommu_domain *domain;
 	struct adreno_gmu_buf bufs[ADRENO_GMU_NUM_BUFS];
 	unsigned long gpu_freqs[HFI_MAX_GPU_LEVELS];
+	u32 gx_votes[HFI_MAX_GPU_LEVELS];
 	unsigned int nr_gpu_freqs;
 	unsigned long gmu_freqs[HFI_MAX_GMU_LEVELS];
+	u32 cx_votes[HFI_MAX_GMU_LEVELS];
 	unsigned int nr_gmu_freqs;
-	struct hfi_msg_perf_table_v1 perf_msg;
+	union {
+		struct hfi_msg_perf_table_v1 v1;
+		struct hfi_msg_perf_table v2;
+	} perf_msg;
 	struct hfi_msg_bw_table bw_msg;
 
 	/* See @lock above. */
@@ -217,6 +310,7 @@ struct adreno_gmu {
 	u32 seqnum;
 	bool on;
 	bool boot_held;
+	bool gpu_set_done;
 	bool ao_irq_on;
 	bool hfi_irq_on;
 	unsigned int cur_level;
@@ -257,23 +351,27 @@ static int gmu_poll(struct adreno_gmu *gmu, u32 reg, u32 mask, u32 val,
 					timeout_us);
 }
 
-/*
- * The RSC and PDC sequences of the a618, as (window, register, value),
- * in the order written: the RSCC's handshake with the PDC and its sleep
- * and wake microcode, then the PDC's microcode and the TCS commands it
- * sends to RPMh (GX, MX and the GPU's PDC address) on collapse and wake.
- */
-enum adreno_gmu_window {
-	ADRENO_WIN_RSCC,
-	ADRENO_WIN_PDC,
-	ADRENO_WIN_PDC_SEQ,
-};
+/* The RSCC: a window of its own, or a range of the "gmu" window. */
+static void rscc_write(struct adreno_gmu *gmu, u32 reg, u32 val)
+{
+	if (gmu->rscc)
+		regmap_write(gmu->rscc, A6XX_MMIO(reg), val);
+	else
+		gmu_write(gmu, GMU_RSCC_BASE + reg, val);
+}
 
-struct adreno_gmu_reg_init {
-	u8 window;
-	u16 reg;
-	u32 val;
-};
+static int rscc_poll(struct adreno_gmu *gmu, u32 reg, u32 mask, u32 val,
+		     unsigned int timeout_us)
+{
+	unsigned int v;
+
+	if (!gmu->rscc)
+		return gmu_poll(gmu, GMU_RSCC_BASE + reg, mask, val,
+				timeout_us);
+	return regmap_read_poll_timeout(gmu->rscc, A6XX_MMIO(reg), v,
+					(v & mask) == val, ADRENO_GMU_POLL_US,
+					timeout_us);
+}
 
 #define RSCC(reg, val)		{ ADRENO_WIN_RSCC, reg, val }
 #define PDC(reg, val)		{ ADRENO_WIN_PDC, reg, val }
@@ -333,16 +431,39 @@ static const struct adreno_gmu_reg_init a618_rsc_pdc_init[] = {
 	PDC(PDC_GPU_ENABLE_PDC, PDC_GPU_ENABLE),
 };
 
+/* The a660 family's: its own RSC microcode; the AOP owns the PDC's. */
+static const struct adreno_gmu_reg_init a660_rsc_pdc_init[] = {
+	RSCC(RSCC_RSC_STATUS0_DRV0, RSCC_STATUS0_SDE_CG_OFF),
+	RSCC(RSCC_PDC_SLAVE_ID_DRV0, 1),
+	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA, 0),
+	RSCC(RSCC_HIDDEN_TCS_CMD0_ADDR, 0),
+	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA + 2, 0),
+	RSCC(RSCC_HIDDEN_TCS_CMD0_ADDR + 2, 0),
+	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA + 4, 0x80000000),
+	RSCC(RSCC_HIDDEN_TCS_CMD0_ADDR + 4, 0),
+	RSCC(RSCC_OVERRIDE_START_ADDR, 0),
+	RSCC(RSCC_PDC_SEQ_START_ADDR, 0x4520),
+	RSCC(RSCC_PDC_MATCH_VALUE_LO, 0x4510),
+	RSCC(RSCC_PDC_MATCH_VALUE_HI, 0x4514),
+	RSCC(RSCC_SEQ_MEM_0_DRV0 + 0, 0xeaaae5a0),
+	RSCC(RSCC_SEQ_MEM_0_DRV0 + 1, 0xe1a1ebab),
+	RSCC(RSCC_SEQ_MEM_0_DRV0 + 2, 0xa2e0a581),
+	RSCC(RSCC_SEQ_MEM_0_DRV0 + 3, 0xecac82e2),
+	RSCC(RSCC_SEQ_MEM_0_DRV0 + 4, 0x0020edad),
+	PDC(PDC_GPU_SEQ_START_ADDR, 0),
+	PDC(PDC_GPU_ENABLE_PDC, PDC_GPU_ENABLE),
+};
+
 static void adreno_gmu_rsc_init(struct adreno_gmu *gmu)
 {
 	const struct adreno_gmu_reg_init *r;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(a618_rsc_pdc_init); i++) {
-		r = &a618_rsc_pdc_init[i];
+	for (i = 0; i < gmu->gen->rsc_pdc_init_len; i++) {
+		r = &gmu->gen->rsc_pdc_init[i];
 		switch (r->window) {
 		case ADRENO_WIN_RSCC:
-			gmu_write(gmu, GMU_RSCC_BASE + r->reg, r->val);
+			rscc_write(gmu, r->reg, r->val);
 			break;
 		case ADRENO_WIN_PDC:
 			regmap_write(gmu->pdc, A6XX_MMIO(r->reg), r->val);
@@ -363,8 +484,8 @@ static int adreno_gmu_rsc_wake(struct adreno_gmu *gmu)
 	ret = gmu_poll(gmu, GMU_RSCC_CONTROL_ACK, GMU_RSCC_WAKE, GMU_RSCC_WAKE,
 		       ADRENO_GMU_TIMEOUT_US);
 	if (!ret)
-		ret = gmu_poll(gmu, GMU_RSCC_BASE + RSCC_SEQ_BUSY_DRV0, ~0u, 0,
-			       ADRENO_GMU_TIMEOUT_US);
+		ret = rscc_poll(gmu, RSCC_SEQ_BUSY_DRV0, ~0u, 0,
+				ADRENO_GMU_TIMEOUT_US);
 	gmu_write(gmu, GMU_RSCC_CONTROL_REQ, 0);
 	if (ret)
 		dev_err_ratelimited(gmu->adev->udev.dev,
@@ -375,9 +496,8 @@ static int adreno_gmu_rsc_wake(struct adreno_gmu *gmu)
 static void adreno_gmu_rsc_sleep(struct adreno_gmu *gmu)
 {
 	gmu_write(gmu, GMU_RSCC_CONTROL_REQ, GMU_RSCC_SLEEP);
-	if (gmu_poll(gmu, GMU_RSCC_BASE + RSCC_RSC_STATUS0_DRV0,
-		     RSCC_STATUS0_SLEEP_DONE, RSCC_STATUS0_SLEEP_DONE,
-		     ADRENO_GMU_TIMEOUT_US))
+	if (rscc_poll(gmu, RSCC_RSC_STATUS0_DRV0, RSCC_STATUS0_SLEEP_DONE,
+		      RSCC_STATUS0_SLEEP_DONE, ADRENO_GMU_TIMEOUT_US))
 		dev_err_ratelimited(gmu->adev->udev.dev,
 				    "GMU: the RSC does not go to sleep\n");
 	gmu_write(gmu, GMU_RSCC_CONTROL_REQ, 0);
@@ -386,17 +506,20 @@ static void adreno_gmu_rsc_sleep(struct adreno_gmu *gmu)
 /* Request, wait for the answer and clear it; ended separately. */
 static int adreno_gmu_oob_set(struct adreno_gmu *gmu, enum adreno_gmu_oob oob)
 {
-	u32 ack = BIT(adreno_gmu_oobs[oob].ack);
+	const struct adreno_gmu_oob_bits *bits = &gmu->gen->oobs[oob];
+	u32 ack = BIT(bits->ack);
 	int ret;
 
 	lockdep_assert_held(&gmu->lock);
-	gmu_write(gmu, GMU_HOST2GMU_INTR_SET, BIT(adreno_gmu_oobs[oob].req));
+	if (WARN_ON_ONCE(!bits->name))
+		return -EINVAL;
+	gmu_write(gmu, GMU_HOST2GMU_INTR_SET, BIT(bits->req));
 	ret = gmu_poll(gmu, GMU_GMU2HOST_INTR_INFO, ack, ack,
 		       ADRENO_GMU_TIMEOUT_US);
 	if (ret) {
 		dev_err_ratelimited(gmu->adev->udev.dev,
 				    "GMU: no answer to OOB %s (info 0x%08x)\n",
-				    adreno_gmu_oobs[oob].name,
+				    bits->name,
 				    gmu_read(gmu, GMU_GMU2HOST_INTR_INFO));
 		return ret;
 	}
@@ -407,8 +530,11 @@ static int adreno_gmu_oob_set(struct adreno_gmu *gmu, enum adreno_gmu_oob oob)
 static void adreno_gmu_oob_clear(struct adreno_gmu *gmu,
 				 enum adreno_gmu_oob oob)
 {
+	const struct adreno_gmu_oob_bits *bits = &gmu->gen->oobs[oob];
+
 	lockdep_assert_held(&gmu->lock);
-	gmu_write(gmu, GMU_HOST2GMU_INTR_SET, BIT(adreno_gmu_oobs[oob].ack));
+	if (!WARN_ON_ONCE(!bits->name))
+		gmu_write(gmu, GMU_HOST2GMU_INTR_SET, BIT(bits->clear));
 }
 
 static const char *adreno_hfi_name(u32 id)
@@ -424,6 +550,14 @@ static const char *adreno_hfi_name(u32 id)
 		return "PERF_TABLE";
 	case HFI_H2F_MSG_TEST:
 		return "TEST";
+	case HFI_H2F_MSG_START:
+		return "START";
+	case HFI_H2F_MSG_CORE_FW_START:
+		return "CORE_FW_START";
+	case HFI_H2F_MSG_GX_BW_PERF_VOTE:
+		return "GX_BW_PERF_VOTE";
+	case HFI_H2F_MSG_PREPARE_SLUMBER:
+		return "PREPARE_SLUMBER";
 	}
 	return "?";
 }
@@ -432,7 +566,9 @@ static const char *adreno_hfi_name(u32 id)
 static void adreno_hfi_init(struct adreno_gmu *gmu)
 {
 	struct adreno_gmu_buf *buf = &gmu->bufs[ADRENO_GMU_HFI];
-	u32 iova = adreno_gmu_buf_layout[ADRENO_GMU_HFI].iova;
+	u32 iova = gmu->gen->bufs[ADRENO_GMU_HFI].iova;
+	u32 rsp_id = gmu->gen->hfi_v2 ? HFI_RSP_QUEUE_ID_V2 :
+					HFI_RSP_QUEUE_ID_V1;
 	struct hfi_queue_table_header *table = buf->vaddr;
 	struct hfi_queue_header *hdrs = buf->vaddr + sizeof(*table);
 	unsigned int i;
@@ -449,7 +585,7 @@ static void adreno_hfi_init(struct adreno_gmu *gmu)
 	/* Each ring fills the 4 KiB page after the table's. */
 	for (i = 0; i < ARRAY_SIZE(gmu->queues); i++) {
 		u32 offset = (i + 1) * SZ_4K;
-		u32 id = i == HFI_QUEUE_CMD ? 0 : ADRENO_HFI_RSP_QUEUE_ID;
+		u32 id = i == HFI_QUEUE_CMD ? 0 : rsp_id;
 
 		hdrs[i] = (struct hfi_queue_header) {
 			.status = 1,
@@ -487,23 +623,34 @@ static void adreno_hfi_stop(struct adreno_gmu *gmu)
 	}
 }
 
+/*
+ * Version 2 messages start at aligned dwords: the rest of the last one's
+ * slot is filled, and the reader skips it.
+ */
+static u32 adreno_hfi_slot(struct adreno_gmu *gmu, u32 dwords)
+{
+	return gmu->gen->hfi_v2 ? ALIGN(dwords, HFI_V2_ALIGN) : dwords;
+}
+
 static int adreno_hfi_write(struct adreno_gmu *gmu, const u32 *msg,
 			    u32 dwords)
 {
 	struct adreno_hfi_queue *q = &gmu->queues[HFI_QUEUE_CMD];
 	u32 rd = READ_ONCE(q->hdr->read_index), wr = q->index, i;
+	u32 slot = adreno_hfi_slot(gmu, dwords);
 
 	lockdep_assert_held(&gmu->lock);
 	/* The GMU writes the read index: trust it only within the ring. */
 	if (rd >= ADRENO_HFI_QUEUE_DWORDS)
 		return -EPROTO;
-	if (CIRC_SPACE(wr, rd, ADRENO_HFI_QUEUE_DWORDS) < dwords)
+	if (CIRC_SPACE(wr, rd, ADRENO_HFI_QUEUE_DWORDS) < slot)
 		return -ENOSPC;
-	for (i = 0; i < dwords; i++)
-		WRITE_ONCE(q->ring[(wr + i) % ADRENO_HFI_QUEUE_DWORDS], msg[i]);
+	for (i = 0; i < slot; i++)
+		WRITE_ONCE(q->ring[(wr + i) % ADRENO_HFI_QUEUE_DWORDS],
+			   i < dwords ? msg[i] : HFI_V2_FILL);
 	/* The message before its write index. */
 	dma_wmb();
-	q->index = (wr + dwords) % ADRENO_HFI_QUEUE_DWORDS;
+	q->index = (wr + slot) % ADRENO_HFI_QUEUE_DWORDS;
 	WRITE_ONCE(q->hdr->write_index, q->index);
 	/* The doorbell is a device write, ordered after the memory ones. */
 	gmu_write(gmu, GMU_HOST2GMU_INTR_SET, GMU_HOST_INTR_CMDQ);
@@ -523,7 +670,7 @@ static int adreno_hfi_read(struct adreno_gmu *gmu,
 	struct adreno_hfi_queue *q = &gmu->queues[HFI_QUEUE_RESPONSE];
 	u32 wr = READ_ONCE(q->hdr->write_index), rd = q->index;
 	u32 *dst = (u32 *)resp;
-	u32 size, used, i;
+	u32 size, slot, used, i;
 
 	lockdep_assert_held(&gmu->lock);
 	if (wr >= ADRENO_HFI_QUEUE_DWORDS)
@@ -542,7 +689,10 @@ static int adreno_hfi_read(struct adreno_gmu *gmu,
 		for (i = 0; i < size; i++)
 			dst[i] = READ_ONCE(q->ring[(rd + i) %
 					   ADRENO_HFI_QUEUE_DWORDS]);
-		rd = (rd + size) % ADRENO_HFI_QUEUE_DWORDS;
+		/* The fill after it too, if the GMU wrote it. */
+		slot = adreno_hfi_slot(gmu, size);
+		rd = (rd + (slot <= used ? slot : size)) %
+		     ADRENO_HFI_QUEUE_DWORDS;
 	}
 	/* Done reading before the GMU may write there again. */
 	dma_mb();
@@ -616,11 +766,13 @@ static int adreno_hfi_send(struct adreno_gmu *gmu, u32 id, void *msg,
 }
 
 /* HFI version 1: the legacy firmware's order, then no more messages. */
-static int adreno_hfi_start(struct adreno_gmu *gmu)
+static int adreno_hfi_start_v1(struct adreno_gmu *gmu)
 {
+	const struct adreno_gmu_buf_layout *dbg =
+		&gmu->gen->bufs[ADRENO_GMU_DEBUG];
 	struct hfi_msg_gmu_init init = {
-		.dbg_buffer_addr = adreno_gmu_buf_layout[ADRENO_GMU_DEBUG].iova,
-		.dbg_buffer_size = adreno_gmu_buf_layout[ADRENO_GMU_DEBUG].size,
+		.dbg_buffer_addr = dbg->iova,
+		.dbg_buffer_size = dbg->size,
 		.boot_state = 0,
 	};
 	struct hfi_msg_fw_version version = {
@@ -630,13 +782,6 @@ static int adreno_hfi_start(struct adreno_gmu *gmu)
 	u32 fw_version = 0;
 	int ret;
 
-	gmu_write(gmu, GMU_HFI_CTRL_INIT, 1);
-	ret = gmu_poll(gmu, GMU_HFI_CTRL_STATUS, 1, 1, ADRENO_GMU_TIMEOUT_US);
-	if (ret) {
-		dev_err_ratelimited(gmu->adev->udev.dev,
-				    "GMU: the HFI queues do not start\n");
-		return ret;
-	}
 	ret = adreno_hfi_send(gmu, HFI_H2F_MSG_INIT, &init, sizeof(init), NULL);
 	if (!ret)
 		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_FW_VERSION, &version,
@@ -646,8 +791,8 @@ static int adreno_hfi_start(struct adreno_gmu *gmu)
 			fw_version);
 	if (!ret)
 		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_PERF_TABLE,
-				      &gmu->perf_msg, sizeof(gmu->perf_msg),
-				      NULL);
+				      &gmu->perf_msg.v1,
+				      sizeof(gmu->perf_msg.v1), NULL);
 	if (!ret)
 		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_BW_TABLE, &gmu->bw_msg,
 				      sizeof(gmu->bw_msg), NULL);
@@ -657,12 +802,67 @@ static int adreno_hfi_start(struct adreno_gmu *gmu)
 	return ret;
 }
 
+/* HFI version 2: the tables, then the firmware starts the GPU. */
+static int adreno_hfi_start_v2(struct adreno_gmu *gmu)
+{
+	struct hfi_msg_core_fw_start core = { .handle = 0 };
+	struct hfi_msg_start start = {};
+	int ret;
+
+	ret = adreno_hfi_send(gmu, HFI_H2F_MSG_PERF_TABLE, &gmu->perf_msg.v2,
+			      sizeof(gmu->perf_msg.v2), NULL);
+	if (!ret)
+		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_BW_TABLE, &gmu->bw_msg,
+				      sizeof(gmu->bw_msg), NULL);
+	if (!ret)
+		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_CORE_FW_START, &core,
+				      sizeof(core), NULL);
+	if (!ret)
+		ret = adreno_hfi_send(gmu, HFI_H2F_MSG_START, &start,
+				      sizeof(start), NULL);
+	return ret;
+}
+
+static int adreno_hfi_start(struct adreno_gmu *gmu)
+{
+	int ret;
+
+	gmu_write(gmu, GMU_HFI_CTRL_INIT, 1);
+	ret = gmu_poll(gmu, GMU_HFI_CTRL_STATUS, 1, 1, ADRENO_GMU_TIMEOUT_US);
+	if (ret) {
+		dev_err_ratelimited(gmu->adev->udev.dev,
+				    "GMU: the HFI queues do not start\n");
+		return ret;
+	}
+	return gmu->gen->hfi_v2 ? adreno_hfi_start_v2(gmu) :
+				  adreno_hfi_start_v1(gmu);
+}
+
+/* Version 2: an HFI vote, answered once the level is applied. */
+static int adreno_gmu_set_level_v2(struct adreno_gmu *gmu, unsigned int level)
+{
+	struct hfi_msg_gx_bw_perf_vote vote = {
+		.ack_type = HFI_ACK_BLOCKING,
+		.freq = level,
+		.bw = 0,	/* the one level of the bus table */
+	};
+	int ret;
+
+	ret = adreno_hfi_send(gmu, HFI_H2F_MSG_GX_BW_PERF_VOTE, &vote,
+			      sizeof(vote), NULL);
+	if (!ret)
+		gmu->cur_level = level;
+	return ret;
+}
+
 static int adreno_gmu_set_level(struct adreno_gmu *gmu, unsigned int level)
 {
 	u32 ret;
 	int err;
 
 	lockdep_assert_held(&gmu->lock);
+	if (gmu->gen->hfi_v2)
+		return adreno_gmu_set_level_v2(gmu, level);
 	gmu_write(gmu, GMU_DCVS_ACK_OPTION, 0);
 	gmu_write(gmu, GMU_DCVS_PERF_SETTING, GMU_DCVS_PERF(level));
 	gmu_write(gmu, GMU_DCVS_BW_SETTING, GMU_DCVS_BW_FIRMWARE);
@@ -758,8 +958,8 @@ static int adreno_gmu_cm3_start(struct adreno_gmu *gmu)
 	/* Later firmware says "done" in a field of its own. */
 	if (gmu_read(gmu, GMU_CM3_DTCM_START + GMU_CM3_DTCM_FW_VERSION) >
 	    GMU_FW_VERSION_LEGACY_MAX) {
-		mask = 0x1ff;
-		done = 0x100;
+		mask = GMU_FW_INIT_RESULT_MASK;
+		done = GMU_FW_INIT_RESULT_DONE;
 	}
 	gmu_write(gmu, GMU_CM3_SYSRESET, 1);
 	gmu_write(gmu, GMU_PWR_COL_CP_RESP, 0);
@@ -775,17 +975,134 @@ static int adreno_gmu_cm3_start(struct adreno_gmu *gmu)
 	return 0;
 }
 
+/* Write @bytes of little-endian dwords to consecutive registers. */
+static void gmu_write_words(struct adreno_gmu *gmu, u32 reg, const void *data,
+			    size_t bytes)
+{
+	const __le32 *words = data;
+	size_t i;
+
+	for (i = 0; i < bytes / 4; i++)
+		gmu_write(gmu, reg + i, le32_to_cpu(words[i]));
+}
+
+/* The buffer holding [@addr, @addr + @size) of the GMU's space, or NULL. */
+static struct adreno_gmu_buf *adreno_gmu_buf_at(struct adreno_gmu *gmu,
+						u32 addr, u32 size,
+						u32 *offset)
+{
+	const struct adreno_gmu_buf_layout *l;
+	unsigned int i;
+
+	for (i = 0; i < ADRENO_GMU_NUM_BUFS; i++) {
+		l = &gmu->gen->bufs[i];
+		if (l->size && addr >= l->iova &&
+		    (u64)addr + size <= (u64)l->iova + l->size) {
+			*offset = addr - l->iova;
+			return &gmu->bufs[i];
+		}
+	}
+	return NULL;
+}
+
+static bool adreno_gmu_in_tcm(u32 addr, u32 size, u32 base)
+{
+	return addr >= base &&
+	       (u64)addr + size <= (u64)base + GMU_TCM_LOAD_SIZE;
+}
+
+/*
+ * Walk a block-format firmware: each block's data goes to ITCM, DTCM or
+ * the GMU buffer that holds its address range. At probe (@load false)
+ * the file is checked: a truncated or misaligned block is an error, a
+ * block no region holds is skipped with a warning; at boot (@load true)
+ * the blocks are loaded.
+ */
+static int adreno_gmu_fw_blocks(struct adreno_gmu *gmu, bool load)
+{
+	struct device *dev = gmu->adev->udev.dev;
+	const u8 *p = gmu->fw->data, *end = p + gmu->fw->size;
+	const struct gmu_fw_block *blk;
+	struct adreno_gmu_buf *buf;
+	u32 addr, size, offset;
+
+	while (p < end) {
+		if (end - p < sizeof(*blk))
+			return -EINVAL;
+		blk = (const struct gmu_fw_block *)p;
+		addr = le32_to_cpu(blk->addr);
+		size = le32_to_cpu(blk->size);
+		p += sizeof(*blk);
+		if (size % 4 || size > end - p)
+			return -EINVAL;
+		if (adreno_gmu_in_tcm(addr, size, GMU_FW_ITCM_ADDR)) {
+			if (load)
+				gmu_write_words(gmu, GMU_CM3_ITCM_START +
+						(addr - GMU_FW_ITCM_ADDR) / 4,
+						p, size);
+		} else if (adreno_gmu_in_tcm(addr, size,
+					     GMU_FW_DTCM_ADDR_A650)) {
+			if (load)
+				gmu_write_words(gmu, GMU_CM3_DTCM_START +
+						(addr - GMU_FW_DTCM_ADDR_A650) / 4,
+						p, size);
+		} else if (size) {
+			buf = adreno_gmu_buf_at(gmu, addr, size, &offset);
+			if (buf && load)
+				memcpy(buf->vaddr + offset, p, size);
+			else if (!buf && !load)
+				dev_warn(dev, "GMU firmware: block at 0x%08x (%u bytes) outside the GMU's memory, skipped\n",
+					 addr, size);
+		}
+		p += size;
+	}
+	return 0;
+}
+
+static void adreno_gmu_fw_copy(struct adreno_gmu *gmu)
+{
+	if (gmu->gen->block_fw)
+		adreno_gmu_fw_blocks(gmu, true);
+	else
+		gmu_write_words(gmu, GMU_CM3_ITCM_START, gmu->fw->data,
+				gmu->fw->size);
+}
+
+/* Qactive asserted: GEMNoC stays up while the GPU powers down. */
+static void adreno_gmu_gemnoc_qactive(struct adreno_gmu *gmu)
+{
+	if (gmu->gen->gemnoc_qactive)
+		gmu_write(gmu, GMU_CX_FALNEXT_INTF, 1);
+}
+
+/*
+ * The legacy firmware turns GX on when asked to boot, at the rail
+ * corners of the highest level, and leaves SP/TP power to the host.
+ */
+static int adreno_gmu_gx_on_v1(struct adreno_gmu *gmu)
+{
+	u32 top = gmu->gx_votes[gmu->nr_gpu_freqs - 1];
+	int ret;
+
+	gmu_write(gmu, GMU_BOOT_SLUMBER_OPTION, GMU_BOOT_OPTION_BOOT);
+	gmu_write(gmu, GMU_GX_VOTE_IDX, top & 0xff);
+	gmu_write(gmu, GMU_MX_VOTE_IDX, (top >> 8) & 0xff);
+	ret = adreno_gmu_oob_set(gmu, ADRENO_OOB_BOOT_SLUMBER);
+	if (ret)
+		return ret;
+	gmu->boot_held = true;
+	return adreno_gmu_sptprac_on(gmu);
+}
+
 /*
  * Cold boot, with the GMU's clocks running and its domain on: wake the
- * RSC, load and start the firmware, turn GX and SP/TP on, hand over the
- * HFI tables and apply the wanted perf level.
+ * RSC, load and start the firmware, hand over the HFI tables (GX and
+ * SP/TP come on, by request or by the firmware itself) and apply the
+ * wanted perf level.
  */
 static int adreno_gmu_boot(struct adreno_gmu *gmu)
 {
-	const struct firmware *fw = gmu->fw;
-	const __le32 *words = (const __le32 *)fw->data;
-	const struct hfi_perf_level *top;
-	unsigned int i;
+	const struct adreno_gmu_buf_layout *log = &gmu->gen->bufs[ADRENO_GMU_LOG];
 	int ret;
 
 	lockdep_assert_held(&gmu->lock);
@@ -796,6 +1113,11 @@ static int adreno_gmu_boot(struct adreno_gmu *gmu)
 	WRITE_ONCE(gmu->hung, false);
 	adreno_gmu_ao_irq_on(gmu);
 
+	gmu->gpu_set_done = false;
+	if (gmu->gen->fal_veto) {
+		gmu_write(gmu, GMU_CX_FALNEXT_INTF, 1);
+		gmu_write(gmu, GMU_CX_FAL_INTF, 1);
+	}
 	/* Keep ITCM and DTCM across a power collapse. */
 	gmu_write(gmu, GMU_GENERAL_7, 1);
 	adreno_gmu_rsc_init(gmu);
@@ -803,20 +1125,17 @@ static int adreno_gmu_boot(struct adreno_gmu *gmu)
 	if (ret)
 		return ret;
 
-	for (i = 0; i < fw->size / 4; i++)
-		gmu_write(gmu, GMU_CM3_ITCM_START + i, le32_to_cpu(words[i]));
+	adreno_gmu_fw_copy(gmu);
 	gmu_write(gmu, GMU_CM3_FW_INIT_RESULT, 0);
 	gmu_write(gmu, GMU_CM3_BOOT_CONFIG, ADRENO_GMU_BOOT_CONFIG);
 	adreno_hfi_init(gmu);
-	gmu_write(gmu, GMU_HFI_QTBL_ADDR,
-		  adreno_gmu_buf_layout[ADRENO_GMU_HFI].iova);
+	gmu_write(gmu, GMU_HFI_QTBL_ADDR, gmu->gen->bufs[ADRENO_GMU_HFI].iova);
 	gmu_write(gmu, GMU_HFI_QTBL_INFO, 1);
 	gmu_write(gmu, GMU_AHB_FENCE_RANGE_0, ADRENO_AHB_FENCE_RANGE);
 	gmu_write(gmu, GMU_CM3_CFG, ADRENO_GMU_CM3_CFG);
 	gmu_write(gmu, GMU_HFI_SFR_ADDR, adreno_gmu_chip_id(gmu));
 	gmu_write(gmu, GMU_PWR_COL_CP_MSG,
-		  adreno_gmu_buf_layout[ADRENO_GMU_LOG].iova |
-		  (adreno_gmu_buf_layout[ADRENO_GMU_LOG].size / SZ_4K - 1));
+		  log->iova | (log->size / SZ_4K - 1));
 
 	/* No write buffering; the GPU stays active between frames. */
 	gmu_write(gmu, GMU_SYS_BUS_CONFIG, 1);
@@ -830,19 +1149,11 @@ static int adreno_gmu_boot(struct adreno_gmu *gmu)
 	if (ret)
 		return ret;
 
-	/* GX on, at the rail corners of the highest level. */
-	top = &gmu->perf_msg.gx_votes[gmu->nr_gpu_freqs - 1];
-	gmu_write(gmu, GMU_BOOT_SLUMBER_OPTION, GMU_BOOT_OPTION_BOOT);
-	gmu_write(gmu, GMU_GX_VOTE_IDX, top->vote & 0xff);
-	gmu_write(gmu, GMU_MX_VOTE_IDX, (top->vote >> 8) & 0xff);
-	ret = adreno_gmu_oob_set(gmu, ADRENO_OOB_BOOT_SLUMBER);
-	if (ret)
-		return ret;
-	gmu->boot_held = true;
-
-	ret = adreno_gmu_sptprac_on(gmu);
-	if (ret)
-		return ret;
+	if (!gmu->gen->hfi_v2) {
+		ret = adreno_gmu_gx_on_v1(gmu);
+		if (ret)
+			return ret;
+	}
 	ret = adreno_hfi_start(gmu);
 	if (ret)
 		return ret;
@@ -871,10 +1182,12 @@ static void adreno_gmu_halt(struct adreno_gmu *gmu, bool force)
 	lockdep_assert_held(&gmu->lock);
 	if (force) {
 		gmu_write(gmu, GMU_GMU_PWR_COL_KEEPALIVE, 0);
-		adreno_gmu_sptprac_off(gmu);
+		if (!gmu->gen->hfi_v2)
+			adreno_gmu_sptprac_off(gmu);
+		adreno_gmu_gemnoc_qactive(gmu);
 		for (i = 0; i < ARRAY_SIZE(tcs_status); i++)
-			gmu_poll(gmu, GMU_RSCC_BASE + tcs_status[i], 1, 1,
-				 ADRENO_GMU_TIMEOUT_US);
+			rscc_poll(gmu, tcs_status[i], 1, 1,
+				  ADRENO_GMU_TIMEOUT_US);
 		gmu_write(gmu, GMU_AHB_FENCE_STATUS_CLR,
 			  ADRENO_AHB_FENCE_WRITEDROPPED);
 	}
@@ -888,12 +1201,34 @@ static void adreno_gmu_halt(struct adreno_gmu *gmu, bool force)
 	adreno_gmu_rsc_sleep(gmu);
 }
 
+/* Version 2: after a GPU_SET handshake since the boot, as it insists. */
+static int adreno_gmu_slumber_v2(struct adreno_gmu *gmu)
+{
+	struct hfi_msg_prep_slumber prep = { .bw = 0, .freq = 0 };
+	int ret;
+
+	if (!gmu->gpu_set_done) {
+		ret = adreno_gmu_oob_set(gmu, ADRENO_OOB_GPU_SET);
+		adreno_gmu_oob_clear(gmu, ADRENO_OOB_GPU_SET);
+		if (ret)
+			return ret;
+		gmu->gpu_set_done = true;
+	}
+	gmu_write(gmu, GMU_CX_GMU_POWER_COUNTER_ENABLE, 0);
+	ret = adreno_hfi_send(gmu, HFI_H2F_MSG_PREPARE_SLUMBER, &prep,
+			      sizeof(prep), NULL);
+	adreno_gmu_gemnoc_qactive(gmu);
+	return ret;
+}
+
 /* Ask the firmware to put the GPU to sleep: GX off, RPMh votes dropped. */
 static int adreno_gmu_slumber(struct adreno_gmu *gmu)
 {
 	int ret;
 
 	lockdep_assert_held(&gmu->lock);
+	if (gmu->gen->hfi_v2)
+		return adreno_gmu_slumber_v2(gmu);
 	/* A boot the GPU was never set up after: end its request first. */
 	if (gmu->boot_held) {
 		adreno_gmu_oob_clear(gmu, ADRENO_OOB_BOOT_SLUMBER);
@@ -916,7 +1251,7 @@ static int adreno_gmu_slumber(struct adreno_gmu *gmu)
 
 static void adreno_gmu_power_off(struct adreno_gmu *gmu)
 {
-	clk_bulk_disable_unprepare(ARRAY_SIZE(gmu->clks), gmu->clks);
+	clk_bulk_disable_unprepare(gmu->num_clks, gmu->clks);
 	if (gmu->gxpd)
 		pm_runtime_put_sync(gmu->gxpd);
 	pm_runtime_put_sync(gmu->dev);
@@ -948,7 +1283,7 @@ int adreno_gmu_resume(struct adreno_gmu *gmu)
 	ret = clk_set_rate(gmu->clks[0].clk,
 			   gmu->gmu_freqs[gmu->nr_gmu_freqs - 1]);
 	if (!ret)
-		ret = clk_bulk_prepare_enable(ARRAY_SIZE(gmu->clks), gmu->clks);
+		ret = clk_bulk_prepare_enable(gmu->num_clks, gmu->clks);
 	if (ret)
 		goto err_gx;
 
@@ -1038,6 +1373,8 @@ int adreno_gmu_gpu_hold(struct adreno_gmu *gmu)
 	mutex_lock(&gmu->lock);
 	if (gmu->on && !READ_ONCE(gmu->hung))
 		ret = adreno_gmu_oob_set(gmu, ADRENO_OOB_GPU_SET);
+	if (!ret)
+		gmu->gpu_set_done = true;
 	mutex_unlock(&gmu->lock);
 	return ret;
 }
@@ -1202,7 +1539,7 @@ static unsigned int adreno_gmu_opp_level(struct device *dev,
  * and the secondary rail's that does (else its highest non-zero one).
  */
 static int adreno_gmu_arc_votes(struct device *dev, const unsigned long *freqs,
-				unsigned int n, struct hfi_perf_level *levels,
+				unsigned int n, u32 *votes,
 				const char *pri_id, const char *sec_id)
 {
 	const u16 *pri, *sec;
@@ -1237,7 +1574,7 @@ static int adreno_gmu_arc_votes(struct device *dev, const unsigned long *freqs,
 			if (sec[j] >= level)
 				break;
 		}
-		levels[i].vote = (u32)pri[pidx] << 16 | sidx << 8 | pidx;
+		votes[i] = (u32)pri[pidx] << 16 | sidx << 8 | pidx;
 	}
 	return 0;
 }
@@ -1258,11 +1595,110 @@ static void a618_bw_table(struct hfi_msg_bw_table *msg)
 	};
 }
 
+/* The a635's (SC7280's RPMh addresses): one "off" level as well. */
+static void a635_bw_table(struct hfi_msg_bw_table *msg)
+{
+	*msg = (struct hfi_msg_bw_table) {
+		.bw_level_num = 1,
+		.ddr_cmds_num = 3,
+		.ddr_wait_bitmask = 0x07,
+		.ddr_cmds_addrs = { 0x50004, 0x50000, 0x50088 },
+		.ddr_cmds_data = { { 0x40000000, 0x40000000, 0x40000000 } },
+		.cnoc_cmds_num = 1,
+		.cnoc_wait_bitmask = 0x01,
+		.cnoc_cmds_addrs = { 0x5006c },
+		.cnoc_cmds_data = { { 0x40000000 }, { 0x60000001 } },
+	};
+}
+
+static const struct adreno_gmu_gen adreno_gmu_gens[] = {
+	[ADRENO_GMU_A630] = {
+		.oobs = adreno_gmu_oobs_v1,
+		.pdc_seq_window = true,
+		.rsc_pdc_init = a618_rsc_pdc_init,
+		.rsc_pdc_init_len = ARRAY_SIZE(a618_rsc_pdc_init),
+		.clk_names = { "gmu", "cxo", "axi", "memnoc" },
+		.num_clks = 4,
+		.bufs = {
+			[ADRENO_GMU_HFI] = { 0x60000000, SZ_16K },
+			[ADRENO_GMU_LOG] = { 0x60004000, SZ_16K },
+			[ADRENO_GMU_DEBUG] = { 0x60008000, SZ_16K },
+			[ADRENO_GMU_DUMMY] = { 0x6000c000, SZ_4K },
+		},
+		.bw_table = a618_bw_table,
+	},
+	/*
+	 * The dummy and debug buffers are where the firmware's fixed
+	 * preallocations are; the queues and the log go past them, 64 KiB
+	 * apart so that no CPU page size makes them overlap.
+	 */
+	[ADRENO_GMU_A660] = {
+		.hfi_v2 = true,
+		.block_fw = true,
+		.rscc_window = true,
+		.fal_veto = true,
+		.gemnoc_qactive = true,
+		.oobs = adreno_gmu_oobs_v2,
+		.rsc_pdc_init = a660_rsc_pdc_init,
+		.rsc_pdc_init_len = ARRAY_SIZE(a660_rsc_pdc_init),
+		.clk_names = { "gmu", "cxo", "axi", "memnoc", "ahb", "hub",
+			       "smmu_vote" },
+		.num_clks = 7,
+		.bufs = {
+			[ADRENO_GMU_HFI] = { 0x60010000, SZ_16K },
+			[ADRENO_GMU_LOG] = { 0x60020000, SZ_16K },
+			[ADRENO_GMU_DEBUG] = { GMU_A660_DEBUG_ADDR,
+					       GMU_A660_DEBUG_SIZE },
+			[ADRENO_GMU_DUMMY] = { GMU_A660_DUMMY_ADDR,
+					       GMU_A660_DUMMY_SIZE },
+			[ADRENO_GMU_ICACHE] = { GMU_A650_ICACHE_ADDR,
+						GMU_A650_ICACHE_SIZE },
+		},
+		.bw_table = a635_bw_table,
+	},
+};
+
+/* The HFI perf table in the generation's format, from the levels. */
+static void adreno_gmu_perf_msg(struct adreno_gmu *gmu)
+{
+	struct hfi_msg_perf_table_v1 *v1 = &gmu->perf_msg.v1;
+	struct hfi_msg_perf_table *v2 = &gmu->perf_msg.v2;
+	unsigned int i;
+
+	memset(&gmu->perf_msg, 0, sizeof(gmu->perf_msg));
+	if (gmu->gen->hfi_v2) {
+		v2->num_gpu_levels = gmu->nr_gpu_freqs;
+		v2->num_gmu_levels = gmu->nr_gmu_freqs;
+		for (i = 0; i < gmu->nr_gpu_freqs; i++)
+			v2->gx_votes[i] = (struct hfi_perf_gx_level) {
+				.vote = gmu->gx_votes[i],
+				.acd = ~0u,	/* no clock distribution tuning */
+				.freq = gmu->gpu_freqs[i] / 1000,
+			};
+		for (i = 0; i < gmu->nr_gmu_freqs; i++)
+			v2->cx_votes[i] = (struct hfi_perf_level) {
+				.vote = gmu->cx_votes[i],
+				.freq = gmu->gmu_freqs[i] / 1000,
+			};
+		return;
+	}
+	v1->num_gpu_levels = gmu->nr_gpu_freqs;
+	v1->num_gmu_levels = gmu->nr_gmu_freqs;
+	for (i = 0; i < gmu->nr_gpu_freqs; i++)
+		v1->gx_votes[i] = (struct hfi_perf_level) {
+			.vote = gmu->gx_votes[i],
+			.freq = gmu->gpu_freqs[i] / 1000,
+		};
+	for (i = 0; i < gmu->nr_gmu_freqs; i++)
+		v1->cx_votes[i] = (struct hfi_perf_level) {
+			.vote = gmu->cx_votes[i],
+			.freq = gmu->gmu_freqs[i] / 1000,
+		};
+}
+
 static int adreno_gmu_tables(struct adreno_gmu *gmu)
 {
 	struct device *dev = gmu->adev->udev.dev;
-	struct hfi_msg_perf_table_v1 *perf = &gmu->perf_msg;
-	unsigned int i;
 	int ret;
 
 	gmu->nr_gpu_freqs = adreno_gmu_freqs(dev, gmu->gpu_freqs,
@@ -1273,14 +1709,8 @@ static int adreno_gmu_tables(struct adreno_gmu *gmu)
 		return dev_err_probe(dev, -EINVAL,
 				     "GMU: the GPU and the GMU need operating points\n");
 
-	memset(perf, 0, sizeof(*perf));
-	perf->num_gpu_levels = gmu->nr_gpu_freqs;
-	perf->num_gmu_levels = gmu->nr_gmu_freqs;
-	for (i = 0; i < gmu->nr_gpu_freqs; i++)
-		perf->gx_votes[i].freq = gmu->gpu_freqs[i] / 1000;
-	for (i = 0; i < gmu->nr_gmu_freqs; i++)
-		perf->cx_votes[i].freq = gmu->gmu_freqs[i] / 1000;
-
+	memset(gmu->gx_votes, 0, sizeof(gmu->gx_votes));
+	memset(gmu->cx_votes, 0, sizeof(gmu->cx_votes));
 	ret = -ENODEV;
 	if (IS_ENABLED(CONFIG_QCOM_COMMAND_DB))
 		ret = cmd_db_ready();
@@ -1291,19 +1721,20 @@ static int adreno_gmu_tables(struct adreno_gmu *gmu)
 		dev_warn(dev, "GMU: no command DB: the RPMh votes are not known, all 0\n");
 	} else {
 		ret = adreno_gmu_arc_votes(dev, gmu->gpu_freqs,
-					   gmu->nr_gpu_freqs, perf->gx_votes,
+					   gmu->nr_gpu_freqs, gmu->gx_votes,
 					   "gfx.lvl", "mx.lvl");
 		if (!ret)
 			ret = adreno_gmu_arc_votes(gmu->dev, gmu->gmu_freqs,
 						   gmu->nr_gmu_freqs,
-						   perf->cx_votes, "cx.lvl",
+						   gmu->cx_votes, "cx.lvl",
 						   "mx.lvl");
 		if (ret)
 			return dev_err_probe(dev, ret,
 					     "GMU: cannot build the RPMh votes\n");
 	}
 
-	a618_bw_table(&gmu->bw_msg);
+	adreno_gmu_perf_msg(gmu);
+	gmu->gen->bw_table(&gmu->bw_msg);
 	/* Start at the top, as the boot votes for; devfreq moves it. */
 	gmu->target_level = gmu->nr_gpu_freqs - 1;
 	gmu->cur_level = gmu->target_level;
@@ -1313,17 +1744,19 @@ static int adreno_gmu_tables(struct adreno_gmu *gmu)
 static void adreno_gmu_bufs_free(struct adreno_gmu *gmu)
 {
 	struct adreno_gmu_buf *buf;
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = ADRENO_GMU_NUM_BUFS; i-- > 0;) {
 		buf = &gmu->bufs[i];
 		if (buf->mapped)
-			iommu_unmap(gmu->domain, adreno_gmu_buf_layout[i].iova,
-				    adreno_gmu_buf_layout[i].size);
+			iommu_unmap(gmu->domain, gmu->gen->bufs[i].iova,
+				    (size_t)buf->nr_pages << PAGE_SHIFT);
 		if (buf->vaddr)
 			vunmap(buf->vaddr);
-		if (buf->page)
-			__free_pages(buf->page, buf->order);
+		for (j = 0; buf->pages && j < buf->nr_pages; j++)
+			if (buf->pages[j])
+				__free_page(buf->pages[j]);
+		kvfree(buf->pages);
 		memset(buf, 0, sizeof(*buf));
 	}
 }
@@ -1332,39 +1765,57 @@ static void adreno_gmu_bufs_free(struct adreno_gmu *gmu)
  * Zeroed pages, cleaned out of the CPU caches (the GMU does not snoop
  * them, and a dirty line written back later would overwrite what it
  * wrote), mapped write-combined for the CPU and uncached for the GMU.
+ * Page by page: the a650 family's instruction cache region is 16 MiB.
  */
 static int adreno_gmu_buf_alloc(struct adreno_gmu *gmu, unsigned int id)
 {
 	struct device *dev = gmu->adev->udev.dev;
+	const struct adreno_gmu_buf_layout *l = &gmu->gen->bufs[id];
 	struct adreno_gmu_buf *buf = &gmu->bufs[id];
-	u32 size = adreno_gmu_buf_layout[id].size;
-	struct page *pages[ADRENO_GMU_BUF_PAGES];
-	unsigned int i, n = DIV_ROUND_UP(size, PAGE_SIZE);
-	dma_addr_t dma;
+	unsigned int i, n = DIV_ROUND_UP(l->size, PAGE_SIZE);
+	size_t bytes = (size_t)n << PAGE_SHIFT;
+	struct sg_table sgt;
+	ssize_t mapped;
 	int ret;
 
-	buf->order = get_order(size);
-	buf->page = alloc_pages(GFP_KERNEL | __GFP_ZERO, buf->order);
-	if (!buf->page)
+	buf->pages = kvcalloc(n, sizeof(*buf->pages), GFP_KERNEL);
+	if (!buf->pages)
 		return -ENOMEM;
-	/* The streaming DMA API does the cache maintenance the arch needs. */
-	dma = dma_map_page(dev, buf->page, 0, size, DMA_BIDIRECTIONAL);
-	if (dma_mapping_error(dev, dma))
-		return -ENOMEM;
-	dma_unmap_page(dev, dma, size, DMA_BIDIRECTIONAL);
-
-	for (i = 0; i < n; i++)
-		pages[i] = buf->page + i;
-	buf->vaddr = vmap(pages, n, VM_MAP, pgprot_writecombine(PAGE_KERNEL));
-	if (!buf->vaddr)
-		return -ENOMEM;
-	ret = iommu_map(gmu->domain, adreno_gmu_buf_layout[id].iova,
-			page_to_phys(buf->page), size,
-			IOMMU_READ | IOMMU_WRITE, GFP_KERNEL);
+	buf->nr_pages = n;
+	for (i = 0; i < n; i++) {
+		buf->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!buf->pages[i])
+			return -ENOMEM;
+		cond_resched();
+	}
+	ret = sg_alloc_table_from_pages(&sgt, buf->pages, n, 0, bytes,
+					GFP_KERNEL);
 	if (ret)
 		return ret;
+	/* The streaming DMA API does the cache maintenance the arch needs. */
+	ret = dma_map_sgtable(dev, &sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret)
+		goto out;
+	dma_unmap_sgtable(dev, &sgt, DMA_BIDIRECTIONAL, 0);
+
+	buf->vaddr = vmap(buf->pages, n, VM_MAP,
+			  pgprot_writecombine(PAGE_KERNEL));
+	if (!buf->vaddr) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	mapped = iommu_map_sgtable(gmu->domain, l->iova, &sgt,
+				   IOMMU_READ | IOMMU_WRITE);
+	if (mapped != bytes) {
+		if (mapped > 0)
+			iommu_unmap(gmu->domain, l->iova, mapped);
+		ret = mapped < 0 ? mapped : -ENOMEM;
+		goto out;
+	}
 	buf->mapped = true;
-	return 0;
+out:
+	sg_free_table(&sgt);
+	return ret;
 }
 
 static int adreno_gmu_memory_init(struct adreno_gmu *gmu)
@@ -1385,10 +1836,12 @@ static int adreno_gmu_memory_init(struct adreno_gmu *gmu)
 		goto err_free;
 	}
 	for (i = 0; i < ADRENO_GMU_NUM_BUFS; i++) {
+		if (!gmu->gen->bufs[i].size)
+			continue;
 		ret = adreno_gmu_buf_alloc(gmu, i);
 		if (ret) {
 			dev_err(dev, "GMU: no %s buffer: %d\n",
-				adreno_gmu_buf_layout[i].name, ret);
+				adreno_gmu_buf_names[i], ret);
 			goto err_bufs;
 		}
 	}
@@ -1424,8 +1877,9 @@ static int adreno_gmu_fw_load(struct adreno_gmu *gmu)
 		return dev_err_probe(dev, ret,
 				     "no GMU firmware %s: the GPU cannot be powered without it\n",
 				     name);
-	if (!gmu->fw->size || gmu->fw->size > ADRENO_GMU_FW_MAX ||
-	    gmu->fw->size % 4) {
+	if (!gmu->fw->size || gmu->fw->size % 4 ||
+	    gmu->fw->size > (gmu->gen->block_fw ? ADRENO_GMU_FW_MAX_V2 :
+						  ADRENO_GMU_FW_MAX_V1)) {
 		ret = dev_err_probe(dev, -EINVAL,
 				    "GMU firmware %s: bad size %zu\n", name,
 				    gmu->fw->size);
@@ -1549,23 +2003,38 @@ static int adreno_gmu_irq_init(struct adreno_gmu *gmu,
 	return 0;
 }
 
+static struct regmap *adreno_gmu_window(struct adreno_gmu *gmu,
+					struct platform_device *pdev,
+					const char *name)
+{
+	struct device *dev = gmu->adev->udev.dev;
+	struct regmap *map = ugpu_io_init_byname(dev, pdev, name);
+
+	if (IS_ERR(map))
+		dev_err_probe(dev, PTR_ERR(map), "GMU: no \"%s\" registers\n",
+			      name);
+	return map;
+}
+
 static int adreno_gmu_regs_init(struct adreno_gmu *gmu,
 				struct platform_device *pdev)
 {
-	struct device *dev = gmu->adev->udev.dev;
-
-	gmu->regs = ugpu_io_init_byname(dev, pdev, "gmu");
+	gmu->regs = adreno_gmu_window(gmu, pdev, "gmu");
 	if (IS_ERR(gmu->regs))
-		return dev_err_probe(dev, PTR_ERR(gmu->regs),
-				     "GMU: no \"gmu\" registers\n");
-	gmu->pdc = ugpu_io_init_byname(dev, pdev, "gmu_pdc");
+		return PTR_ERR(gmu->regs);
+	if (gmu->gen->rscc_window) {
+		gmu->rscc = adreno_gmu_window(gmu, pdev, "rscc");
+		if (IS_ERR(gmu->rscc))
+			return PTR_ERR(gmu->rscc);
+	}
+	gmu->pdc = adreno_gmu_window(gmu, pdev, "gmu_pdc");
 	if (IS_ERR(gmu->pdc))
-		return dev_err_probe(dev, PTR_ERR(gmu->pdc),
-				     "GMU: no \"gmu_pdc\" registers\n");
-	gmu->pdc_seq = ugpu_io_init_byname(dev, pdev, "gmu_pdc_seq");
-	if (IS_ERR(gmu->pdc_seq))
-		return dev_err_probe(dev, PTR_ERR(gmu->pdc_seq),
-				     "GMU: no \"gmu_pdc_seq\" registers\n");
+		return PTR_ERR(gmu->pdc);
+	if (gmu->gen->pdc_seq_window) {
+		gmu->pdc_seq = adreno_gmu_window(gmu, pdev, "gmu_pdc_seq");
+		if (IS_ERR(gmu->pdc_seq))
+			return PTR_ERR(gmu->pdc_seq);
+	}
 	return 0;
 }
 
@@ -1594,9 +2063,6 @@ static struct device *adreno_gmu_find(struct device *dev)
  */
 int adreno_gmu_init(struct adreno_device *adev)
 {
-	static const char * const clk_names[ADRENO_GMU_NUM_CLKS] = {
-		"gmu", "cxo", "axi", "memnoc",
-	};
 	struct device *dev = adev->udev.dev;
 	struct platform_device *pdev;
 	struct adreno_gmu *gmu;
@@ -1620,6 +2086,7 @@ int adreno_gmu_init(struct adreno_device *adev)
 		goto err_put;
 	}
 	gmu->adev = adev;
+	gmu->gen = &adreno_gmu_gens[adev->info->gmu_family];
 	gmu->dev = gdev;
 	atomic_set(&gmu->faults, 0);
 	ret = devm_mutex_init(dev, &gmu->lock);
@@ -1643,9 +2110,10 @@ int adreno_gmu_init(struct adreno_device *adev)
 	ret = adreno_gmu_pd_init(gmu);
 	if (ret)
 		goto err_put;
-	for (i = 0; i < ADRENO_GMU_NUM_CLKS; i++)
-		gmu->clks[i].id = clk_names[i];
-	ret = clk_bulk_get(gdev, ADRENO_GMU_NUM_CLKS, gmu->clks);
+	gmu->num_clks = gmu->gen->num_clks;
+	for (i = 0; i < gmu->num_clks; i++)
+		gmu->clks[i].id = gmu->gen->clk_names[i];
+	ret = clk_bulk_get(gdev, gmu->num_clks, gmu->clks);
 	if (ret) {
 		dev_err_probe(dev, ret, "GMU: missing clocks\n");
 		goto err_pd;
@@ -1665,9 +2133,17 @@ int adreno_gmu_init(struct adreno_device *adev)
 	ret = adreno_gmu_memory_init(gmu);
 	if (ret)
 		goto err_fw;
+	if (gmu->gen->block_fw && adreno_gmu_fw_blocks(gmu, false)) {
+		ret = dev_err_probe(dev, -EINVAL,
+				    "GMU firmware qcom/%s: malformed block\n",
+				    adev->info->gmu_fw);
+		goto err_mem;
+	}
 	adev->gmu = gmu;
 	return 0;
 
+err_mem:
+	adreno_gmu_memory_fini(gmu);
 err_fw:
 	release_firmware(gmu->fw);
 err_opp:
@@ -1677,7 +2153,7 @@ err_irq:
 	free_irq(gmu->irq_gmu, gmu);
 	free_irq(gmu->irq_hfi, gmu);
 err_clk:
-	clk_bulk_put(ADRENO_GMU_NUM_CLKS, gmu->clks);
+	clk_bulk_put(gmu->num_clks, gmu->clks);
 err_pd:
 	adreno_gmu_pd_fini(gmu);
 err_put:
@@ -1705,7 +2181,7 @@ void adreno_gmu_fini(struct adreno_device *adev)
 		dev_pm_opp_of_remove_table(gmu->dev);
 	free_irq(gmu->irq_gmu, gmu);
 	free_irq(gmu->irq_hfi, gmu);
-	clk_bulk_put(ADRENO_GMU_NUM_CLKS, gmu->clks);
+	clk_bulk_put(gmu->num_clks, gmu->clks);
 	adreno_gmu_pd_fini(gmu);
 	put_device(gmu->dev);
 }
@@ -1726,6 +2202,7 @@ static int adreno_gmu_show(struct seq_file *m, void *data)
 	hung = READ_ONCE(gmu->hung);
 
 	seq_printf(m, "state: %s\n", hung ? "hung" : on ? "on" : "off");
+	seq_printf(m, "hfi_version: %u\n", gmu->gen->hfi_v2 ? 2 : 1);
 	seq_printf(m, "perf_index: %u\n", level);
 	seq_printf(m, "perf_khz: %lu\n", gmu->gpu_freqs[level] / 1000);
 	seq_puts(m, "perf_levels_khz:");
@@ -1748,3 +2225,4 @@ void adreno_gmu_debugfs_init(struct adreno_device *adev)
 }
 
 MODULE_FIRMWARE("qcom/a630_gmu.bin");
+MODULE_FIRMWARE("qcom/a660_gmu.bin");
