@@ -2080,7 +2080,7 @@ static int a618_init(struct sim_device *sdev)
 	if (ret)
 		return ret;
 	a = to_a6xx(sdev);
-	ret = a6xx_gmu_create(sdev, &a->gmu);
+	ret = a6xx_gmu_create(sdev, A6XX_GMU_A630, &a->gmu);
 	if (ret) {
 		a6xx_free(a);
 		sdev->priv = NULL;
