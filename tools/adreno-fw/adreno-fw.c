@@ -12,6 +12,7 @@
  *   a630_sqe.fw   the a618's (msm loads the a630's SQE microcode on it)
  *   a660_sqe.fw   the a635's
  *   a630_gmu.bin  the a618's GMU firmware (the a630 family's)
+ *   a660_gmu.bin  the a635's GMU firmware (the a660's, block format)
  *
  * Usage: adreno-fw DIR
  */
@@ -22,6 +23,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/types.h>
+
+#include <ugpu/hw/adreno_gmu.h>
 #include <ugpu/sim/adreno_gmu_fw.h>
 #include <ugpu/sim/adreno_sqe.h>
 
@@ -31,6 +35,11 @@
 #define PAYLOAD_BYTES	8192
 /* GMU image payload bytes: header and payload well inside the ITCM. */
 #define GMU_PAYLOAD_BYTES	4096
+/* The a660 image's payload in GMU memory (its instruction cache region). */
+#define GMU_EXT_BYTES		4096
+/* The a660 image's ITCM block: header and payload. */
+#define GMU_ITCM_BYTES		(sizeof(struct ugpu_sim_gmu_header) + \
+				 GMU_PAYLOAD_BYTES)
 
 static const struct {
 	const char *name;
@@ -101,28 +110,82 @@ static int save(const char *dir, const char *name, const uint8_t *buf,
 	return 0;
 }
 
+/*
+ * A GMU image header and its payload at @p: for the a630 (legacy, the
+ * extension fields zero) or the a660 (@ext the GMU memory part).
+ */
+static void put_gmu_image(uint8_t *p, uint32_t gpu, uint32_t fw_version,
+			  const uint8_t *ext, uint32_t ext_len)
+{
+	uint8_t *payload = p + sizeof(struct ugpu_sim_gmu_header);
+
+	fill_payload(payload, GMU_PAYLOAD_BYTES, gpu + 1);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, magic),
+		 UGPU_SIM_GMU_MAGIC);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, version),
+		 UGPU_SIM_GMU_VERSION);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, gpu), gpu);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, length),
+		 GMU_PAYLOAD_BYTES);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, crc32),
+		 crc32_ieee(payload, GMU_PAYLOAD_BYTES));
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, fw_version),
+		 fw_version);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, ext_length),
+		 ext_len);
+	put_le32(p + offsetof(struct ugpu_sim_gmu_header, ext_crc32),
+		 ext ? crc32_ieee(ext, ext_len) : 0);
+}
+
 static int write_gmu(const char *dir)
 {
 	uint8_t buf[sizeof(struct ugpu_sim_gmu_header) + GMU_PAYLOAD_BYTES];
-	uint8_t *payload = buf + sizeof(struct ugpu_sim_gmu_header);
 
 	static_assert(sizeof(buf) <= UGPU_SIM_GMU_MAX_IMAGE &&
 		      sizeof(buf) % 4 == 0, "GMU image does not fit the ITCM");
 	memset(buf, 0, sizeof(buf));
-	fill_payload(payload, GMU_PAYLOAD_BYTES, UGPU_SIM_GMU_GPU_A630 + 1);
-	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, magic),
-		 UGPU_SIM_GMU_MAGIC);
-	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, version),
-		 UGPU_SIM_GMU_VERSION);
-	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, gpu),
-		 UGPU_SIM_GMU_GPU_A630);
-	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, length),
-		 GMU_PAYLOAD_BYTES);
-	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, crc32),
-		 crc32_ieee(payload, GMU_PAYLOAD_BYTES));
-	put_le32(buf + offsetof(struct ugpu_sim_gmu_header, fw_version),
-		 UGPU_SIM_GMU_FW_VERSION_A630);
+	put_gmu_image(buf, UGPU_SIM_GMU_GPU_A630, UGPU_SIM_GMU_FW_VERSION_A630,
+		      NULL, 0);
 	return save(dir, "a630_gmu.bin", buf, sizeof(buf));
+}
+
+/* A block header at @p; returns where its data goes. */
+static uint8_t *put_block(uint8_t *p, uint32_t addr, uint32_t size)
+{
+	put_le32(p + offsetof(struct gmu_fw_block, addr), addr);
+	put_le32(p + offsetof(struct gmu_fw_block, size), size);
+	put_le32(p + offsetof(struct gmu_fw_block, type), 0);
+	put_le32(p + offsetof(struct gmu_fw_block, value), 0);
+	return p + sizeof(struct gmu_fw_block);
+}
+
+/* The a660's, in the block format (adreno_gmu_fw.h lists the blocks). */
+static int write_gmu_a660(const char *dir)
+{
+	uint8_t buf[4 * sizeof(struct gmu_fw_block) + GMU_ITCM_BYTES + 4 +
+		    GMU_EXT_BYTES];
+	uint8_t ext[GMU_EXT_BYTES], *p = buf;
+
+	static_assert(sizeof(struct ugpu_sim_gmu_header) + GMU_PAYLOAD_BYTES <=
+		      GMU_TCM_LOAD_SIZE, "GMU image does not fit the ITCM");
+	static_assert(GMU_EXT_BYTES <= UGPU_SIM_GMU_MAX_EXT,
+		      "GMU memory part too large");
+	memset(buf, 0, sizeof(buf));
+	fill_payload(ext, GMU_EXT_BYTES, UGPU_SIM_GMU_GPU_A660 + 2);
+
+	p = put_block(p, GMU_FW_ITCM_ADDR, GMU_ITCM_BYTES);
+	put_gmu_image(p, UGPU_SIM_GMU_GPU_A660, UGPU_SIM_GMU_FW_VERSION_A660,
+		      ext, GMU_EXT_BYTES);
+	p += GMU_ITCM_BYTES;
+	p = put_block(p, GMU_A660_DUMMY_ADDR, 0);
+	p = put_block(p, GMU_FW_DTCM_ADDR_A650 + 4 * GMU_CM3_DTCM_FW_VERSION, 4);
+	put_le32(p, UGPU_SIM_GMU_FW_VERSION_A660);
+	p += 4;
+	p = put_block(p, GMU_A650_ICACHE_ADDR, GMU_EXT_BYTES);
+	memcpy(p, ext, GMU_EXT_BYTES);
+	p += GMU_EXT_BYTES;
+	assert((size_t)(p - buf) == sizeof(buf));
+	return save(dir, "a660_gmu.bin", buf, sizeof(buf));
 }
 
 static int write_file(const char *dir, const char *name, uint32_t gpu)
@@ -161,5 +224,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(files); i++)
 		if (write_file(argv[1], files[i].name, files[i].gpu))
 			return 1;
-	return write_gmu(argv[1]);
+	return write_gmu(argv[1]) || write_gmu_a660(argv[1]);
 }

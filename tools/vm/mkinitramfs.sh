@@ -237,8 +237,8 @@ if [[ -n ${SW_SYNC_KO:-} ]]; then
 fi
 
 # The simulated Adreno's SQE microcode and GMU firmware (a630_sqe.fw,
-# a660_sqe.fw, a630_gmu.bin; test formats, not Qualcomm's), under the
-# names the driver requests, as linux-firmware installs them.
+# a660_sqe.fw, a630_gmu.bin, a660_gmu.bin; test formats, not Qualcomm's),
+# under the names the driver requests, as linux-firmware installs them.
 fwgen=$top/tools/adreno-fw/adreno-fw
 [[ -x $fwgen ]] || die "$fwgen was not built"
 mkdir -p "$root/lib/firmware/qcom"

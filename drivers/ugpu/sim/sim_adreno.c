@@ -46,10 +46,11 @@
  * access past GMEM's size halts the CP with a hardware fault
  * (CP_INTERRUPT_STATUS HW_FAULT) before any pixel moves.
  *
- * The a618 is powered as on its board, through its GMU (a device of its
- * own, sim_adreno_gmu.c): its registers answer and its CP runs only while
- * the GMU's firmware keeps the GX rail on, and GX going off loses the
- * GPU's state. The SMMU serves the GMU too (stream 5), with a paging
+ * Both are powered as on their boards, through their GMUs (devices of
+ * their own, sim_adreno_gmu.c: the a618's of the a630 family, the a635's
+ * of the a650 family): the GPU's registers answer and its CP runs only
+ * while the GMU's firmware keeps the GX rail on, and GX going off loses
+ * the GPU's state. The SMMU serves the GMU too (stream 5), with a paging
  * domain the GMU's memory accesses go through.
  */
 
@@ -231,8 +232,8 @@ struct a6xx_smmu;
  * @gmem: GMEM, @gmem_size bytes; only the device thread touches it (not
  *	locked). Like SRAM it keeps its contents across commands and resets.
  * @gmem_size: bytes of GMEM.
- * @gmu: the GMU (a618), or NULL: the GPU is powered whenever its board
- *	is. Its GX rail gates the GPU's registers and execution.
+ * @gmu: the GMU, or NULL: the GPU is powered whenever its board is. Its
+ *	GX rail gates the GPU's registers and execution.
  */
 struct a6xx_sim {
 	struct sim_device *sdev;
@@ -2080,7 +2081,7 @@ static int a618_init(struct sim_device *sdev)
 	if (ret)
 		return ret;
 	a = to_a6xx(sdev);
-	ret = a6xx_gmu_create(sdev, &a->gmu);
+	ret = a6xx_gmu_create(sdev, A6XX_GMU_A630, &a->gmu);
 	if (ret) {
 		a6xx_free(a);
 		sdev->priv = NULL;
@@ -2113,7 +2114,7 @@ void a6xx_gx_power_lost(struct sim_device *sdev)
 }
 
 /* The GPU answers and runs only while its GMU keeps GX on. */
-static bool a618_rail_off(struct sim_device *sdev)
+static bool a6xx_rail_off(struct sim_device *sdev)
 {
 	struct a6xx_sim *a = to_a6xx(sdev);
 
@@ -2122,8 +2123,20 @@ static bool a618_rail_off(struct sim_device *sdev)
 
 static int a635_init(struct sim_device *sdev)
 {
-	return a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2,
-			 A6XX_GMEM_SIZE);
+	struct a6xx_sim *a;
+	int ret;
+
+	ret = a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2,
+			A6XX_GMEM_SIZE);
+	if (ret)
+		return ret;
+	a = to_a6xx(sdev);
+	ret = a6xx_gmu_create(sdev, A6XX_GMU_A650, &a->gmu);
+	if (ret) {
+		a6xx_free(a);
+		sdev->priv = NULL;
+	}
+	return ret;
 }
 
 static void a6xx_fini(struct sim_device *sdev)
@@ -2831,13 +2844,10 @@ static void a6xx_iommu_fini(struct sim_device *sdev, struct platform_device *pde
  * 900 MHz, with the 550 MHz entry of the faster parts (opp-550000000-1).
  *
  * On those SoCs the GPU node names no clock: the GMU owns the GX clock
- * and votes the corner. The a618's board is the real one: its GPU has
- * no clock and names its GMU (qcom,gmu), a device of its own whose
- * firmware switches GX and sets the GPU's frequency (sim_adreno_gmu.c).
- * The simulated a635 has no GMU, and its board gives the GPU one unnamed
- * clock, the core clock GMU-less a6xx nodes name "core", which takes
- * exactly the OPPs' rates and starts at the lowest. Both nodes have
- * #cooling-cells = <2>.
+ * and votes the corner. Both boards are the real ones: the GPU has no
+ * clock and names its GMU (qcom,gmu), a device of its own whose firmware
+ * switches GX and sets the GPU's frequency (sim_adreno_gmu.c). Both
+ * nodes have #cooling-cells = <2>.
  */
 #define RPMH_MIN_SVS	48
 #define RPMH_LOW_SVS	64
@@ -2880,8 +2890,6 @@ static const struct sim_board_opp a635_opps[] = {
 
 static const struct sim_board a635_board = {
 	.source = "sc7280.dtsi gpu@3d00000 and gpu_opp_table",
-	.clks = { { NULL, 315000000 } },
-	.num_clks = 1,
 	.opps = a635_opps,
 	.num_opps = ARRAY_SIZE(a635_opps),
 	.cooling_cells = 2,
@@ -2956,7 +2964,7 @@ static const struct sim_fuses sc7280_fuses = {
 
 const struct sim_model sim_adreno_a618 =
 	A6XX_MODEL("a618", a618_props, &sc7180_fuses, a618_init, &a618_board,
-		   4, &a618_gmu_companion, a618_rail_off);
+		   4, &a618_gmu_companion, a6xx_rail_off);
 const struct sim_model sim_adreno_a635 =
 	A6XX_MODEL("a635", a635_props, &sc7280_fuses, a635_init, &a635_board,
-		   2, NULL, NULL);
+		   4, &a635_gmu_companion, a6xx_rail_off);

@@ -18,12 +18,23 @@ struct sim_device;
 #define A6XX_SIM_IRQ_HFI	2
 #define A6XX_SIM_IRQ_GMU	3
 
-/* The GMU's stream of the adreno SMMU, as sc7180.dtsi's gmu node names. */
+/*
+ * The GMU's stream of the adreno SMMU, as the gmu nodes of sc7180.dtsi and
+ * sc7280.dtsi name it.
+ */
 #define A6XX_GMU_STREAM		5
 
-extern const struct sim_companion a618_gmu_companion;
+/* GMU generations: the a618's (a630 family) and the a635's (a650 family). */
+enum a6xx_gmu_gen {
+	A6XX_GMU_A630,
+	A6XX_GMU_A650,
+};
 
-int a6xx_gmu_create(struct sim_device *sdev, struct a6xx_gmu **gmu);
+extern const struct sim_companion a618_gmu_companion;
+extern const struct sim_companion a635_gmu_companion;
+
+int a6xx_gmu_create(struct sim_device *sdev, enum a6xx_gmu_gen gen,
+		    struct a6xx_gmu **gmu);
 void a6xx_gmu_destroy(struct a6xx_gmu *gmu);
 bool a6xx_gmu_gx_on(struct a6xx_gmu *gmu);
 

@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Simulated GMU of the Adreno a618 (the a630 family's "legacy" GMU).
+ * Simulated GMU of the Adreno a618 (the a630 family's "legacy" GMU) and
+ * of the a635 (the a650 family's, running the a660 firmware).
  *
- * The GMU is a Cortex-M3 with its own register window ("gmu", which also
- * holds the GPU's RSC, the RSCC), next to the GPU's power domain
- * controller (PDC, "gmu_pdc" and its sequencer "gmu_pdc_seq"). The model
- * plays both the hardware and the firmware the driver boots on it:
+ * The GMU is a Cortex-M3 with its own register window ("gmu"), the GPU's
+ * RSC (RSCC: inside "gmu" on the a618, a window of its own, "rscc", on
+ * the a650 family) and the GPU's power domain controller (PDC,
+ * "gmu_pdc"; the a618's sequencer "gmu_pdc_seq" is the driver's to
+ * program, the a650 family's lives in the AOP, programmed before the
+ * kernel runs). The model plays both the hardware and the firmware the
+ * driver boots on it:
  *
  * - The RSC wakes (GMU_RSCC_CONTROL_REQ) only once the driver programmed
- *   the RSCC's and the PDC's sequences and enabled the PDC since power-up.
+ *   the RSCC's and (a618) the PDC's sequences and enabled the PDC since
+ *   power-up.
  * - The CM3 leaves reset (GMU_CM3_SYSRESET 1 -> 0) only with the RSC
- *   awake and a valid image in ITCM (the project's test format,
- *   adreno_gmu_fw.h); it then reports GMU_FW_INIT_DONE.
- * - The firmware answers the legacy out-of-band requests: BOOT_SLUMBER
- *   switches the GX rail (the GPU's registers and execution), GPU_SET
- *   holds it, DCVS sets the GPU's level from the HFI perf table.
+ *   awake and a valid image (the project's test format, adreno_gmu_fw.h):
+ *   on the a618 in ITCM, on the a635 in ITCM with its version word in
+ *   DTCM, its second part in GMU memory and the a660 firmware's fixed
+ *   buffers mapped. It then reports GMU_FW_INIT_DONE (a618) or
+ *   GMU_FW_INIT_RESULT_DONE in the low bits of GMU_CM3_FW_INIT_RESULT
+ *   (a635).
+ * - The a618's firmware answers the legacy out-of-band requests:
+ *   BOOT_SLUMBER switches the GX rail (the GPU's registers and
+ *   execution), GPU_SET holds it, DCVS sets the GPU's level from the HFI
+ *   perf table; the host switches SP/TP power. The a635's knows only
+ *   GPU_SET and PERFCOUNTER, on other bits; it switches GX and SP/TP and
+ *   sets the GPU's level on HFI messages (version 2: START,
+ *   GX_BW_PERF_VOTE, PREPARE_SLUMBER).
  * - HFI: the queue table and the queues live in GMU memory, reached only
  *   through the GMU's SMMU context bank; everything read there is
  *   checked before use. A GMU access that does not translate is a CM3
@@ -46,13 +59,18 @@
 #include "sim_adreno.h"
 #include "sim_core.h"
 
-#define GMU_REGION_GMU		0
-#define GMU_REGION_PDC		1
-#define GMU_REGION_PDC_SEQ	2
+/* What a companion's register window is. */
+enum gmu_window {
+	GMU_WIN_GMU,
+	GMU_WIN_RSCC,
+	GMU_WIN_PDC,
+	GMU_WIN_PDC_SEQ,
+};
 
-#define GMU_NUM_REGS		(GMU_WINDOW_SIZE / 4)
 #define PDC_NUM_REGS		(PDC_WINDOW_SIZE / 4)
-#define GMU_ITCM_DWORDS		(GMU_CM3_ITCM_SIZE / 4)
+#define RSCC_NUM_REGS		(RSCC_WINDOW_SIZE / 4)
+/* The a618's RSCC registers, from GMU_RSCC_BASE in "gmu". */
+#define GMU_RSCC_DWORDS		0x600
 #define GMU_SEQ_DWORDS		5	/* RSCC and PDC sequence words checked */
 #define GMU_PAGE		SZ_4K
 #define GMU_AON_HZ		19200000
@@ -62,15 +80,86 @@
 #define GMU_HFI_MAX_MSG		255
 
 #define GMU_OOB(bit)		BIT(GMU_OOB_##bit)
+/* What the a660 firmware reports once up: upper bits a host must mask. */
+#define GMU_A660_INIT_RESULT	(0x5a5a0000 | GMU_FW_INIT_RESULT_DONE)
+/* Bytes of GMU memory the CM3 reads at a time while checking its image. */
+#define GMU_EXT_CHUNK		256
 
-/* How far the firmware got with the host's HFI messages. */
-enum gmu_hfi_stage {
-	GMU_HFI_WANT_INIT,
-	GMU_HFI_WANT_FW_VERSION,
-	GMU_HFI_WANT_PERF_TABLE,
-	GMU_HFI_WANT_BW_TABLE,
-	GMU_HFI_WANT_TEST,
-	GMU_HFI_DONE,
+/**
+ * struct gmu_desc - what one GMU generation is.
+ * @a650: the a650 family's GMU (a660 firmware), else the a630 family's.
+ * @gmu_dwords: registers of the "gmu" window.
+ * @windows: the companion's register windows, in its order.
+ * @hfi_version: 1 (legacy firmware) or 2.
+ * @image_gpu: UGPU_SIM_GMU_GPU_* of the images it boots.
+ * @max_image: bytes of header and payload its ITCM image may have.
+ * @rsp_queue_id: id (type & 0xff) the response queue must have.
+ * @ack_type: message type of its acks.
+ * @sequence: the HFI messages it insists on after HFI start, in order.
+ * @sequence_len: entries in @sequence; the stage after them is "done"
+ *	(legacy: nothing more is answered) or "started" (version 2).
+ */
+struct gmu_desc {
+	bool a650;
+	unsigned int gmu_dwords;
+	enum gmu_window windows[SIM_MAX_REGIONS];
+	unsigned int hfi_version;
+	u32 image_gpu;
+	u32 max_image;
+	u32 rsp_queue_id;
+	u32 ack_type;
+	const u32 *sequence;
+	unsigned int sequence_len;
+};
+
+/*
+ * HFI stages (debugfs hfi_stage) are indices into the generation's
+ * sequence: the legacy firmware's 0 init, 1 version, 2 perf table,
+ * 3 bandwidth table, 4 test, 5 done; version 2's 0 perf table,
+ * 1 bandwidth table, 2 core firmware start, 3 start, 4 started,
+ * 5 slumbered.
+ */
+static const u32 gmu_sequence_v1[] = {
+	HFI_H2F_MSG_INIT,
+	HFI_H2F_MSG_FW_VERSION,
+	HFI_H2F_MSG_PERF_TABLE,
+	HFI_H2F_MSG_BW_TABLE,
+	HFI_H2F_MSG_TEST,
+};
+
+static const u32 gmu_sequence_v2[] = {
+	HFI_H2F_MSG_PERF_TABLE,
+	HFI_H2F_MSG_BW_TABLE,
+	HFI_H2F_MSG_CORE_FW_START,
+	HFI_H2F_MSG_START,
+};
+
+#define GMU_HFI2_STARTED	ARRAY_SIZE(gmu_sequence_v2)
+#define GMU_HFI2_SLUMBERED	(GMU_HFI2_STARTED + 1)
+
+static const struct gmu_desc gmu_a630 = {
+	.gmu_dwords = GMU_WINDOW_SIZE / 4,
+	.windows = { GMU_WIN_GMU, GMU_WIN_PDC, GMU_WIN_PDC_SEQ },
+	.hfi_version = 1,
+	.image_gpu = UGPU_SIM_GMU_GPU_A630,
+	.max_image = UGPU_SIM_GMU_MAX_IMAGE,
+	.rsp_queue_id = HFI_RSP_QUEUE_ID_V1,
+	.ack_type = HFI_MSG_ACK_V1,
+	.sequence = gmu_sequence_v1,
+	.sequence_len = ARRAY_SIZE(gmu_sequence_v1),
+};
+
+static const struct gmu_desc gmu_a650 = {
+	.a650 = true,
+	.gmu_dwords = GMU_WINDOW_SIZE_A650 / 4,
+	.windows = { GMU_WIN_GMU, GMU_WIN_RSCC, GMU_WIN_PDC },
+	.hfi_version = 2,
+	.image_gpu = UGPU_SIM_GMU_GPU_A660,
+	.max_image = GMU_TCM_LOAD_SIZE,
+	.rsp_queue_id = HFI_RSP_QUEUE_ID_V2,
+	.ack_type = HFI_MSG_ACK,
+	.sequence = gmu_sequence_v2,
+	.sequence_len = ARRAY_SIZE(gmu_sequence_v2),
 };
 
 /* Error codes the firmware answers with. */
@@ -94,25 +183,30 @@ struct gmu_queue {
 /**
  * struct a6xx_gmu - state of the simulated GMU; under &sim_device.lock.
  * @sdev: the simulated a6xx.
- * @regs: the "gmu" window (ITCM, DTCM and RSCC included); registers the
- *	model does not compute read back what was written.
+ * @desc: its generation.
+ * @regs: the "gmu" window (ITCM and DTCM included, and the a618's RSCC);
+ *	registers the model does not compute read back what was written.
+ * @rscc: the RSCC's registers: inside @regs (a618) or the "rscc" window.
  * @pdc: the "gmu_pdc" window.
- * @pdc_seq: the "gmu_pdc_seq" window.
+ * @pdc_seq: the a618's "gmu_pdc_seq" window, NULL on the a650 family.
  * @msg: the HFI message being handled.
  * @rscc_seq: the RSCC's sequence memory was written (non-zero).
- * @pdc_seq_set: the PDC's sequence memory was written (non-zero).
+ * @pdc_seq_set: the PDC's sequence memory was written (non-zero); always
+ *	set on the a650 family, whose AOP holds it.
  * @rsc_awake: the RSC acknowledged a wake and was not put to sleep since.
  * @cm3_running: the CM3 is out of reset with a valid image.
  * @cm3_fault: the CM3 faulted; it answers nothing until halted.
  * @gx_on: the GX rail is on.
  * @sptprac_on: SP/TP power is on.
  * @gpu_held: an OOB GPU_SET holds the GPU on.
+ * @gpu_set_done: version 2: a GPU_SET request was acked since START.
  * @hfi_started: the queue table was accepted.
- * @stage: the HFI message the firmware expects next.
+ * @stage: how far the HFI sequence got (see gmu_sequence_v1).
  * @queues: command and response queue.
  * @resp_seq: sequence number of the firmware's next message.
  * @fw_version: the booted image's version word.
  * @num_gpu_levels: GPU levels of the perf table, 0 until received.
+ * @bw_levels: bus levels of the bandwidth table.
  * @gpu_khz: their frequencies.
  * @perf_idx: the GPU's current level.
  * @intr_info: GMU2HOST_INTR_INFO.
@@ -131,7 +225,9 @@ struct gmu_queue {
  */
 struct a6xx_gmu {
 	struct sim_device *sdev;
+	const struct gmu_desc *desc;
 	u32 *regs;
+	u32 *rscc;
 	u32 *pdc;
 	u32 *pdc_seq;
 	u32 *msg;
@@ -144,12 +240,14 @@ struct a6xx_gmu {
 	bool gx_on;
 	bool sptprac_on;
 	bool gpu_held;
+	bool gpu_set_done;
 	bool hfi_started;
-	enum gmu_hfi_stage stage;
+	unsigned int stage;
 	struct gmu_queue queues[2];
 	u32 resp_seq;
 	u32 fw_version;
 	unsigned int num_gpu_levels;
+	unsigned int bw_levels;
 	u32 gpu_khz[HFI_MAX_GPU_LEVELS];
 	unsigned int perf_idx;
 
@@ -195,6 +293,9 @@ static void gmu_gx_set(struct a6xx_gmu *g, bool on)
 	if (g->gx_on == on)
 		return;
 	g->gx_on = on;
+	/* The a650 family's firmware powers SP/TP with GX. */
+	if (g->desc->a650)
+		g->sptprac_on = on;
 	if (on) {
 		/* The CP may run again. */
 		sim_kick(g->sdev);
@@ -221,18 +322,22 @@ static void gmu_cm3_fault(struct a6xx_gmu *g, const char *why, u32 iova)
 /* Power-up state; caller holds the device's lock. */
 static void gmu_reset(struct a6xx_gmu *g)
 {
-	memset(g->regs, 0, GMU_NUM_REGS * sizeof(u32));
+	memset(g->regs, 0, g->desc->gmu_dwords * sizeof(u32));
+	if (g->desc->a650)
+		memset(g->rscc, 0, RSCC_NUM_REGS * sizeof(u32));
 	memset(g->pdc, 0, PDC_NUM_REGS * sizeof(u32));
-	memset(g->pdc_seq, 0, PDC_NUM_REGS * sizeof(u32));
+	if (g->pdc_seq)
+		memset(g->pdc_seq, 0, PDC_NUM_REGS * sizeof(u32));
 	g->regs[GMU_CM3_SYSRESET] = 1;
 	g->rscc_seq = false;
-	g->pdc_seq_set = false;
+	g->pdc_seq_set = !g->pdc_seq;
 	g->rsc_awake = false;
 	g->cm3_running = false;
 	g->cm3_fault = false;
 	g->hfi_started = false;
-	g->stage = GMU_HFI_WANT_INIT;
+	g->stage = 0;
 	g->num_gpu_levels = 0;
+	g->bw_levels = 0;
 	g->perf_idx = 0;
 	g->intr_info = 0;
 	g->intr_mask = ~0u;
@@ -328,24 +433,28 @@ static bool gmu_mapped(struct a6xx_gmu *g, u32 iova, u32 len, bool write)
 
 /* CM3 */
 
+#define GMU_HDR(field)	(offsetof(struct ugpu_sim_gmu_header, field) / 4)
+
 /* The image in ITCM is one for this GMU, whole. */
 static bool gmu_image_ok(struct a6xx_gmu *g, const char **why)
 {
 	const u32 *itcm = &g->regs[GMU_CM3_ITCM_START];
 	const u32 hdr_dw = sizeof(struct ugpu_sim_gmu_header) / 4;
-	u32 len = itcm[3], crc = ~0u, i;
+	u32 len = itcm[GMU_HDR(length)], crc = ~0u, i;
 
-	if (itcm[0] != UGPU_SIM_GMU_MAGIC) {
+	if (itcm[GMU_HDR(magic)] != UGPU_SIM_GMU_MAGIC) {
 		*why = "no image (bad magic)";
 		return false;
 	}
-	if (itcm[1] != UGPU_SIM_GMU_VERSION || itcm[2] != UGPU_SIM_GMU_GPU_A630 ||
-	    itcm[6] || itcm[7]) {
+	if (itcm[GMU_HDR(version)] != UGPU_SIM_GMU_VERSION ||
+	    itcm[GMU_HDR(gpu)] != g->desc->image_gpu ||
+	    (!g->desc->a650 &&
+	     (itcm[GMU_HDR(ext_length)] || itcm[GMU_HDR(ext_crc32)]))) {
 		*why = "image not for this GMU";
 		return false;
 	}
 	if (!len || len % 4 ||
-	    len > UGPU_SIM_GMU_MAX_IMAGE - sizeof(struct ugpu_sim_gmu_header)) {
+	    len > g->desc->max_image - sizeof(struct ugpu_sim_gmu_header)) {
 		*why = "bad image length";
 		return false;
 	}
@@ -354,8 +463,64 @@ static bool gmu_image_ok(struct a6xx_gmu *g, const char **why)
 
 		crc = crc32_le(crc, (const u8 *)&w, sizeof(w));
 	}
-	if (~crc != itcm[4]) {
+	if (~crc != itcm[GMU_HDR(crc32)]) {
 		*why = "image CRC mismatch";
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The a660 firmware's other parts: its version word in DTCM, the part
+ * the host copied to GMU memory, and the buffers it allocates at fixed
+ * addresses (a real CM3 would fault on its first access to one unmapped).
+ * Reads here are not CM3 faults: the CM3 is not running yet.
+ */
+static bool gmu_a660_parts_ok(struct a6xx_gmu *g, const char **why,
+			      u32 *where)
+{
+	const u32 *itcm = &g->regs[GMU_CM3_ITCM_START];
+	u32 ext_len = itcm[GMU_HDR(ext_length)], crc = ~0u, off;
+	u8 buf[GMU_EXT_CHUNK];
+
+	*where = 0;
+	if (g->regs[GMU_CM3_DTCM_START + GMU_CM3_DTCM_FW_VERSION] !=
+	    itcm[GMU_HDR(fw_version)]) {
+		*why = "DTCM version word does not match the image";
+		return false;
+	}
+	if (!ext_len || ext_len % 4 || ext_len > UGPU_SIM_GMU_MAX_EXT) {
+		*why = "bad GMU memory part length";
+		return false;
+	}
+	if (!gmu_mapped(g, GMU_A650_ICACHE_ADDR, ext_len, false)) {
+		*why = "GMU memory part unmapped";
+		*where = GMU_A650_ICACHE_ADDR;
+		return false;
+	}
+	for (off = 0; off < ext_len; off += GMU_EXT_CHUNK) {
+		u32 n = min_t(u32, ext_len - off, GMU_EXT_CHUNK);
+
+		if (gmu_mem(g, GMU_A650_ICACHE_ADDR + off, buf, n, false)) {
+			*why = "GMU memory part unreadable";
+			*where = GMU_A650_ICACHE_ADDR + off;
+			return false;
+		}
+		crc = crc32_le(crc, buf, n);
+	}
+	if (~crc != itcm[GMU_HDR(ext_crc32)]) {
+		*why = "GMU memory part CRC mismatch";
+		*where = GMU_A650_ICACHE_ADDR;
+		return false;
+	}
+	if (!gmu_mapped(g, GMU_A660_DUMMY_ADDR, GMU_A660_DUMMY_SIZE, true)) {
+		*why = "dummy buffer not mapped writable";
+		*where = GMU_A660_DUMMY_ADDR;
+		return false;
+	}
+	if (!gmu_mapped(g, GMU_A660_DEBUG_ADDR, GMU_A660_DEBUG_SIZE, true)) {
+		*why = "debug buffer not mapped writable";
+		*where = GMU_A660_DEBUG_ADDR;
 		return false;
 	}
 	return true;
@@ -364,6 +529,7 @@ static bool gmu_image_ok(struct a6xx_gmu *g, const char **why)
 static void gmu_cm3_boot(struct a6xx_gmu *g)
 {
 	const char *why;
+	u32 where;
 
 	if (!g->rsc_awake) {
 		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: RSC not awake\n");
@@ -373,6 +539,11 @@ static void gmu_cm3_boot(struct a6xx_gmu *g)
 		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: %s\n", why);
 		return;
 	}
+	if (g->desc->a650 && !gmu_a660_parts_ok(g, &why, &where)) {
+		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: %s (GMU address %#x)\n",
+				     why, where);
+		return;
+	}
 	if (g->fail_boots) {
 		g->fail_boots--;
 		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: refused by fail_boots\n");
@@ -380,13 +551,16 @@ static void gmu_cm3_boot(struct a6xx_gmu *g)
 	}
 	g->cm3_running = true;
 	g->cm3_fault = false;
-	g->fw_version = g->regs[GMU_CM3_ITCM_START + 5];
+	g->fw_version = g->regs[GMU_CM3_ITCM_START + GMU_HDR(fw_version)];
 	g->hfi_started = false;
-	g->stage = GMU_HFI_WANT_INIT;
+	g->stage = 0;
 	g->num_gpu_levels = 0;
+	g->bw_levels = 0;
 	g->gpu_held = false;
+	g->gpu_set_done = false;
 	g->regs[GMU_HFI_CTRL_STATUS] = 0;
-	g->regs[GMU_CM3_FW_INIT_RESULT] = GMU_FW_INIT_DONE;
+	g->regs[GMU_CM3_FW_INIT_RESULT] = g->desc->a650 ? GMU_A660_INIT_RESULT :
+							  GMU_FW_INIT_DONE;
 	g->boots++;
 }
 
@@ -439,9 +613,10 @@ static void gmu_rscc_request(struct a6xx_gmu *g, u32 val)
 	}
 }
 
+/* RSCC register @r (dwords from the RSCC's start). */
 static u32 gmu_rscc_read(struct a6xx_gmu *g, unsigned int r)
 {
-	switch (r - GMU_RSCC_BASE) {
+	switch (r) {
 	case RSCC_RSC_STATUS0_DRV0:
 		return g->rsc_status0;
 	case RSCC_SEQ_BUSY_DRV0:
@@ -452,8 +627,16 @@ static u32 gmu_rscc_read(struct a6xx_gmu *g, unsigned int r)
 	case RSCC_TCS3_DRV0_STATUS:
 		return 1;	/* idle */
 	default:
-		return g->regs[r];
+		return g->rscc[r];
 	}
+}
+
+static void gmu_rscc_write(struct a6xx_gmu *g, unsigned int r, u32 val)
+{
+	g->rscc[r] = val;
+	if (r >= RSCC_SEQ_MEM_0_DRV0 &&
+	    r < RSCC_SEQ_MEM_0_DRV0 + GMU_SEQ_DWORDS && val)
+		g->rscc_seq = true;
 }
 
 /* HFI */
@@ -489,6 +672,13 @@ static void gmu_hfi_init(struct a6xx_gmu *g)
 		if (qaddr + sizeof(q) > (u64)U32_MAX + 1 ||
 		    gmu_mem(g, qaddr, &q, sizeof(q), false))
 			return;
+		if (i == HFI_QUEUE_RESPONSE &&
+		    (q.type & 0xff) != g->desc->rsp_queue_id) {
+			dev_warn_ratelimited(gmu_dev(g),
+					     "HFI: response queue has id %u, not %u\n",
+					     q.type & 0xff, g->desc->rsp_queue_id);
+			return;
+		}
 		if (q.status != 1 || q.size < 16 || !is_power_of_2(q.size) ||
 		    (q.iova & (GMU_PAGE - 1)) + (u64)q.size * 4 > GMU_PAGE ||
 		    (q.iova & 3) || !gmu_mapped(g, qaddr, sizeof(q), true) ||
@@ -504,20 +694,21 @@ static void gmu_hfi_init(struct a6xx_gmu *g)
 			};
 	}
 	g->hfi_started = true;
-	g->stage = GMU_HFI_WANT_INIT;
+	g->stage = 0;
 	g->regs[GMU_HFI_CTRL_STATUS] = 1;
 }
 
 #define QHDR(field)	offsetof(struct hfi_queue_header, field)
 
 /*
- * Put @dwords of @msg on the response queue; a message that does not fit
- * is dropped and counted. Returns -EFAULT on a CM3 fault.
+ * Put @dwords of @msg on the response queue (version 2: and fill up to
+ * the next aligned dword); a message that does not fit is dropped and
+ * counted. Returns -EFAULT on a CM3 fault.
  */
 static int gmu_hfi_send(struct a6xx_gmu *g, const u32 *msg, u32 dwords)
 {
 	const struct gmu_queue *q = &g->queues[HFI_QUEUE_RESPONSE];
-	u32 rd, wr, used, i, dropped;
+	u32 rd, wr, used, i, dropped, fill = 0;
 
 	if (gmu_read32(g, q->hdr + QHDR(read_index), &rd) ||
 	    gmu_read32(g, q->hdr + QHDR(write_index), &wr))
@@ -526,15 +717,18 @@ static int gmu_hfi_send(struct a6xx_gmu *g, const u32 *msg, u32 dwords)
 	rd %= q->size;
 	wr %= q->size;
 	used = (wr - rd) & (q->size - 1);
-	if (dwords > q->size - 1 - used) {
+	if (g->desc->hfi_version == 2)
+		fill = -(wr + dwords) & (HFI_V2_ALIGN - 1);
+	if (dwords + fill > q->size - 1 - used) {
 		if (gmu_read32(g, q->hdr + QHDR(dropped), &dropped) ||
 		    gmu_write32(g, q->hdr + QHDR(dropped), dropped + 1))
 			return -EFAULT;
 		dev_warn_ratelimited(gmu_dev(g), "HFI: response queue full, message dropped\n");
 		return 0;
 	}
-	for (i = 0; i < dwords; i++) {
-		if (gmu_write32(g, q->ring + wr * 4, msg[i]))
+	for (i = 0; i < dwords + fill; i++) {
+		if (gmu_write32(g, q->ring + wr * 4,
+				i < dwords ? msg[i] : HFI_V2_FILL))
 			return -EFAULT;
 		wr = (wr + 1) & (q->size - 1);
 	}
@@ -549,7 +743,7 @@ static int gmu_hfi_ack(struct a6xx_gmu *g, u32 cmd_header, u32 error,
 {
 	struct hfi_msg_response r = {
 		.header = HFI_HEADER(HFI_F2H_MSG_ACK, sizeof(r) / 4,
-				     HFI_MSG_ACK_V1, g->resp_seq++),
+				     g->desc->ack_type, g->resp_seq++),
 		.ret_header = cmd_header,
 		.error = error,
 		.payload = { payload0 },
@@ -570,70 +764,137 @@ static int gmu_hfi_error(struct a6xx_gmu *g, u32 code, u32 detail)
 	return gmu_hfi_send(g, (const u32 *)&e, sizeof(e) / 4);
 }
 
-static u32 gmu_hfi_perf_table(struct a6xx_gmu *g,
-			      const struct hfi_msg_perf_table_v1 *m)
+/* The perf table (either version): levels of the GPU, lowest first. */
+static u32 gmu_hfi_perf_table(struct a6xx_gmu *g)
 {
+	const struct hfi_msg_perf_table_v1 *v1 = (const void *)g->msg;
+	const struct hfi_msg_perf_table *v2 = (const void *)g->msg;
+	u32 ngpu = v1->num_gpu_levels, ngmu = v1->num_gmu_levels;
+	u32 khz[HFI_MAX_GPU_LEVELS];
 	unsigned int i;
 
-	if (m->num_gpu_levels < 2 || m->num_gpu_levels > HFI_MAX_GPU_LEVELS ||
-	    m->num_gmu_levels < 2 || m->num_gmu_levels > HFI_MAX_GMU_LEVELS ||
-	    m->gx_votes[0].freq)
+	if (ngpu < 2 || ngpu > HFI_MAX_GPU_LEVELS ||
+	    ngmu < 2 || ngmu > HFI_MAX_GMU_LEVELS)
 		return GMU_ERR_TABLE;
-	for (i = 1; i < m->num_gpu_levels; i++)
-		if (m->gx_votes[i].freq <= m->gx_votes[i - 1].freq)
+	for (i = 0; i < ngpu; i++) {
+		khz[i] = g->desc->hfi_version == 2 ? v2->gx_votes[i].freq :
+						     v1->gx_votes[i].freq;
+		if (i ? khz[i] <= khz[i - 1] : khz[i] != 0)
 			return GMU_ERR_TABLE;
-	g->num_gpu_levels = m->num_gpu_levels;
-	for (i = 0; i < m->num_gpu_levels; i++)
-		g->gpu_khz[i] = m->gx_votes[i].freq;
+	}
+	g->num_gpu_levels = ngpu;
+	memcpy(g->gpu_khz, khz, ngpu * sizeof(u32));
 	g->perf_idx = 0;
 	return 0;
 }
 
-static u32 gmu_hfi_bw_table(const struct hfi_msg_bw_table *m)
+static u32 gmu_hfi_bw_table(struct a6xx_gmu *g,
+			    const struct hfi_msg_bw_table *m)
 {
 	if (m->bw_level_num > HFI_MAX_BW_LEVELS ||
 	    m->cnoc_cmds_num > HFI_MAX_CNOC_CMDS ||
 	    m->ddr_cmds_num > HFI_MAX_DDR_CMDS)
 		return GMU_ERR_TABLE;
+	g->bw_levels = m->bw_level_num;
 	return 0;
+}
+
+/* Version 2: run the GPU at a level of the tables. */
+static u32 gmu_hfi_perf_vote(struct a6xx_gmu *g)
+{
+	const struct hfi_msg_gx_bw_perf_vote *m = (const void *)g->msg;
+
+	if (m->ack_type != HFI_ACK_BLOCKING)
+		return GMU_ERR_MALFORMED;
+	if (!m->freq || m->freq >= g->num_gpu_levels || m->bw >= g->bw_levels)
+		return GMU_ERR_TABLE;
+	g->perf_idx = m->freq;
+	return 0;
+}
+
+/*
+ * Version 2: GX off and the votes dropped. The firmware's power state
+ * goes wrong unless a GPU_SET handshake happened since it last powered
+ * the GPU, and it cannot drop a GPU the host holds: it refuses both.
+ */
+static u32 gmu_hfi_prep_slumber(struct a6xx_gmu *g)
+{
+	if (g->gpu_held || !g->gpu_set_done) {
+		dev_warn_ratelimited(gmu_dev(g), "slumber refused: %s\n",
+				     g->gpu_held ? "GPU_SET held" :
+				     "no GPU_SET since START");
+		return GMU_ERR_ORDER;
+	}
+	gmu_gx_set(g, false);
+	g->regs[GMU_RPMH_POWER_STATE] = GMU_RPMH_POWER_STATE_SLUMBER;
+	return 0;
+}
+
+/* Smallest size of each message the firmware knows; 0 if unknown. */
+static u32 gmu_hfi_min_dwords(const struct gmu_desc *d, u32 id)
+{
+	if (d->hfi_version == 1) {
+		switch (id) {
+		case HFI_H2F_MSG_INIT:
+			return sizeof(struct hfi_msg_gmu_init) / 4;
+		case HFI_H2F_MSG_FW_VERSION:
+			return sizeof(struct hfi_msg_fw_version) / 4;
+		case HFI_H2F_MSG_PERF_TABLE:
+			return sizeof(struct hfi_msg_perf_table_v1) / 4;
+		case HFI_H2F_MSG_BW_TABLE:
+			return sizeof(struct hfi_msg_bw_table) / 4;
+		case HFI_H2F_MSG_TEST:
+			return sizeof(struct hfi_msg_test) / 4;
+		}
+		return 0;
+	}
+	switch (id) {
+	case HFI_H2F_MSG_PERF_TABLE:
+		return sizeof(struct hfi_msg_perf_table) / 4;
+	case HFI_H2F_MSG_BW_TABLE:
+		return sizeof(struct hfi_msg_bw_table) / 4;
+	case HFI_H2F_MSG_CORE_FW_START:
+		return sizeof(struct hfi_msg_core_fw_start) / 4;
+	case HFI_H2F_MSG_START:
+		return sizeof(struct hfi_msg_start) / 4;
+	case HFI_H2F_MSG_GX_BW_PERF_VOTE:
+		return sizeof(struct hfi_msg_gx_bw_perf_vote) / 4;
+	case HFI_H2F_MSG_PREPARE_SLUMBER:
+		return sizeof(struct hfi_msg_prep_slumber) / 4;
+	}
+	return 0;
+}
+
+/* Message @id comes in order at this stage. */
+static bool gmu_hfi_in_order(struct a6xx_gmu *g, u32 id)
+{
+	const struct gmu_desc *d = g->desc;
+
+	if (g->stage < d->sequence_len)
+		return d->sequence[g->stage] == id;
+	/* Once started, version 2 takes votes and the slumber request. */
+	return d->hfi_version == 2 && g->stage == GMU_HFI2_STARTED &&
+	       (id == HFI_H2F_MSG_GX_BW_PERF_VOTE ||
+		id == HFI_H2F_MSG_PREPARE_SLUMBER);
 }
 
 /* Handle the message in g->msg and answer it. */
 static int gmu_hfi_handle(struct a6xx_gmu *g, u32 dwords)
 {
-	static const u32 min_dwords[] = {
-		[GMU_HFI_WANT_INIT] = sizeof(struct hfi_msg_gmu_init) / 4,
-		[GMU_HFI_WANT_FW_VERSION] = sizeof(struct hfi_msg_fw_version) / 4,
-		[GMU_HFI_WANT_PERF_TABLE] = sizeof(struct hfi_msg_perf_table_v1) / 4,
-		[GMU_HFI_WANT_BW_TABLE] = sizeof(struct hfi_msg_bw_table) / 4,
-		[GMU_HFI_WANT_TEST] = sizeof(struct hfi_msg_test) / 4,
-	};
-	static const u32 ids[] = {
-		[GMU_HFI_WANT_INIT] = HFI_H2F_MSG_INIT,
-		[GMU_HFI_WANT_FW_VERSION] = HFI_H2F_MSG_FW_VERSION,
-		[GMU_HFI_WANT_PERF_TABLE] = HFI_H2F_MSG_PERF_TABLE,
-		[GMU_HFI_WANT_BW_TABLE] = HFI_H2F_MSG_BW_TABLE,
-		[GMU_HFI_WANT_TEST] = HFI_H2F_MSG_TEST,
-	};
 	u32 h = g->msg[0], id = HFI_HEADER_ID(h), err = 0, payload = 0;
+	u32 min_dwords = gmu_hfi_min_dwords(g->desc, id);
 	const struct hfi_msg_gmu_init *init;
+	const struct hfi_msg_core_fw_start *core;
 
-	switch (id) {
-	case HFI_H2F_MSG_INIT:
-	case HFI_H2F_MSG_FW_VERSION:
-	case HFI_H2F_MSG_PERF_TABLE:
-	case HFI_H2F_MSG_BW_TABLE:
-	case HFI_H2F_MSG_TEST:
-		break;
-	default:
+	if (!min_dwords) {
 		dev_warn_ratelimited(gmu_dev(g), "HFI: unknown message %u\n", id);
 		return gmu_hfi_ack(g, h, GMU_ERR_UNKNOWN, 0);
 	}
-	if (g->stage == GMU_HFI_DONE || ids[g->stage] != id) {
+	if (!gmu_hfi_in_order(g, id)) {
 		dev_warn_ratelimited(gmu_dev(g), "HFI: message %u out of order\n", id);
 		return gmu_hfi_ack(g, h, GMU_ERR_ORDER, 0);
 	}
-	if (HFI_HEADER_TYPE(h) != HFI_MSG_CMD || dwords < min_dwords[g->stage]) {
+	if (HFI_HEADER_TYPE(h) != HFI_MSG_CMD || dwords < min_dwords) {
 		dev_warn_ratelimited(gmu_dev(g), "HFI: malformed message %u (%u dwords)\n",
 				     id, dwords);
 		return gmu_hfi_ack(g, h, GMU_ERR_MALFORMED, 0);
@@ -650,10 +911,28 @@ static int gmu_hfi_handle(struct a6xx_gmu *g, u32 dwords)
 		payload = g->fw_version;
 		break;
 	case HFI_H2F_MSG_PERF_TABLE:
-		err = gmu_hfi_perf_table(g, (const struct hfi_msg_perf_table_v1 *)g->msg);
+		err = gmu_hfi_perf_table(g);
 		break;
 	case HFI_H2F_MSG_BW_TABLE:
-		err = gmu_hfi_bw_table((const struct hfi_msg_bw_table *)g->msg);
+		err = gmu_hfi_bw_table(g, (const struct hfi_msg_bw_table *)g->msg);
+		break;
+	case HFI_H2F_MSG_CORE_FW_START:
+		core = (const struct hfi_msg_core_fw_start *)g->msg;
+		if (core->handle)
+			err = GMU_ERR_MALFORMED;
+		break;
+	case HFI_H2F_MSG_START:
+		/* The firmware powers the GPU, at its highest level. */
+		gmu_gx_set(g, true);
+		g->regs[GMU_RPMH_POWER_STATE] = 0;
+		g->perf_idx = g->num_gpu_levels - 1;
+		g->gpu_set_done = false;
+		break;
+	case HFI_H2F_MSG_GX_BW_PERF_VOTE:
+		err = gmu_hfi_perf_vote(g);
+		break;
+	case HFI_H2F_MSG_PREPARE_SLUMBER:
+		err = gmu_hfi_prep_slumber(g);
 		break;
 	default:
 		break;
@@ -661,7 +940,8 @@ static int gmu_hfi_handle(struct a6xx_gmu *g, u32 dwords)
 	if (err)
 		dev_warn_ratelimited(gmu_dev(g), "HFI: message %u refused (%u)\n",
 				     id, err);
-	else
+	else if (g->stage < g->desc->sequence_len ||
+		 id == HFI_H2F_MSG_PREPARE_SLUMBER)
 		g->stage++;
 	return gmu_hfi_ack(g, h, err, payload);
 }
@@ -670,7 +950,7 @@ static int gmu_hfi_handle(struct a6xx_gmu *g, u32 dwords)
 static void gmu_hfi_cmdq(struct a6xx_gmu *g)
 {
 	const struct gmu_queue *q = &g->queues[HFI_QUEUE_CMD];
-	u32 rd, wr, avail, dwords, i, n;
+	u32 rd, wr, avail, dwords, i, n, fill;
 
 	if (!g->hfi_started) {
 		dev_warn_ratelimited(gmu_dev(g), "HFI: command before HFI start\n");
@@ -708,7 +988,20 @@ static void gmu_hfi_cmdq(struct a6xx_gmu *g)
 			if (gmu_read32(g, q->ring + ((rd + i) & (q->size - 1)) * 4,
 				       &g->msg[i]))
 				return;
-		rd = (rd + dwords) & (q->size - 1);
+		/* Version 2: the next message starts aligned, after fill. */
+		fill = 0;
+		if (g->desc->hfi_version == 2)
+			fill = -(rd + dwords) & (HFI_V2_ALIGN - 1);
+		if (fill > avail - dwords) {
+			dev_warn_ratelimited(gmu_dev(g),
+					     "HFI: message of %u dwords not filled to alignment\n",
+					     dwords);
+			if (gmu_hfi_error(g, GMU_ERR_MALFORMED, g->msg[0]))
+				return;
+			rd = wr;
+			break;
+		}
+		rd = (rd + dwords + fill) & (q->size - 1);
 		if (gmu_hfi_handle(g, dwords))
 			return;
 	}
@@ -767,7 +1060,8 @@ static void gmu_oob_dcvs(struct a6xx_gmu *g)
 	gmu_oob_ack(g, GMU_OOB_DCVS_ACK);
 }
 
-static void gmu_host_intr(struct a6xx_gmu *g, u32 val)
+/* The legacy firmware's host interrupts. */
+static void gmu_host_intr_v1(struct a6xx_gmu *g, u32 val)
 {
 	/* The host ends GPU_SET by setting its ack bit. */
 	if (val & GMU_OOB(GPU_SET_ACK))
@@ -804,6 +1098,42 @@ static void gmu_host_intr(struct a6xx_gmu *g, u32 val)
 	gmu_update_irqs(g);
 }
 
+/*
+ * The a660 firmware's: GPU_SET and PERFCOUNTER on the newer bits, each
+ * ended by a clear bit of its own. Bits 30 and 31, the legacy
+ * BOOT_SLUMBER and DCVS acks, are GPU_SET's request and clear here.
+ */
+static void gmu_host_intr_v2(struct a6xx_gmu *g, u32 val)
+{
+	if (val & GMU_OOB(GPU_SET_CLEAR_NEW))
+		g->gpu_held = false;
+	val &= ~(GMU_OOB(GPU_SET_CLEAR_NEW) | GMU_OOB(PERFCOUNTER_CLEAR_NEW));
+	if (!val || !gmu_fw_alive(g, "host interrupt"))
+		return;
+
+	if (val & GMU_HOST_INTR_CMDQ)
+		gmu_hfi_cmdq(g);
+	if (g->cm3_fault)
+		return;
+	if (val & GMU_OOB(GPU_SET_REQ_NEW)) {
+		if (g->gx_on) {
+			g->gpu_held = true;
+			g->gpu_set_done = true;
+			gmu_oob_ack(g, GMU_OOB_GPU_SET_ACK_NEW);
+		} else {
+			dev_warn_ratelimited(gmu_dev(g), "GPU_SET refused: GX off\n");
+		}
+	}
+	if ((val & GMU_OOB(PERFCOUNTER_REQ_NEW)) && g->gx_on)
+		gmu_oob_ack(g, GMU_OOB_PERFCOUNTER_ACK_NEW);
+	val &= ~(GMU_HOST_INTR_CMDQ | GMU_OOB(GPU_SET_REQ_NEW) |
+		 GMU_OOB(PERFCOUNTER_REQ_NEW));
+	if (val)
+		dev_warn_ratelimited(gmu_dev(g), "unknown host interrupt %#x\n",
+				     val);
+	gmu_update_irqs(g);
+}
+
 /* Registers */
 
 static u32 gmu_sptprac_status(struct a6xx_gmu *g)
@@ -818,12 +1148,19 @@ static u32 gmu_sptprac_status(struct a6xx_gmu *g)
 	return v;
 }
 
+/* The a618's RSCC, inside its "gmu" window. */
+static bool gmu_in_rscc(struct a6xx_gmu *g, unsigned int r)
+{
+	return !g->desc->a650 && r >= GMU_RSCC_BASE &&
+	       r < GMU_RSCC_BASE + GMU_RSCC_DWORDS;
+}
+
 static u32 gmu_read(struct a6xx_gmu *g, unsigned int r)
 {
 	u64 aon;
 
-	if (r >= GMU_RSCC_BASE && r < GMU_RSCC_BASE + 0x600)
-		return gmu_rscc_read(g, r);
+	if (gmu_in_rscc(g, r))
+		return gmu_rscc_read(g, r - GMU_RSCC_BASE);
 	switch (r) {
 	case GMU_SPTPRAC_PWR_CLK_STATUS:
 		return gmu_sptprac_status(g);
@@ -855,13 +1192,11 @@ static void gmu_write(struct a6xx_gmu *g, unsigned int r, u32 val)
 {
 	u32 old = g->regs[r];
 
-	g->regs[r] = val;
-	if (r >= GMU_RSCC_BASE + RSCC_SEQ_MEM_0_DRV0 &&
-	    r < GMU_RSCC_BASE + RSCC_SEQ_MEM_0_DRV0 + GMU_SEQ_DWORDS) {
-		if (val)
-			g->rscc_seq = true;
+	if (gmu_in_rscc(g, r)) {
+		gmu_rscc_write(g, r - GMU_RSCC_BASE, val);
 		return;
 	}
+	g->regs[r] = val;
 	switch (r) {
 	case GMU_CM3_SYSRESET:
 		if (val & 1)
@@ -870,7 +1205,10 @@ static void gmu_write(struct a6xx_gmu *g, unsigned int r, u32 val)
 			gmu_cm3_boot(g);
 		break;
 	case GMU_HOST2GMU_INTR_SET:
-		gmu_host_intr(g, val);
+		if (g->desc->hfi_version == 2)
+			gmu_host_intr_v2(g, val);
+		else
+			gmu_host_intr_v1(g, val);
 		break;
 	case GMU_GMU2HOST_INTR_SET:
 		g->intr_info |= val;
@@ -900,7 +1238,10 @@ static void gmu_write(struct a6xx_gmu *g, unsigned int r, u32 val)
 			gmu_hfi_init(g);
 		break;
 	case GMU_GX_SPTPRAC_POWER_CONTROL:
-		if (val == GMU_SPTPRAC_POWER_ON) {
+		if (g->desc->a650) {
+			dev_warn_ratelimited(gmu_dev(g),
+					     "SPTPRAC control ignored: the firmware owns SP/TP power\n");
+		} else if (val == GMU_SPTPRAC_POWER_ON) {
 			if (g->gx_on)
 				g->sptprac_on = true;
 			else
@@ -920,10 +1261,12 @@ static u32 gmu_reg_read(struct sim_device *sdev, unsigned int region,
 	struct a6xx_gmu *g = a6xx_gmu_of(sdev);
 	unsigned int r = reg / 4;
 
-	switch (region) {
-	case GMU_REGION_GMU:
-		return r < GMU_NUM_REGS ? gmu_read(g, r) : 0;
-	case GMU_REGION_PDC:
+	switch (g->desc->windows[region]) {
+	case GMU_WIN_GMU:
+		return r < g->desc->gmu_dwords ? gmu_read(g, r) : 0;
+	case GMU_WIN_RSCC:
+		return r < RSCC_NUM_REGS ? gmu_rscc_read(g, r) : 0;
+	case GMU_WIN_PDC:
 		return r < PDC_NUM_REGS ? g->pdc[r] : 0;
 	default:
 		return r < PDC_NUM_REGS ? g->pdc_seq[r] : 0;
@@ -936,12 +1279,16 @@ static void gmu_reg_write(struct sim_device *sdev, unsigned int region,
 	struct a6xx_gmu *g = a6xx_gmu_of(sdev);
 	unsigned int r = reg / 4;
 
-	switch (region) {
-	case GMU_REGION_GMU:
-		if (r < GMU_NUM_REGS)
+	switch (g->desc->windows[region]) {
+	case GMU_WIN_GMU:
+		if (r < g->desc->gmu_dwords)
 			gmu_write(g, r, val);
 		break;
-	case GMU_REGION_PDC:
+	case GMU_WIN_RSCC:
+		if (r < RSCC_NUM_REGS)
+			gmu_rscc_write(g, r, val);
+		break;
+	case GMU_WIN_PDC:
 		if (r < PDC_NUM_REGS)
 			g->pdc[r] = val;
 		break;
@@ -1000,6 +1347,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	seq_printf(sf, "faults: %lu\n", faults);
 	seq_printf(sf, "unclean_offs: %lu\n", unclean);
 	seq_printf(sf, "fail_boots: %u\n", fail_boots);
+	seq_printf(sf, "hfi_version: %u\n", g->desc->hfi_version);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(gmu_state);
@@ -1064,11 +1412,13 @@ static void gmu_debugfs_init(struct sim_device *sdev, struct dentry *dir)
 /**
  * a6xx_gmu_create() - allocate a GMU in its power-up state.
  * @sdev: the simulated a6xx; its lock is initialised.
+ * @gen: the GMU's generation.
  * @gmu: set to the GMU.
  *
  * Return: 0 or -ENOMEM.
  */
-int a6xx_gmu_create(struct sim_device *sdev, struct a6xx_gmu **gmu)
+int a6xx_gmu_create(struct sim_device *sdev, enum a6xx_gmu_gen gen,
+		    struct a6xx_gmu **gmu)
 {
 	struct a6xx_gmu *g;
 	unsigned long flags;
@@ -1077,11 +1427,18 @@ int a6xx_gmu_create(struct sim_device *sdev, struct a6xx_gmu **gmu)
 	if (!g)
 		return -ENOMEM;
 	g->sdev = sdev;
-	g->regs = vzalloc(GMU_NUM_REGS * sizeof(u32));
+	g->desc = gen == A6XX_GMU_A650 ? &gmu_a650 : &gmu_a630;
+	g->regs = vzalloc(g->desc->gmu_dwords * sizeof(u32));
 	g->pdc = vzalloc(PDC_NUM_REGS * sizeof(u32));
-	g->pdc_seq = vzalloc(PDC_NUM_REGS * sizeof(u32));
 	g->msg = kcalloc(GMU_HFI_MAX_MSG, sizeof(u32), GFP_KERNEL);
-	if (!g->regs || !g->pdc || !g->pdc_seq || !g->msg) {
+	if (g->desc->a650) {
+		g->rscc = vzalloc(RSCC_NUM_REGS * sizeof(u32));
+	} else {
+		g->pdc_seq = vzalloc(PDC_NUM_REGS * sizeof(u32));
+		g->rscc = g->regs ? g->regs + GMU_RSCC_BASE : NULL;
+	}
+	if (!g->regs || !g->pdc || !g->msg || !g->rscc ||
+	    (!g->desc->a650 && !g->pdc_seq)) {
 		a6xx_gmu_destroy(g);
 		return -ENOMEM;
 	}
@@ -1098,6 +1455,8 @@ int a6xx_gmu_create(struct sim_device *sdev, struct a6xx_gmu **gmu)
  */
 void a6xx_gmu_destroy(struct a6xx_gmu *g)
 {
+	if (g->desc->a650)
+		vfree(g->rscc);
 	kfree(g->msg);
 	vfree(g->pdc_seq);
 	vfree(g->pdc);
@@ -1138,10 +1497,11 @@ static const struct property_entry a618_gmu_props[] = {
 	{ }
 };
 
+/* In gmu_a630.windows order. */
 static const struct sim_region a618_gmu_regions[] = {
-	[GMU_REGION_GMU] = { "gmu", GMU_WINDOW_SIZE },
-	[GMU_REGION_PDC] = { "gmu_pdc", PDC_WINDOW_SIZE },
-	[GMU_REGION_PDC_SEQ] = { "gmu_pdc_seq", PDC_WINDOW_SIZE },
+	{ "gmu", GMU_WINDOW_SIZE },
+	{ "gmu_pdc", PDC_WINDOW_SIZE },
+	{ "gmu_pdc_seq", PDC_WINDOW_SIZE },
 };
 
 static const char * const a618_gmu_irq_names[] = { "hfi", "gmu" };
@@ -1154,6 +1514,66 @@ const struct sim_companion a618_gmu_companion = {
 	.ref_prop = "qcom,gmu",
 	.regions = a618_gmu_regions,
 	.num_regions = ARRAY_SIZE(a618_gmu_regions),
+	.first_irq = A6XX_SIM_IRQ_HFI,
+	.irq_names = a618_gmu_irq_names,
+	.num_irqs = ARRAY_SIZE(a618_gmu_irq_names),
+	.reg_read = gmu_reg_read,
+	.reg_write = gmu_reg_write,
+	.power_lost = gmu_power_lost,
+	.debugfs_init = gmu_debugfs_init,
+};
+
+/*
+ * The gmu node of sc7280.dtsi: as the a618's, with the a650 family's
+ * larger "gmu" window, the RSCC's window and no PDC sequencer (the AOP
+ * holds it), and three more clocks (the GPU's AHB, its hub and the SMMU
+ * vote; the hub at the rate the driver sets).
+ */
+static const struct sim_board_opp a635_gmu_opps[] = {
+	{ 200000000, 0, 48 },	/* RPMH_REGULATOR_LEVEL_MIN_SVS */
+};
+
+static const struct sim_board a635_gmu_board = {
+	.source = "sc7280.dtsi gmu@3d6a000 and gmu_opp_table",
+	.clks = {
+		{ "gmu", 200000000 },
+		{ "cxo", 19200000 },
+		{ "axi", 200000000 },
+		{ "memnoc", 200000000 },
+		{ "ahb", 19200000 },
+		{ "hub", 150000000 },
+		{ "smmu_vote", 19200000 },
+	},
+	.num_clks = 7,
+	.power_domain = "cx",
+	.opps = a635_gmu_opps,
+	.num_opps = ARRAY_SIZE(a635_gmu_opps),
+};
+
+static const char * const a635_gmu_compat[] = {
+	"qcom,adreno-gmu-635.0", "qcom,adreno-gmu",
+};
+
+static const struct property_entry a635_gmu_props[] = {
+	PROPERTY_ENTRY_STRING_ARRAY("compatible", a635_gmu_compat),
+	{ }
+};
+
+/* In gmu_a650.windows order. */
+static const struct sim_region a635_gmu_regions[] = {
+	{ "gmu", GMU_WINDOW_SIZE_A650 },
+	{ "rscc", RSCC_WINDOW_SIZE },
+	{ "gmu_pdc", PDC_WINDOW_SIZE },
+};
+
+const struct sim_companion a635_gmu_companion = {
+	.pdev_name = "ugpu-sim-adreno-gmu",
+	.tag = "-gmu",
+	.board = &a635_gmu_board,
+	.props = a635_gmu_props,
+	.ref_prop = "qcom,gmu",
+	.regions = a635_gmu_regions,
+	.num_regions = ARRAY_SIZE(a635_gmu_regions),
 	.first_irq = A6XX_SIM_IRQ_HFI,
 	.irq_names = a618_gmu_irq_names,
 	.num_irqs = ARRAY_SIZE(a618_gmu_irq_names),

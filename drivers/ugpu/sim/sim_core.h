@@ -21,7 +21,7 @@
 
 #define SIM_MAX_IRQS		8
 #define SIM_MAX_PROPS		7
-#define SIM_MAX_CLKS		4
+#define SIM_MAX_CLKS		7
 #define SIM_MAX_RESETS		3
 #define SIM_MAX_SUPPLIES	2
 #define SIM_MAX_REGIONS		3
@@ -204,7 +204,7 @@ struct sim_region {
 
 /**
  * struct sim_companion - a second platform device of a simulated GPU, a
- * block of the SoC the GPU's node points to (the a618's GMU): no driver
+ * block of the SoC the GPU's node points to (an Adreno's GMU): no driver
  * binds it, the GPU's driver borrows its resources.
  * @pdev_name: its platform device name; its id is the GPU's index.
  * @tag: what the names of its clocks and regulators carry ("-gmu").
