@@ -377,8 +377,9 @@
  *	asleep, SPTPRAC off, HFI stopped, no GPU_SET held); a command then
  *	boots the GMU's firmware exactly once, finds GX and HFI up at one of
  *	the board's operating points, and runs with its write; no register
- *	access reached the unpowered GPU or GMU, and the GMU never lost power
- *	before the slumber. Skips on GPUs without a GMU.
+ *	access reached the unpowered GPU or GMU, and neither the GMU's power
+ *	nor GX was cut without the firmware's slumber. Skips on GPUs without a
+ *	GMU.
  * Sub-category: Power management
  * Functionality: GMU
  *
@@ -3982,6 +3983,8 @@ static void test_devfreq_scales(struct ugpu_device_info *d)
 #define GMU_FAULTS		"faults"	/* CM3 faults, a running count */
 /* Power cut with the GPU not put to slumber first, a running count. */
 #define GMU_UNCLEAN		"unclean_offs"
+/* RSC sleeps with GX on: powered off without the firmware's slumber. */
+#define GMU_FORCED		"forced_offs"
 
 #define GMU_RUNNING		"running"
 #define GMU_HALTED		"halted"
@@ -4304,7 +4307,7 @@ static unsigned int gmu_check_level(struct gmu_env *g)
  */
 static void test_gmu_resume_cycles(struct ugpu_device_info *d)
 {
-	unsigned long long boots, faults, unclean;
+	unsigned long long boots, faults, unclean, forced;
 	struct gmu_env g;
 	unsigned int i;
 
@@ -4312,6 +4315,7 @@ static void test_gmu_resume_cycles(struct ugpu_device_info *d)
 	gmu_autosuspend(&g);
 	faults = gmu_num(&g, GMU_FAULTS);
 	unclean = gmu_num(&g, GMU_UNCLEAN);
+	forced = gmu_num(&g, GMU_FORCED);
 	for (i = 0; i < 3; i++) {
 		gmu_wait_suspended(&g);
 		gmu_expect(&g, gmu_slumber, "suspended");
@@ -4326,7 +4330,8 @@ static void test_gmu_resume_cycles(struct ugpu_device_info *d)
 	gmu_wait_suspended(&g);
 	gmu_expect(&g, gmu_slumber, "suspended");
 	igt_assert_eq_u64(gmu_num(&g, GMU_FAULTS), faults);
-	igt_assert_f(gmu_num(&g, GMU_UNCLEAN) == unclean,
+	igt_assert_f(gmu_num(&g, GMU_UNCLEAN) == unclean &&
+		     gmu_num(&g, GMU_FORCED) == forced,
 		     "%s: powered off without a slumber:\n%s", g.name, g.state);
 	gmu_close(&g);
 }

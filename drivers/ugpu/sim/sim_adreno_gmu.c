@@ -222,6 +222,9 @@ struct gmu_queue {
  * @unclean_offs: cx power losses while the CM3 ran, the RSC was awake or
  *	GX was on: the host cut the GMU's power without putting the GPU to
  *	slumber and the GMU to sleep first.
+ * @forced_offs: RSC sleeps with GX still on: the PDC dropped the GPU's
+ *	rail under the firmware, as when the host forces a GMU off instead
+ *	of asking it to slumber.
  */
 struct a6xx_gmu {
 	struct sim_device *sdev;
@@ -261,6 +264,7 @@ struct a6xx_gmu {
 	unsigned long boots;
 	unsigned long faults;
 	unsigned long unclean_offs;
+	unsigned long forced_offs;
 	unsigned int fail_boots;
 };
 
@@ -609,6 +613,8 @@ static void gmu_rscc_request(struct a6xx_gmu *g, u32 val)
 		 * off even when no slumber request did it first (a GMU forced
 		 * off), and the GPU loses its state.
 		 */
+		if (g->gx_on)
+			g->forced_offs++;
 		gmu_gx_set(g, false);
 	}
 }
@@ -1308,7 +1314,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 {
 	struct sim_device *sdev = sf->private;
 	struct a6xx_gmu *g = a6xx_gmu_of(sdev);
-	unsigned long flags, boots, faults, unclean;
+	unsigned long flags, boots, faults, unclean, forced;
 	unsigned int fail_boots;
 	bool running, fault, awake, gx, sptprac, held, hfi;
 	unsigned int levels, idx, stage;
@@ -1329,6 +1335,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	boots = g->boots;
 	faults = g->faults;
 	unclean = g->unclean_offs;
+	forced = g->forced_offs;
 	fail_boots = g->fail_boots;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
@@ -1346,6 +1353,7 @@ static int gmu_state_show(struct seq_file *sf, void *unused)
 	seq_printf(sf, "boots: %lu\n", boots);
 	seq_printf(sf, "faults: %lu\n", faults);
 	seq_printf(sf, "unclean_offs: %lu\n", unclean);
+	seq_printf(sf, "forced_offs: %lu\n", forced);
 	seq_printf(sf, "fail_boots: %u\n", fail_boots);
 	seq_printf(sf, "hfi_version: %u\n", g->desc->hfi_version);
 	return 0;
