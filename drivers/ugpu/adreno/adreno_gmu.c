@@ -202,7 +202,7 @@ struct adreno_gmu_reg_init {
  * @gemnoc_qactive: Qactive is asserted before power goes, so that GEMNoC
  *	does not collapse in the middle of the GPU's power-down.
  * @oobs: its OOB requests' bits, by &enum adreno_gmu_oob.
- * @rsc_pdc_init: its RSC and PDC sequences.
+ * @rsc_pdc_init: its RSC and PDC sequences, after the RSCC's handshake.
  * @rsc_pdc_init_len: entries of @rsc_pdc_init.
  * @clk_names: its clocks, as the binding names them, the GMU's own first.
  * @num_clks: entries of @clk_names.
@@ -380,7 +380,8 @@ static int rscc_poll(struct adreno_gmu *gmu, u32 reg, u32 mask, u32 val,
 #define TCS3(n, reg)		(PDC_GPU_TCS3_##reg + (n) * PDC_TCS_CMD_STRIDE)
 #define A618_PDC_ADDRESS	0x30090
 
-static const struct adreno_gmu_reg_init a618_rsc_pdc_init[] = {
+/* The RSCC's handshake with the PDC, the same on both generations. */
+static const struct adreno_gmu_reg_init rscc_handshake[] = {
 	RSCC(RSCC_RSC_STATUS0_DRV0, RSCC_STATUS0_SDE_CG_OFF),
 	RSCC(RSCC_PDC_SLAVE_ID_DRV0, 1),
 	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA, 0),
@@ -393,6 +394,10 @@ static const struct adreno_gmu_reg_init a618_rsc_pdc_init[] = {
 	RSCC(RSCC_PDC_SEQ_START_ADDR, 0x4520),
 	RSCC(RSCC_PDC_MATCH_VALUE_LO, 0x4510),
 	RSCC(RSCC_PDC_MATCH_VALUE_HI, 0x4514),
+};
+
+/* The a618's RSC microcode, PDC microcode and TCS commands. */
+static const struct adreno_gmu_reg_init a618_rsc_pdc_init[] = {
 	RSCC(RSCC_SEQ_MEM_0_DRV0 + 0, 0xa7a506a0),
 	RSCC(RSCC_SEQ_MEM_0_DRV0 + 1, 0xa1e6a6e7),
 	RSCC(RSCC_SEQ_MEM_0_DRV0 + 2, 0xa2e081e1),
@@ -431,20 +436,8 @@ static const struct adreno_gmu_reg_init a618_rsc_pdc_init[] = {
 	PDC(PDC_GPU_ENABLE_PDC, PDC_GPU_ENABLE),
 };
 
-/* The a660 family's: its own RSC microcode; the AOP owns the PDC's. */
+/* The a660 family's RSC microcode; the AOP owns the PDC's. */
 static const struct adreno_gmu_reg_init a660_rsc_pdc_init[] = {
-	RSCC(RSCC_RSC_STATUS0_DRV0, RSCC_STATUS0_SDE_CG_OFF),
-	RSCC(RSCC_PDC_SLAVE_ID_DRV0, 1),
-	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA, 0),
-	RSCC(RSCC_HIDDEN_TCS_CMD0_ADDR, 0),
-	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA + 2, 0),
-	RSCC(RSCC_HIDDEN_TCS_CMD0_ADDR + 2, 0),
-	RSCC(RSCC_HIDDEN_TCS_CMD0_DATA + 4, 0x80000000),
-	RSCC(RSCC_HIDDEN_TCS_CMD0_ADDR + 4, 0),
-	RSCC(RSCC_OVERRIDE_START_ADDR, 0),
-	RSCC(RSCC_PDC_SEQ_START_ADDR, 0x4520),
-	RSCC(RSCC_PDC_MATCH_VALUE_LO, 0x4510),
-	RSCC(RSCC_PDC_MATCH_VALUE_HI, 0x4514),
 	RSCC(RSCC_SEQ_MEM_0_DRV0 + 0, 0xeaaae5a0),
 	RSCC(RSCC_SEQ_MEM_0_DRV0 + 1, 0xe1a1ebab),
 	RSCC(RSCC_SEQ_MEM_0_DRV0 + 2, 0xa2e0a581),
@@ -454,13 +447,11 @@ static const struct adreno_gmu_reg_init a660_rsc_pdc_init[] = {
 	PDC(PDC_GPU_ENABLE_PDC, PDC_GPU_ENABLE),
 };
 
-static void adreno_gmu_rsc_init(struct adreno_gmu *gmu)
+static void adreno_gmu_reg_init(struct adreno_gmu *gmu,
+				const struct adreno_gmu_reg_init *r,
+				unsigned int n)
 {
-	const struct adreno_gmu_reg_init *r;
-	unsigned int i;
-
-	for (i = 0; i < gmu->gen->rsc_pdc_init_len; i++) {
-		r = &gmu->gen->rsc_pdc_init[i];
+	for (; n--; r++) {
 		switch (r->window) {
 		case ADRENO_WIN_RSCC:
 			rscc_write(gmu, r->reg, r->val);
@@ -473,6 +464,13 @@ static void adreno_gmu_rsc_init(struct adreno_gmu *gmu)
 			break;
 		}
 	}
+}
+
+static void adreno_gmu_rsc_init(struct adreno_gmu *gmu)
+{
+	adreno_gmu_reg_init(gmu, rscc_handshake, ARRAY_SIZE(rscc_handshake));
+	adreno_gmu_reg_init(gmu, gmu->gen->rsc_pdc_init,
+			    gmu->gen->rsc_pdc_init_len);
 }
 
 /* The RSC powers the GPU's rails up through the PDC. */

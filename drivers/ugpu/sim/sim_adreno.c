@@ -2072,21 +2072,29 @@ static int a6xx_init(struct sim_device *sdev, u32 sqe_gpu,
 	return 0;
 }
 
-static int a618_init(struct sim_device *sdev)
+/* An a6xx powered through a GMU of generation @gen. */
+static int a6xx_init_gmu(struct sim_device *sdev, u32 sqe_gpu,
+			 unsigned int protect_regs, unsigned int num_ccu,
+			 enum a6xx_gmu_gen gen)
 {
 	struct a6xx_sim *a;
 	int ret;
 
-	ret = a6xx_init(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1, A6XX_GMEM_SIZE);
+	ret = a6xx_init(sdev, sqe_gpu, protect_regs, num_ccu, A6XX_GMEM_SIZE);
 	if (ret)
 		return ret;
 	a = to_a6xx(sdev);
-	ret = a6xx_gmu_create(sdev, A6XX_GMU_A630, &a->gmu);
+	ret = a6xx_gmu_create(sdev, gen, &a->gmu);
 	if (ret) {
 		a6xx_free(a);
 		sdev->priv = NULL;
 	}
 	return ret;
+}
+
+static int a618_init(struct sim_device *sdev)
+{
+	return a6xx_init_gmu(sdev, UGPU_SIM_SQE_GPU_A630, 32, 1, A6XX_GMU_A630);
 }
 
 /**
@@ -2123,20 +2131,8 @@ static bool a6xx_rail_off(struct sim_device *sdev)
 
 static int a635_init(struct sim_device *sdev)
 {
-	struct a6xx_sim *a;
-	int ret;
-
-	ret = a6xx_init(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2,
-			A6XX_GMEM_SIZE);
-	if (ret)
-		return ret;
-	a = to_a6xx(sdev);
-	ret = a6xx_gmu_create(sdev, A6XX_GMU_A650, &a->gmu);
-	if (ret) {
-		a6xx_free(a);
-		sdev->priv = NULL;
-	}
-	return ret;
+	return a6xx_init_gmu(sdev, UGPU_SIM_SQE_GPU_A660, A6XX_MAX_PROTECT, 2,
+			     A6XX_GMU_A650);
 }
 
 static void a6xx_fini(struct sim_device *sdev)

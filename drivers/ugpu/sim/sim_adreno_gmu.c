@@ -1478,7 +1478,8 @@ void a6xx_gmu_destroy(struct a6xx_gmu *g)
  * buses at rates of the simulator's choosing), the cx domain, and
  * gmu_opp_table.
  */
-static const struct sim_board_opp a618_gmu_opps[] = {
+/* gmu_opp_table, the same in sc7180.dtsi and sc7280.dtsi. */
+static const struct sim_board_opp gmu_opps[] = {
 	{ 200000000, 0, 48 },	/* RPMH_REGULATOR_LEVEL_MIN_SVS */
 };
 
@@ -1492,8 +1493,8 @@ static const struct sim_board a618_gmu_board = {
 	},
 	.num_clks = 4,
 	.power_domain = "cx",
-	.opps = a618_gmu_opps,
-	.num_opps = ARRAY_SIZE(a618_gmu_opps),
+	.opps = gmu_opps,
+	.num_opps = ARRAY_SIZE(gmu_opps),
 };
 
 static const char * const a618_gmu_compat[] = {
@@ -1512,24 +1513,30 @@ static const struct sim_region a618_gmu_regions[] = {
 	{ "gmu_pdc_seq", PDC_WINDOW_SIZE },
 };
 
-static const char * const a618_gmu_irq_names[] = { "hfi", "gmu" };
+static const char * const gmu_irq_names[] = { "hfi", "gmu" };
 
-const struct sim_companion a618_gmu_companion = {
-	.pdev_name = "ugpu-sim-adreno-gmu",
-	.tag = "-gmu",
-	.board = &a618_gmu_board,
-	.props = a618_gmu_props,
-	.ref_prop = "qcom,gmu",
-	.regions = a618_gmu_regions,
-	.num_regions = ARRAY_SIZE(a618_gmu_regions),
-	.first_irq = A6XX_SIM_IRQ_HFI,
-	.irq_names = a618_gmu_irq_names,
-	.num_irqs = ARRAY_SIZE(a618_gmu_irq_names),
-	.reg_read = gmu_reg_read,
-	.reg_write = gmu_reg_write,
-	.power_lost = gmu_power_lost,
-	.debugfs_init = gmu_debugfs_init,
-};
+/* What the companion is beyond its node: the same on both SoCs. */
+#define A6XX_GMU_COMPANION(_board, _props, _regions, _num_regions)	\
+	{								\
+		.pdev_name = "ugpu-sim-adreno-gmu",			\
+		.tag = "-gmu",						\
+		.board = _board,					\
+		.props = _props,					\
+		.ref_prop = "qcom,gmu",					\
+		.regions = _regions,					\
+		.num_regions = _num_regions,				\
+		.first_irq = A6XX_SIM_IRQ_HFI,				\
+		.irq_names = gmu_irq_names,				\
+		.num_irqs = ARRAY_SIZE(gmu_irq_names),			\
+		.reg_read = gmu_reg_read,				\
+		.reg_write = gmu_reg_write,				\
+		.power_lost = gmu_power_lost,				\
+		.debugfs_init = gmu_debugfs_init,			\
+	}
+
+const struct sim_companion a618_gmu_companion =
+	A6XX_GMU_COMPANION(&a618_gmu_board, a618_gmu_props, a618_gmu_regions,
+			   ARRAY_SIZE(a618_gmu_regions));
 
 /*
  * The gmu node of sc7280.dtsi: as the a618's, with the a650 family's
@@ -1537,10 +1544,6 @@ const struct sim_companion a618_gmu_companion = {
  * holds it), and three more clocks (the GPU's AHB, its hub and the SMMU
  * vote; the hub at the rate the driver sets).
  */
-static const struct sim_board_opp a635_gmu_opps[] = {
-	{ 200000000, 0, 48 },	/* RPMH_REGULATOR_LEVEL_MIN_SVS */
-};
-
 static const struct sim_board a635_gmu_board = {
 	.source = "sc7280.dtsi gmu@3d6a000 and gmu_opp_table",
 	.clks = {
@@ -1554,8 +1557,8 @@ static const struct sim_board a635_gmu_board = {
 	},
 	.num_clks = 7,
 	.power_domain = "cx",
-	.opps = a635_gmu_opps,
-	.num_opps = ARRAY_SIZE(a635_gmu_opps),
+	.opps = gmu_opps,
+	.num_opps = ARRAY_SIZE(gmu_opps),
 };
 
 static const char * const a635_gmu_compat[] = {
@@ -1574,19 +1577,6 @@ static const struct sim_region a635_gmu_regions[] = {
 	{ "gmu_pdc", PDC_WINDOW_SIZE },
 };
 
-const struct sim_companion a635_gmu_companion = {
-	.pdev_name = "ugpu-sim-adreno-gmu",
-	.tag = "-gmu",
-	.board = &a635_gmu_board,
-	.props = a635_gmu_props,
-	.ref_prop = "qcom,gmu",
-	.regions = a635_gmu_regions,
-	.num_regions = ARRAY_SIZE(a635_gmu_regions),
-	.first_irq = A6XX_SIM_IRQ_HFI,
-	.irq_names = a618_gmu_irq_names,
-	.num_irqs = ARRAY_SIZE(a618_gmu_irq_names),
-	.reg_read = gmu_reg_read,
-	.reg_write = gmu_reg_write,
-	.power_lost = gmu_power_lost,
-	.debugfs_init = gmu_debugfs_init,
-};
+const struct sim_companion a635_gmu_companion =
+	A6XX_GMU_COMPANION(&a635_gmu_board, a635_gmu_props, a635_gmu_regions,
+			   ARRAY_SIZE(a635_gmu_regions));
