@@ -1049,8 +1049,8 @@ static int adreno_gmu_fw_blocks(struct adreno_gmu *gmu, bool load)
 			if (buf && load)
 				memcpy(buf->vaddr + offset, p, size);
 			else if (!buf && !load)
-				dev_warn(dev, "GMU firmware: block at 0x%08x (%u bytes) outside the GMU's memory, skipped\n",
-					 addr, size);
+				dev_warn_ratelimited(dev, "GMU firmware: block at 0x%08x (%u bytes) outside the GMU's memory, skipped\n",
+						     addr, size);
 		}
 		p += size;
 	}
