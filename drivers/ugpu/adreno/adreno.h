@@ -87,14 +87,16 @@ struct adreno_speed_bin {
 /**
  * enum adreno_gmu_family - the GMU generations the driver powers GPUs
  *	through.
+ * @ADRENO_GMU_NONE: none: a node naming a GMU is refused.
  * @ADRENO_GMU_A630: the a630 family's "legacy" GMU (the a618's): one
  *	image in ITCM, HFI version 1, boot, slumber and frequency changes
  *	as out-of-band requests, SP/TP power switched by the host.
  * @ADRENO_GMU_A660: the a660 family's (the a635's): block-format
- *	firmware partly run from GMU memory, HFI version 2, the RSCC a
+ *	firmware partly run from GMU memory, HFI version 2, the RSCC in a
  *	window of its own, the PDC's sequence in the AOP.
  */
 enum adreno_gmu_family {
+	ADRENO_GMU_NONE,
 	ADRENO_GMU_A630,
 	ADRENO_GMU_A660,
 };

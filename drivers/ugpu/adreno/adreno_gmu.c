@@ -96,10 +96,15 @@ enum adreno_gmu_buf_id {
 	ADRENO_GMU_NUM_BUFS,
 };
 
-/* Where a buffer lies in the GMU's address space, and its size; 0: none. */
+/*
+ * Where a buffer lies in the GMU's address space and its size (0: none);
+ * @fw: the firmware's own, at an address it fixes: mapped privileged
+ * (the CM3 runs from it), and a place firmware blocks may load.
+ */
 struct adreno_gmu_buf_layout {
 	u32 iova;
 	u32 size;
+	bool fw;
 };
 
 static const char * const adreno_gmu_buf_names[ADRENO_GMU_NUM_BUFS] = {
@@ -206,6 +211,8 @@ struct adreno_gmu_reg_init {
  * @rsc_pdc_init_len: entries of @rsc_pdc_init.
  * @clk_names: its clocks, as the binding names them, the GMU's own first.
  * @num_clks: entries of @clk_names.
+ * @hub_rate: rate of its "hub" clock (the GPU's CX interconnect), set
+ *	before each boot, or 0 where it has none.
  * @bufs: its memory, by &enum adreno_gmu_buf_id.
  * @bw_table: the bus votes its HFI bus table carries.
  */
@@ -221,6 +228,7 @@ struct adreno_gmu_gen {
 	unsigned int rsc_pdc_init_len;
 	const char *clk_names[ADRENO_GMU_MAX_CLKS];
 	unsigned int num_clks;
+	unsigned long hub_rate;
 	struct adreno_gmu_buf_layout bufs[ADRENO_GMU_NUM_BUFS];
 	void (*bw_table)(struct hfi_msg_bw_table *msg);
 };
@@ -240,6 +248,11 @@ struct adreno_gmu_gen {
  * @cx_link: runtime PM link from the GMU to @cxpd.
  * @clks: its clocks; the first is the GMU's core clock.
  * @num_clks: entries of @clks.
+ * @hub_clk: the "hub" clock among @clks, or NULL.
+ * @bw_lock: serialises the GPU's bandwidth votes with power-up and down;
+ *	never taken in the reset path, as the interconnect's locks may
+ *	allocate.
+ * @bw_on: the GMU is powered: the GPU's operating point votes bandwidth.
  * @irq_hfi: the "hfi" interrupt (GMU2HOST_INTR_INFO).
  * @irq_gmu: the "gmu" interrupt (AO_HOST_INTERRUPT_STATUS).
  * @fw: the firmware, kept for every cold boot.
@@ -265,6 +278,7 @@ struct adreno_gmu_gen {
  *	HFI version 1 only.
  * @gpu_set_done: a GPU_SET request was answered since the boot; the
  *	version 2 firmware refuses a slumber before one.
+ * @gpu_held: a GPU_SET request is answered and not ended yet.
  * @ao_irq_on: the "gmu" interrupt is enabled.
  * @hfi_irq_on: the "hfi" interrupt is enabled.
  * @cur_level: the perf level the GMU last applied.
@@ -287,6 +301,10 @@ struct adreno_gmu {
 	struct device_link *cx_link;
 	struct clk_bulk_data clks[ADRENO_GMU_MAX_CLKS];
 	unsigned int num_clks;
+	struct clk *hub_clk;
+	/* See @bw_lock above: it protects @bw_on. */
+	struct mutex bw_lock;
+	bool bw_on;
 	int irq_hfi;
 	int irq_gmu;
 	const struct firmware *fw;
@@ -311,6 +329,7 @@ struct adreno_gmu {
 	bool on;
 	bool boot_held;
 	bool gpu_set_done;
+	bool gpu_held;
 	bool ao_irq_on;
 	bool hfi_irq_on;
 	unsigned int cur_level;
@@ -984,7 +1003,10 @@ static void gmu_write_words(struct adreno_gmu *gmu, u32 reg, const void *data,
 		gmu_write(gmu, reg + i, le32_to_cpu(words[i]));
 }
 
-/* The buffer holding [@addr, @addr + @size) of the GMU's space, or NULL. */
+/*
+ * The firmware buffer holding [@addr, @addr + @size) of the GMU's space,
+ * or NULL: blocks load nowhere else (not over the host's HFI queues).
+ */
 static struct adreno_gmu_buf *adreno_gmu_buf_at(struct adreno_gmu *gmu,
 						u32 addr, u32 size,
 						u32 *offset)
@@ -994,7 +1016,7 @@ static struct adreno_gmu_buf *adreno_gmu_buf_at(struct adreno_gmu *gmu,
 
 	for (i = 0; i < ADRENO_GMU_NUM_BUFS; i++) {
 		l = &gmu->gen->bufs[i];
-		if (l->size && addr >= l->iova &&
+		if (l->size && l->fw && addr >= l->iova &&
 		    (u64)addr + size <= (u64)l->iova + l->size) {
 			*offset = addr - l->iova;
 			return &gmu->bufs[i];
@@ -1031,7 +1053,7 @@ static int adreno_gmu_fw_blocks(struct adreno_gmu *gmu, bool load)
 		addr = le32_to_cpu(blk->addr);
 		size = le32_to_cpu(blk->size);
 		p += sizeof(*blk);
-		if (size % 4 || size > end - p)
+		if (addr % 4 || size % 4 || size > end - p)
 			return -EINVAL;
 		if (adreno_gmu_in_tcm(addr, size, GMU_FW_ITCM_ADDR)) {
 			if (load)
@@ -1196,6 +1218,7 @@ static void adreno_gmu_halt(struct adreno_gmu *gmu, bool force)
 	gmu_write(gmu, GMU_CM3_SYSRESET, 1);
 	gmu->on = false;
 	gmu->boot_held = false;
+	gmu->gpu_held = false;
 	adreno_gmu_rsc_sleep(gmu);
 }
 
@@ -1247,8 +1270,37 @@ static int adreno_gmu_slumber(struct adreno_gmu *gmu)
 	return 0;
 }
 
+/*
+ * The GPU's bus bandwidth for @rate, the opp-peak-kBps of its operating
+ * point, through the interconnect paths the OPP core found for the node
+ * (none in simulation); 0 drops the vote.
+ */
+static void adreno_gmu_bw_vote(struct adreno_gmu *gmu, unsigned long rate)
+{
+	struct device *dev = gmu->adev->udev.dev;
+	struct dev_pm_opp *opp = NULL;
+	int ret;
+
+	lockdep_assert_held(&gmu->bw_lock);
+	if (rate) {
+		opp = dev_pm_opp_find_freq_exact(dev, rate, true);
+		if (IS_ERR(opp))
+			return;
+	}
+	ret = dev_pm_opp_set_opp(dev, opp);
+	if (ret)
+		dev_err_ratelimited(dev, "GMU: no bandwidth vote for %lu Hz: %d\n",
+				    rate, ret);
+	if (opp)
+		dev_pm_opp_put(opp);
+}
+
 static void adreno_gmu_power_off(struct adreno_gmu *gmu)
 {
+	mutex_lock(&gmu->bw_lock);
+	gmu->bw_on = false;
+	adreno_gmu_bw_vote(gmu, 0);
+	mutex_unlock(&gmu->bw_lock);
 	clk_bulk_disable_unprepare(gmu->num_clks, gmu->clks);
 	if (gmu->gxpd)
 		pm_runtime_put_sync(gmu->gxpd);
@@ -1280,10 +1332,17 @@ int adreno_gmu_resume(struct adreno_gmu *gmu)
 	}
 	ret = clk_set_rate(gmu->clks[0].clk,
 			   gmu->gmu_freqs[gmu->nr_gmu_freqs - 1]);
+	if (!ret && gmu->hub_clk)
+		ret = clk_set_rate(gmu->hub_clk, gmu->gen->hub_rate);
 	if (!ret)
 		ret = clk_bulk_prepare_enable(gmu->num_clks, gmu->clks);
 	if (ret)
 		goto err_gx;
+	/* Bandwidth for the level the GMU will boot the GPU at. */
+	mutex_lock(&gmu->bw_lock);
+	gmu->bw_on = true;
+	adreno_gmu_bw_vote(gmu, gmu->gpu_freqs[READ_ONCE(gmu->target_level)]);
+	mutex_unlock(&gmu->bw_lock);
 
 	mutex_lock(&gmu->lock);
 	ret = adreno_gmu_boot(gmu);
@@ -1371,8 +1430,10 @@ int adreno_gmu_gpu_hold(struct adreno_gmu *gmu)
 	mutex_lock(&gmu->lock);
 	if (gmu->on && !READ_ONCE(gmu->hung))
 		ret = adreno_gmu_oob_set(gmu, ADRENO_OOB_GPU_SET);
-	if (!ret)
+	if (!ret) {
 		gmu->gpu_set_done = true;
+		gmu->gpu_held = true;
+	}
 	mutex_unlock(&gmu->lock);
 	return ret;
 }
@@ -1387,7 +1448,9 @@ void adreno_gmu_gpu_release(struct adreno_gmu *gmu)
 		return;
 	mutex_lock(&gmu->lock);
 	if (gmu->on) {
-		adreno_gmu_oob_clear(gmu, ADRENO_OOB_GPU_SET);
+		if (gmu->gpu_held)
+			adreno_gmu_oob_clear(gmu, ADRENO_OOB_GPU_SET);
+		gmu->gpu_held = false;
 		/* Out of its boot mode once the GPU is set up, as msm does. */
 		if (gmu->boot_held) {
 			adreno_gmu_oob_clear(gmu, ADRENO_OOB_BOOT_SLUMBER);
@@ -1422,6 +1485,11 @@ int adreno_gmu_set_rate(struct device *dev, unsigned long rate)
 	if (gmu->on && !READ_ONCE(gmu->hung))
 		ret = adreno_gmu_set_level(gmu, level);
 	mutex_unlock(&gmu->lock);
+	/* The bus follows while the GPU is powered, as msm votes it. */
+	mutex_lock(&gmu->bw_lock);
+	if (gmu->bw_on)
+		adreno_gmu_bw_vote(gmu, gmu->gpu_freqs[level]);
+	mutex_unlock(&gmu->bw_lock);
 	return ret;
 }
 
@@ -1618,17 +1686,18 @@ static const struct adreno_gmu_gen adreno_gmu_gens[] = {
 		.clk_names = { "gmu", "cxo", "axi", "memnoc" },
 		.num_clks = 4,
 		.bufs = {
-			[ADRENO_GMU_HFI] = { 0x60000000, SZ_16K },
-			[ADRENO_GMU_LOG] = { 0x60004000, SZ_16K },
-			[ADRENO_GMU_DEBUG] = { 0x60008000, SZ_16K },
-			[ADRENO_GMU_DUMMY] = { 0x6000c000, SZ_4K },
+			[ADRENO_GMU_DUMMY] = { 0x60000000, SZ_4K, true },
+			[ADRENO_GMU_HFI] = { 0x60010000, SZ_16K },
+			[ADRENO_GMU_LOG] = { 0x60020000, SZ_16K },
+			[ADRENO_GMU_DEBUG] = { 0x60030000, SZ_16K },
 		},
 		.bw_table = a618_bw_table,
 	},
 	/*
-	 * The dummy and debug buffers are where the firmware's fixed
-	 * preallocations are; the queues and the log go past them, 64 KiB
-	 * apart so that no CPU page size makes them overlap.
+	 * The dummy page is where every GMU firmware expects it; the a660
+	 * family's firmware also runs from the instruction cache region and
+	 * preallocates the debug buffer. The buffers the host places go 64
+	 * KiB apart, so that no CPU page size makes them overlap.
 	 */
 	[ADRENO_GMU_A660] = {
 		.hfi_v2 = true,
@@ -1642,15 +1711,16 @@ static const struct adreno_gmu_gen adreno_gmu_gens[] = {
 		.clk_names = { "gmu", "cxo", "axi", "memnoc", "ahb", "hub",
 			       "smmu_vote" },
 		.num_clks = 7,
+		.hub_rate = 150000000,
 		.bufs = {
 			[ADRENO_GMU_HFI] = { 0x60010000, SZ_16K },
 			[ADRENO_GMU_LOG] = { 0x60020000, SZ_16K },
 			[ADRENO_GMU_DEBUG] = { GMU_A660_DEBUG_ADDR,
-					       GMU_A660_DEBUG_SIZE },
+					       GMU_A660_DEBUG_SIZE, true },
 			[ADRENO_GMU_DUMMY] = { GMU_A660_DUMMY_ADDR,
-					       GMU_A660_DUMMY_SIZE },
+					       GMU_A660_DUMMY_SIZE, true },
 			[ADRENO_GMU_ICACHE] = { GMU_A650_ICACHE_ADDR,
-						GMU_A650_ICACHE_SIZE },
+						GMU_A650_ICACHE_SIZE, true },
 		},
 		.bw_table = a635_bw_table,
 	},
@@ -1803,7 +1873,8 @@ static int adreno_gmu_buf_alloc(struct adreno_gmu *gmu, unsigned int id)
 		goto out;
 	}
 	mapped = iommu_map_sgtable(gmu->domain, l->iova, &sgt,
-				   IOMMU_READ | IOMMU_WRITE);
+				   IOMMU_READ | IOMMU_WRITE |
+				   (l->fw ? IOMMU_PRIV : 0));
 	if (mapped != bytes) {
 		if (mapped > 0)
 			iommu_unmap(gmu->domain, l->iova, mapped);
@@ -1822,6 +1893,14 @@ static int adreno_gmu_memory_init(struct adreno_gmu *gmu)
 	unsigned int i;
 	int ret;
 
+	/* The firmware fixes some addresses: each must start a CPU page. */
+	for (i = 0; i < ADRENO_GMU_NUM_BUFS; i++)
+		if (gmu->gen->bufs[i].size &&
+		    !IS_ALIGNED(gmu->gen->bufs[i].iova, PAGE_SIZE))
+			return dev_err_probe(dev, -EINVAL,
+					     "GMU: its %s buffer at 0x%08x needs a kernel with smaller pages\n",
+					     adreno_gmu_buf_names[i],
+					     gmu->gen->bufs[i].iova);
 	gmu->domain = iommu_paging_domain_alloc(gmu->dev);
 	if (IS_ERR(gmu->domain)) {
 		ret = PTR_ERR(gmu->domain);
@@ -2077,6 +2156,12 @@ int adreno_gmu_init(struct adreno_device *adev)
 		ret = dev_err_probe(dev, -ENODEV, "GMU is no platform device\n");
 		goto err_put;
 	}
+	if (adev->info->gmu_family == ADRENO_GMU_NONE) {
+		ret = dev_err_probe(dev, -ENODEV,
+				    "Adreno %s: its GMU is not supported\n",
+				    adev->info->name);
+		goto err_put;
+	}
 	pdev = to_platform_device(gdev);
 	gmu = devm_kzalloc(dev, sizeof(*gmu), GFP_KERNEL);
 	if (!gmu) {
@@ -2088,6 +2173,8 @@ int adreno_gmu_init(struct adreno_device *adev)
 	gmu->dev = gdev;
 	atomic_set(&gmu->faults, 0);
 	ret = devm_mutex_init(dev, &gmu->lock);
+	if (!ret)
+		ret = devm_mutex_init(dev, &gmu->bw_lock);
 	if (ret)
 		goto err_put;
 	/* Taken where fences are signalled: never allocate under it. */
@@ -2116,6 +2203,9 @@ int adreno_gmu_init(struct adreno_device *adev)
 		dev_err_probe(dev, ret, "GMU: missing clocks\n");
 		goto err_pd;
 	}
+	for (i = 0; i < gmu->num_clks && gmu->gen->hub_rate; i++)
+		if (!strcmp(gmu->clks[i].id, "hub"))
+			gmu->hub_clk = gmu->clks[i].clk;
 	ret = adreno_gmu_irq_init(gmu, pdev);
 	if (ret)
 		goto err_clk;

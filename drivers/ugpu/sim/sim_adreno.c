@@ -2423,13 +2423,19 @@ static const struct iommu_domain_ops a6xx_smmu_paging_ops = {
  */
 #define A6XX_GMU_PTE_READ	BIT(0)
 #define A6XX_GMU_PTE_WRITE	BIT(1)
-#define A6XX_GMU_PTE_SHIFT	2
+/*
+ * Privileged only (IOMMU_PRIV). A page unprivileged code may write is
+ * never executable at the privileged level (LPAE's implicit PXN): the
+ * CM3 fetches only from privileged pages.
+ */
+#define A6XX_GMU_PTE_PRIV	BIT(2)
+#define A6XX_GMU_PTE_SHIFT	3
 
 /**
  * struct a6xx_gmu_domain - a paging domain of the GMU's stream.
  * @domain: the IOMMU core's domain.
  * @smmu: the SMMU whose GMU it is attached to, or NULL.
- * @pages: page index (iova / 4 KiB) to xa_mk_value(frame << 2 | perms).
+ * @pages: page index (iova / 4 KiB) to xa_mk_value(frame << 3 | perms).
  */
 struct a6xx_gmu_domain {
 	struct iommu_domain domain;
@@ -2457,6 +2463,8 @@ static int a6xx_gmu_map_pages(struct iommu_domain *domain, unsigned long iova,
 		perms |= A6XX_GMU_PTE_READ;
 	if (prot & IOMMU_WRITE)
 		perms |= A6XX_GMU_PTE_WRITE;
+	if (prot & IOMMU_PRIV)
+		perms |= A6XX_GMU_PTE_PRIV;
 	for (i = 0; i < pgcount; i++) {
 		u64 pa = paddr + i * A6XX_PAGE;
 		u64 va = (u64)iova + i * A6XX_PAGE;
@@ -2576,12 +2584,13 @@ static struct iommu_domain *a6xx_gmu_domain_alloc(void)
  * @sdev: the device; caller holds its lock.
  * @iova: the GMU's address.
  * @write: a write, else a read.
+ * @fetch: an instruction fetch of the CM3, which needs a privileged page.
  * @pa: the physical address.
  *
  * Return: 0, or -EFAULT: no paging domain, unmapped or not permitted.
  */
 int a6xx_gmu_translate(struct sim_device *sdev, u32 iova, bool write,
-		       phys_addr_t *pa)
+		       bool fetch, phys_addr_t *pa)
 {
 	struct a6xx_sim *a = to_a6xx(sdev);
 	struct a6xx_gmu_domain *dom;
@@ -2596,7 +2605,8 @@ int a6xx_gmu_translate(struct sim_device *sdev, u32 iova, bool write,
 	if (!e)
 		return -EFAULT;
 	v = xa_to_value(e);
-	if (!(v & (write ? A6XX_GMU_PTE_WRITE : A6XX_GMU_PTE_READ)))
+	if (!(v & (write ? A6XX_GMU_PTE_WRITE : A6XX_GMU_PTE_READ)) ||
+	    (fetch && !(v & A6XX_GMU_PTE_PRIV)))
 		return -EFAULT;
 	*pa = (phys_addr_t)(v >> A6XX_GMU_PTE_SHIFT) * A6XX_PAGE +
 	      (iova & (A6XX_PAGE - 1));

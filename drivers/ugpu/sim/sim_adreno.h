@@ -41,6 +41,6 @@ bool a6xx_gmu_gx_on(struct a6xx_gmu *gmu);
 struct a6xx_gmu *a6xx_gmu_of(struct sim_device *sdev);
 void a6xx_gx_power_lost(struct sim_device *sdev);
 int a6xx_gmu_translate(struct sim_device *sdev, u32 iova, bool write,
-		       phys_addr_t *pa);
+		       bool fetch, phys_addr_t *pa);
 
 #endif /* _UGPU_SIM_ADRENO_H_ */

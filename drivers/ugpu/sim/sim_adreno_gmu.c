@@ -390,7 +390,7 @@ static int gmu_mem(struct a6xx_gmu *g, u32 iova, void *buf, size_t len,
 		phys_addr_t pa;
 		void *vaddr;
 
-		if (a6xx_gmu_translate(g->sdev, cur, write, &pa) ||
+		if (a6xx_gmu_translate(g->sdev, cur, write, false, &pa) ||
 		    !pfn_valid(PHYS_PFN(pa))) {
 			gmu_cm3_fault(g, write ? "unmapped write" :
 					     "unmapped read", cur);
@@ -421,8 +421,12 @@ static int gmu_write32(struct a6xx_gmu *g, u32 iova, u32 val)
 	return gmu_mem(g, iova, &val, sizeof(val), true);
 }
 
-/* A range the firmware will use is mapped: probe every page of it. */
-static bool gmu_mapped(struct a6xx_gmu *g, u32 iova, u32 len, bool write)
+/*
+ * A range the firmware will use is mapped, for writes or for the CM3 to
+ * fetch instructions from: probe every page of it.
+ */
+static bool gmu_mapped(struct a6xx_gmu *g, u32 iova, u32 len, bool write,
+		       bool fetch)
 {
 	u64 cur, end = (u64)iova + max(len, 1u);
 	phys_addr_t pa;
@@ -430,7 +434,7 @@ static bool gmu_mapped(struct a6xx_gmu *g, u32 iova, u32 len, bool write)
 	if (end > (u64)U32_MAX + 1)
 		return false;
 	for (cur = iova & ~(u64)(GMU_PAGE - 1); cur < end; cur += GMU_PAGE)
-		if (a6xx_gmu_translate(g->sdev, cur, write, &pa))
+		if (a6xx_gmu_translate(g->sdev, cur, write, fetch, &pa))
 			return false;
 	return true;
 }
@@ -497,8 +501,8 @@ static bool gmu_a660_parts_ok(struct a6xx_gmu *g, const char **why,
 		*why = "bad GMU memory part length";
 		return false;
 	}
-	if (!gmu_mapped(g, GMU_A650_ICACHE_ADDR, ext_len, false)) {
-		*why = "GMU memory part unmapped";
+	if (!gmu_mapped(g, GMU_A650_ICACHE_ADDR, ext_len, false, true)) {
+		*why = "GMU memory part not mapped privileged for the CM3 to run from";
 		*where = GMU_A650_ICACHE_ADDR;
 		return false;
 	}
@@ -517,12 +521,12 @@ static bool gmu_a660_parts_ok(struct a6xx_gmu *g, const char **why,
 		*where = GMU_A650_ICACHE_ADDR;
 		return false;
 	}
-	if (!gmu_mapped(g, GMU_A660_DUMMY_ADDR, GMU_A660_DUMMY_SIZE, true)) {
+	if (!gmu_mapped(g, GMU_A660_DUMMY_ADDR, GMU_A660_DUMMY_SIZE, true, false)) {
 		*why = "dummy buffer not mapped writable";
 		*where = GMU_A660_DUMMY_ADDR;
 		return false;
 	}
-	if (!gmu_mapped(g, GMU_A660_DEBUG_ADDR, GMU_A660_DEBUG_SIZE, true)) {
+	if (!gmu_mapped(g, GMU_A660_DEBUG_ADDR, GMU_A660_DEBUG_SIZE, true, false)) {
 		*why = "debug buffer not mapped writable";
 		*where = GMU_A660_DEBUG_ADDR;
 		return false;
@@ -687,8 +691,8 @@ static void gmu_hfi_init(struct a6xx_gmu *g)
 		}
 		if (q.status != 1 || q.size < 16 || !is_power_of_2(q.size) ||
 		    (q.iova & (GMU_PAGE - 1)) + (u64)q.size * 4 > GMU_PAGE ||
-		    (q.iova & 3) || !gmu_mapped(g, qaddr, sizeof(q), true) ||
-		    !gmu_mapped(g, q.iova, q.size * 4, true)) {
+		    (q.iova & 3) || !gmu_mapped(g, qaddr, sizeof(q), true, false) ||
+		    !gmu_mapped(g, q.iova, q.size * 4, true, false)) {
 			dev_warn_ratelimited(gmu_dev(g),
 					     "HFI: bad queue %u (status %u, size %u dwords, ring %#x)\n",
 					     i, q.status, q.size, q.iova);
@@ -910,7 +914,7 @@ static int gmu_hfi_handle(struct a6xx_gmu *g, u32 dwords)
 	case HFI_H2F_MSG_INIT:
 		init = (const struct hfi_msg_gmu_init *)g->msg;
 		if (!gmu_mapped(g, init->dbg_buffer_addr,
-				min_t(u32, init->dbg_buffer_size, SZ_1M), true))
+				min_t(u32, init->dbg_buffer_size, SZ_1M), true, false))
 			err = GMU_ERR_TABLE;
 		break;
 	case HFI_H2F_MSG_FW_VERSION:

@@ -81,10 +81,10 @@
 #define   GMU_RPMH_CX_VOTE_ENABLE	BIT(10)
 #define   GMU_RPMH_GFX_VOTE_ENABLE	BIT(11)
 #define GMU_RPMH_POWER_STATE		0x50ec
+#define   GMU_RPMH_POWER_STATE_SLUMBER	0x0f
 /* a650 family: the host's veto of the FAL10 low-power mode. */
 #define GMU_CX_FAL_INTF			0x50f0
 #define GMU_CX_FALNEXT_INTF		0x50f1
-#define   GMU_RPMH_POWER_STATE_SLUMBER	0x0f
 #define GMU_PWR_COL_CP_MSG		0x5100	/* log buffer: iova | 4K pages - 1 */
 #define GMU_PWR_COL_CP_RESP		0x5101
 #define GMU_HFI_CTRL_STATUS		0x5180
