@@ -1380,6 +1380,12 @@ void adreno_gmu_suspend(struct adreno_gmu *gmu)
 	mutex_lock(&gmu->lock);
 	if (gmu->on) {
 		force = READ_ONCE(gmu->hung) || adreno_gmu_slumber(gmu);
+		/* Said, not acted on: the power goes either way. */
+		if (!force && gmu_poll(gmu, GMU_AO_GPU_CX_BUSY_STATUS,
+				       GMU_AO_GPU_BUSY_IGN_AHB, 0,
+				       ADRENO_GMU_TIMEOUT_US))
+			dev_err_ratelimited(gmu->adev->udev.dev,
+					    "GMU: the GPU is still busy after its slumber\n");
 		adreno_gmu_halt(gmu, force);
 	}
 	mutex_unlock(&gmu->lock);
@@ -1767,6 +1773,7 @@ static void adreno_gmu_perf_msg(struct adreno_gmu *gmu)
 static int adreno_gmu_tables(struct adreno_gmu *gmu)
 {
 	struct device *dev = gmu->adev->udev.dev;
+	const char *gx_sec = "mx.lvl";
 	int ret;
 
 	gmu->nr_gpu_freqs = adreno_gmu_freqs(dev, gmu->gpu_freqs,
@@ -1788,9 +1795,12 @@ static int adreno_gmu_tables(struct adreno_gmu *gmu)
 	if (ret) {
 		dev_warn(dev, "GMU: no command DB: the RPMh votes are not known, all 0\n");
 	} else {
+		/* GX's secondary rail is GMxC where the SoC has one. */
+		if (!IS_ERR_OR_NULL(cmd_db_read_aux_data("gmxc.lvl", NULL)))
+			gx_sec = "gmxc.lvl";
 		ret = adreno_gmu_arc_votes(dev, gmu->gpu_freqs,
 					   gmu->nr_gpu_freqs, gmu->gx_votes,
-					   "gfx.lvl", "mx.lvl");
+					   "gfx.lvl", gx_sec);
 		if (!ret)
 			ret = adreno_gmu_arc_votes(gmu->dev, gmu->gmu_freqs,
 						   gmu->nr_gmu_freqs,

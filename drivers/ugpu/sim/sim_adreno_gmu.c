@@ -93,6 +93,11 @@ enum gmu_window {
  * @hfi_version: 1 (legacy firmware) or 2.
  * @image_gpu: UGPU_SIM_GMU_GPU_* of the images it boots.
  * @max_image: bytes of header and payload its ITCM image may have.
+ * @chip_id: the GPU's chip id in the GMU's layout (minor and patch in
+ *	four bits each), which the host writes to GMU_HFI_SFR_ADDR: the
+ *	firmware picks its tables by it.
+ * @rsc_seq: the RSC's sleep and wake microcode; the RSC wakes only with
+ *	this in its sequence memory.
  * @rsp_queue_id: id (type & 0xff) the response queue must have.
  * @ack_type: message type of its acks.
  * @sequence: the HFI messages it insists on after HFI start, in order.
@@ -106,6 +111,8 @@ struct gmu_desc {
 	unsigned int hfi_version;
 	u32 image_gpu;
 	u32 max_image;
+	u32 chip_id;
+	u32 rsc_seq[GMU_SEQ_DWORDS];
 	u32 rsp_queue_id;
 	u32 ack_type;
 	const u32 *sequence;
@@ -143,6 +150,9 @@ static const struct gmu_desc gmu_a630 = {
 	.hfi_version = 1,
 	.image_gpu = UGPU_SIM_GMU_GPU_A630,
 	.max_image = UGPU_SIM_GMU_MAX_IMAGE,
+	.chip_id = 0x06018000,	/* a618: 6.1.8.0 */
+	.rsc_seq = { 0xa7a506a0, 0xa1e6a6e7, 0xa2e081e1, 0xe9a982e2,
+		     0x0020e8a8 },
 	.rsp_queue_id = HFI_RSP_QUEUE_ID_V1,
 	.ack_type = HFI_MSG_ACK_V1,
 	.sequence = gmu_sequence_v1,
@@ -156,6 +166,9 @@ static const struct gmu_desc gmu_a650 = {
 	.hfi_version = 2,
 	.image_gpu = UGPU_SIM_GMU_GPU_A660,
 	.max_image = GMU_TCM_LOAD_SIZE,
+	.chip_id = 0x06035000,	/* a635: 6.3.5.0 */
+	.rsc_seq = { 0xeaaae5a0, 0xe1a1ebab, 0xa2e0a581, 0xecac82e2,
+		     0x0020edad },
 	.rsp_queue_id = HFI_RSP_QUEUE_ID_V2,
 	.ack_type = HFI_MSG_ACK,
 	.sequence = gmu_sequence_v2,
@@ -190,7 +203,7 @@ struct gmu_queue {
  * @pdc: the "gmu_pdc" window.
  * @pdc_seq: the a618's "gmu_pdc_seq" window, NULL on the a650 family.
  * @msg: the HFI message being handled.
- * @rscc_seq: the RSCC's sequence memory was written (non-zero).
+ * @rscc_seq: the RSCC's sequence memory holds the generation's microcode.
  * @pdc_seq_set: the PDC's sequence memory was written (non-zero); always
  *	set on the a650 family, whose AOP holds it.
  * @rsc_awake: the RSC acknowledged a wake and was not put to sleep since.
@@ -552,6 +565,11 @@ static void gmu_cm3_boot(struct a6xx_gmu *g)
 				     why, where);
 		return;
 	}
+	if (g->regs[GMU_HFI_SFR_ADDR] != g->desc->chip_id) {
+		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: no tables for chip id %#x (this GPU is %#x)\n",
+				     g->regs[GMU_HFI_SFR_ADDR], g->desc->chip_id);
+		return;
+	}
 	if (g->fail_boots) {
 		g->fail_boots--;
 		dev_warn_ratelimited(gmu_dev(g), "CM3 does not boot: refused by fail_boots\n");
@@ -586,6 +604,19 @@ static bool gmu_fw_alive(struct a6xx_gmu *g, const char *what)
 		return true;
 	dev_warn_ratelimited(gmu_dev(g), "%s ignored: CM3 %s\n", what,
 			     g->cm3_running ? "faulted" : "halted");
+	return false;
+}
+
+/* The firmware votes the GX and MX rails only through an enabled RPMh. */
+static bool gmu_rpmh_enabled(struct a6xx_gmu *g)
+{
+	const u32 need = GMU_RPMH_INTERFACE_ENABLE | GMU_RPMH_GFX_VOTE_ENABLE |
+			 GMU_RPMH_MX_VOTE_ENABLE | GMU_RPMH_CX_VOTE_ENABLE;
+
+	if ((g->regs[GMU_RPMH_CTRL] & need) == need)
+		return true;
+	dev_warn_ratelimited(gmu_dev(g), "GX stays off: RPMh votes not enabled (RPMH_CTRL %#x)\n",
+			     g->regs[GMU_RPMH_CTRL]);
 	return false;
 }
 
@@ -645,8 +676,9 @@ static void gmu_rscc_write(struct a6xx_gmu *g, unsigned int r, u32 val)
 {
 	g->rscc[r] = val;
 	if (r >= RSCC_SEQ_MEM_0_DRV0 &&
-	    r < RSCC_SEQ_MEM_0_DRV0 + GMU_SEQ_DWORDS && val)
-		g->rscc_seq = true;
+	    r < RSCC_SEQ_MEM_0_DRV0 + GMU_SEQ_DWORDS)
+		g->rscc_seq = !memcmp(&g->rscc[RSCC_SEQ_MEM_0_DRV0],
+				      g->desc->rsc_seq, sizeof(g->desc->rsc_seq));
 }
 
 /* HFI */
@@ -933,6 +965,10 @@ static int gmu_hfi_handle(struct a6xx_gmu *g, u32 dwords)
 		break;
 	case HFI_H2F_MSG_START:
 		/* The firmware powers the GPU, at its highest level. */
+		if (!gmu_rpmh_enabled(g)) {
+			err = GMU_ERR_ORDER;
+			break;
+		}
 		gmu_gx_set(g, true);
 		g->regs[GMU_RPMH_POWER_STATE] = 0;
 		g->perf_idx = g->num_gpu_levels - 1;
@@ -1031,6 +1067,8 @@ static void gmu_oob_boot_slumber(struct a6xx_gmu *g)
 {
 	switch (g->regs[GMU_BOOT_SLUMBER_OPTION]) {
 	case GMU_BOOT_OPTION_BOOT:
+		if (!gmu_rpmh_enabled(g))
+			return;
 		gmu_gx_set(g, true);
 		g->regs[GMU_RPMH_POWER_STATE] = 0;
 		break;
