@@ -1534,7 +1534,7 @@ static const struct sim_board a618_gmu_board = {
 		{ "memnoc", 200000000 },
 	},
 	.num_clks = 4,
-	.power_domain = "cx",
+	.power_domain = "sc7180-gpucc-cx",
 	.opps = gmu_opps,
 	.num_opps = ARRAY_SIZE(gmu_opps),
 };
@@ -1598,7 +1598,7 @@ static const struct sim_board a635_gmu_board = {
 		{ "smmu_vote", 19200000 },
 	},
 	.num_clks = 7,
-	.power_domain = "cx",
+	.power_domain = "sc7280-gpucc-cx",
 	.opps = gmu_opps,
 	.num_opps = ARRAY_SIZE(gmu_opps),
 };
