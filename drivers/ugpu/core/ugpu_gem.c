@@ -19,32 +19,6 @@
 
 #include "ugpu_priv.h"
 
-/* A BO whose last handle went, kept until its VM is idle. */
-struct ugpu_bo_idle {
-	struct drm_gem_object *obj;
-	struct dma_fence *fence;
-	struct dma_fence_cb cb;
-	struct work_struct work;
-};
-
-static void ugpu_bo_idle_work(struct work_struct *work)
-{
-	struct ugpu_bo_idle *idle = container_of(work, struct ugpu_bo_idle,
-						 work);
-
-	dma_fence_put(idle->fence);
-	drm_gem_object_put(idle->obj);
-	kfree(idle);
-}
-
-/* Any context: fences signal from interrupt handlers. */
-static void ugpu_bo_idle_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
-{
-	struct ugpu_bo_idle *idle = container_of(cb, struct ugpu_bo_idle, cb);
-
-	queue_work(ugpu_free_wq, &idle->work);
-}
-
 static void ugpu_bo_init_common(struct ugpu_bo *bo)
 {
 	mutex_init(&bo->lock);
@@ -52,45 +26,11 @@ static void ugpu_bo_init_common(struct ugpu_bo *bo)
 }
 
 /*
- * Keep a reference to the private BO @obj, whose last handle is going,
- * until every job fenced in its VM's reservation object is done: the
- * jobs that borrowed it from &ugpu_file.privates hold no reference of
- * their own. An idle VM costs nothing more than a test; without memory
- * to wait in the background, the caller waits.
- */
-static void ugpu_bo_put_when_idle(struct drm_gem_object *obj)
-{
-	struct ugpu_bo_idle *idle;
-
-	if (dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP))
-		return;
-	idle = kmalloc(sizeof(*idle), GFP_KERNEL_ACCOUNT);
-	if (!idle ||
-	    dma_resv_get_singleton(obj->resv, DMA_RESV_USAGE_BOOKKEEP,
-				   &idle->fence)) {
-		kfree(idle);
-		dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_BOOKKEEP,
-				      false, MAX_SCHEDULE_TIMEOUT);
-		return;
-	}
-	if (!idle->fence) {
-		kfree(idle);
-		return;
-	}
-	drm_gem_object_get(obj);
-	idle->obj = obj;
-	INIT_WORK(&idle->work, ugpu_bo_idle_work);
-	/* Signalled meanwhile: the callback was not added. */
-	if (dma_fence_add_callback(idle->fence, &idle->cb, ugpu_bo_idle_cb))
-		ugpu_bo_idle_work(&idle->work);
-}
-
-/*
  * Enter the new private BO @obj in its file's table under @handle, for
- * SUBMIT to find without a reference. Only if @handle still names it:
- * another thread may have closed it since it was created. Without memory
- * for the entry the BO stays out, and SUBMIT references it as it does a
- * BO under a second handle.
+ * SUBMIT to find without the handle table's lookup. Only if @handle still
+ * names it: another thread may have closed it since it was created.
+ * Without memory for the entry the BO stays out, and SUBMIT finds it as
+ * it does a BO under a second handle.
  */
 static void ugpu_bo_publish_private(struct drm_file *file,
 				    struct drm_gem_object *obj, u32 handle)
@@ -121,8 +61,8 @@ static void ugpu_bo_publish_private(struct drm_file *file,
  * which @obj is in &ugpu_file.privates, the entry goes, once no submit
  * is between its lookups and its fences; GEM_CLOSE has cleared the
  * handle's slot already, and a closing file closes every handle, so the
- * last one takes the entry out in any case. With the last handle, the BO
- * is kept until the VM is idle, for the jobs that borrowed it.
+ * last one takes the entry out in any case. The jobs that found it there
+ * hold references of their own.
  */
 void ugpu_bo_private_close(struct drm_gem_object *obj, struct drm_file *file,
 			   bool last)
@@ -145,8 +85,6 @@ void ugpu_bo_private_close(struct drm_gem_object *obj, struct drm_file *file,
 		}
 	}
 	up_write(&ufile->privates_lock);
-	if (last)
-		ugpu_bo_put_when_idle(obj);
 }
 
 static enum drm_gem_object_status ugpu_shmem_status(struct drm_gem_object *obj)

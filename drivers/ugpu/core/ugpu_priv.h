@@ -360,15 +360,13 @@ struct ugpu_signal {
 };
 
 /**
- * enum ugpu_bo_kind - how a BO list holds one of its BOs
- * @UGPU_BO_SHARED: referenced, with its own reservation and mapping
- * @UGPU_BO_PRIVATE: private, referenced (named by a second handle)
- * @UGPU_BO_BORROWED: private, found in &ugpu_file.privates, not referenced
+ * enum ugpu_bo_kind - how a BO list holds one of its BOs; both referenced
+ * @UGPU_BO_SHARED: with its own reservation and mapping
+ * @UGPU_BO_PRIVATE: private: the VM's reservation, its own one mapping
  */
 enum ugpu_bo_kind {
 	UGPU_BO_SHARED,
 	UGPU_BO_PRIVATE,
-	UGPU_BO_BORROWED,
 };
 
 /**

@@ -535,7 +535,7 @@ static void ugpu_bo_list_release(struct kref *kref)
 		ugpu_bo_list_unmap(list, list->count);
 	/* Entries after a failed lookup are NULL. */
 	for (i = 0; i < list->count; i++)
-		if (list->kinds[i] != UGPU_BO_BORROWED)
+		if (list->objs[i])
 			drm_gem_object_put(list->objs[i]);
 	kvfree(list);
 }
@@ -598,10 +598,17 @@ static int ugpu_submit_lookup_bos(struct ugpu_submit *s)
 	for (i = 0; i < n; i++) {
 		struct drm_gem_object *obj;
 
+		/*
+		 * Referenced like any other BO: a job's coredump and its GPU
+		 * accesses must not depend on the BO's release waiting for
+		 * the VM's fences (a faulted job is dumped before its fence
+		 * signals, but after later ones may have).
+		 */
 		obj = xa_load(&ufile->privates, s->bos[i].handle);
 		if (obj) {
+			drm_gem_object_get(obj);
 			list->objs[i] = obj;
-			list->kinds[i] = UGPU_BO_BORROWED;
+			list->kinds[i] = UGPU_BO_PRIVATE;
 			ugpu_submit_add_private(s, i);
 			continue;
 		}
