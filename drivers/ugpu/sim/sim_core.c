@@ -26,6 +26,7 @@
 #include <linux/irq.h>
 #include <linux/irqdomain.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -928,6 +929,30 @@ static struct notifier_block sim_bus_nb = {
 	.notifier_call = sim_bus_notify,
 };
 
+/*
+ * The board's supplies go, as when a PMIC's driver unbinds. The regulator
+ * core deletes each regulator's device under regulator_list_mutex, and
+ * device_del() takes the PM QoS sysfs mutex; devfreq takes devfreq->lock
+ * under the PM QoS notifier lock (min_freq/max_freq writes) and a GPU's
+ * devfreq sets its supply's voltage under devfreq->lock, which takes
+ * regulator_list_mutex. Lockdep gives every devfreq's lock one class, so
+ * it joins those chains into a cycle even when no devfreq left scales a
+ * supply. Here none does: every simulated device has left the bus (its
+ * devfreq removed) before its supplies go, sim_destroy_all() sees to it.
+ * The removal is kept out of lockdep's graph for that reason only; the
+ * locks it takes are the regulator and driver cores' own.
+ */
+static void sim_supplies_unregister(struct sim_board_res *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->num_supplies; i++) {
+		lockdep_off();
+		regulator_unregister(res->supplies[i].rdev);
+		lockdep_on();
+	}
+}
+
 /* The device is gone from the bus: its driver released everything. */
 static void sim_board_fini(struct sim_unit *u)
 {
@@ -951,8 +976,7 @@ static void sim_board_fini(struct sim_unit *u)
 			clkdev_drop(res->clks[i].lookup);
 		clk_hw_unregister(&res->clks[i].hw);
 	}
-	for (i = 0; i < res->num_supplies; i++)
-		regulator_unregister(res->supplies[i].rdev);
+	sim_supplies_unregister(res);
 	if (u == &u->sdev->unit && u->sdev->index < SIM_MAX_DEVICES)
 		WRITE_ONCE(sim_rst_owner[u->sdev->index], NULL);
 	kfree(res);
@@ -1554,17 +1578,24 @@ static void sim_comp_fini(struct sim_device *sdev)
 			regmap_exit(sdev->comp_win[i].regmap);
 }
 
-static void sim_device_destroy(struct sim_device *sdev, bool added)
+/* Off the bus: unbinds the driver, which frees its interrupts and clocks. */
+static void sim_device_unplug(struct sim_device *sdev)
+{
+	debugfs_remove_recursive(sdev->dir);
+	sdev->dir = NULL;
+	debugfs_remove_recursive(sdev->comp_dir);
+	sdev->comp_dir = NULL;
+	platform_device_del(sdev->pdev);
+	/* The GPU's driver borrowed the companion's resources. */
+	if (sdev->comp.pdev)
+		platform_device_del(sdev->comp.pdev);
+}
+
+/* What the board provided and the model; the device is off the bus. */
+static void sim_device_release(struct sim_device *sdev)
 {
 	debugfs_remove_recursive(sdev->dir);
 	debugfs_remove_recursive(sdev->comp_dir);
-	/* Unbinds the driver, which frees its interrupts and clocks. */
-	if (added) {
-		platform_device_del(sdev->pdev);
-		/* The GPU's driver borrowed the companion's resources. */
-		if (sdev->comp.pdev)
-			platform_device_del(sdev->comp.pdev);
-	}
 	if (sdev->pdev) {
 		if (sdev->iommu_ready)
 			sdev->model->iommu_fini(sdev, sdev->pdev);
@@ -1580,6 +1611,13 @@ static void sim_device_destroy(struct sim_device *sdev, bool added)
 		regmap_exit(sdev->regmap);
 	sdev->model->fini(sdev);
 	kfree(sdev);
+}
+
+static void sim_device_destroy(struct sim_device *sdev, bool added)
+{
+	if (added)
+		sim_device_unplug(sdev);
+	sim_device_release(sdev);
 }
 
 /*
@@ -1916,11 +1954,20 @@ static int sim_parse_gpus(const char *list,
 /* Serialises the unplug parameter's destruction with module exit's. */
 static DEFINE_MUTEX(sim_devices_lock);
 
+/*
+ * Every device leaves the bus before any board resource goes: no driver
+ * of ours is bound, and no devfreq of theirs scales a supply, when the
+ * supplies are unregistered (see sim_supplies_unregister()).
+ */
 static void sim_destroy_all(void)
 {
+	unsigned int i;
+
 	mutex_lock(&sim_devices_lock);
+	for (i = sim_num_devices; i--; )
+		sim_device_unplug(sim_devices[i]);
 	while (sim_num_devices)
-		sim_device_destroy(sim_devices[--sim_num_devices], true);
+		sim_device_release(sim_devices[--sim_num_devices]);
 	mutex_unlock(&sim_devices_lock);
 }
 
