@@ -3228,6 +3228,8 @@ static const struct {
 	/* GMEM's window: moved, it would let reads of memory land in GMEM. */
 	{ A6XX_UCHE_GMEM_RANGE_MIN, true, "UCHE_GMEM_RANGE_MIN" },
 	{ A6XX_UCHE_GMEM_RANGE_MAX, true, "UCHE_GMEM_RANGE_MAX" },
+	/* Written, it would put the GPU back in secure mode. */
+	{ A6XX_RBBM_SECVID_TRUST_CNTL, true, "RBBM_SECVID_TRUST_CNTL" },
 	/*
 	 * The GPU's SMMU, whose context bank holds TTBR0 (the physical
 	 * address of a client's tables) and other clients' fault addresses.

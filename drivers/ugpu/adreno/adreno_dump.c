@@ -33,6 +33,7 @@ const struct ugpu_dump_range adreno_dump_regs[] = {
 	ADRENO_REGS("CP_SQE_INSTR_BASE", A6XX_CP_SQE_INSTR_BASE, 2),
 	ADRENO_REGS("CP_PROTECT_CNTL", A6XX_CP_PROTECT_CNTL, 1),
 	ADRENO_REGS("CP_IB1_BASE", A6XX_CP_IB1_BASE, 6),
+	ADRENO_REGS("RBBM_SECVID_TRUST_CNTL", A6XX_RBBM_SECVID_TRUST_CNTL, 1),
 };
 
 const unsigned int adreno_num_dump_regs = ARRAY_SIZE(adreno_dump_regs);

@@ -744,6 +744,11 @@ int adreno_cp_hw_init(struct adreno_device *adev)
 	if (ret)
 		return ret;
 	adreno_protect_init(adev);
+	/* No secure rendering: the TSB's trusted range stays empty. */
+	adreno_write(adev, A6XX_RBBM_SECVID_TSB_CNTL, 0);
+	adreno_write(adev, A6XX_RBBM_SECVID_TSB_TRUSTED_BASE, 0);
+	adreno_write(adev, A6XX_RBBM_SECVID_TSB_TRUSTED_BASE_HI, 0);
+	adreno_write(adev, A6XX_RBBM_SECVID_TSB_TRUSTED_SIZE, 0);
 	/*
 	 * The UCHE's GMEM window, which the reset cleared: what commands
 	 * read at the GMEM base (a tile store through the 2D engine) is
@@ -773,6 +778,12 @@ int adreno_cp_hw_init(struct adreno_device *adev)
 	adreno_write(adev, A6XX_RBBM_INT_CLEAR_CMD, ~0u);
 	adreno_write(adev, A6XX_RBBM_INT_0_MASK,
 		     A6XX_INT_CP_CACHE_FLUSH_TS | A6XX_INT_CP_HW_ERROR);
+	/*
+	 * The reset left the GPU in secure mode, where what commands access
+	 * goes to the secure world's context bank and faults. The boards
+	 * bound (no zap shader, adreno_check_zap()) let the kernel leave it.
+	 */
+	adreno_write(adev, A6XX_RBBM_SECVID_TRUST_CNTL, 0);
 	adreno_write(adev, A6XX_CP_SQE_CNTL, A6XX_CP_SQE_CNTL_ENABLE);
 	return 0;
 }

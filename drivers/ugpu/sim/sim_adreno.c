@@ -202,6 +202,16 @@ struct a6xx_smmu;
  * @wait_since: device time the CP_WAIT_REG_MEM being polled started, or
  *	the driver last accessed a register.
  * @wait_ns: interval of its next check, 0 while the CP does not wait.
+ * @secure: the GPU runs in secure mode, as it comes out of every reset.
+ *	On a board without a zap shader (a Chromebook's) the kernel leaves
+ *	it by writing 0 to RBBM_SECVID_TRUST_CNTL. Meanwhile what commands
+ *	access is tagged secure: indirect buffers and the memory packets
+ *	read or write go to the secure world's context bank, which holds
+ *	none of the kernel's mappings, and fault. The CP's own traffic
+ *	(ring fetch, microcode, read-pointer shadow) is not tagged.
+ * @secure_access: the device thread's current access is a command's,
+ *	made in secure mode (device thread only).
+ * @secure_faults: accesses refused for being made in secure mode.
  * @sctlr: SMMU CB SCTLR.
  * @tcr: SMMU CB TCR.
  * @ttbr0: SMMU CB TTBR0 (ASID in bits 63:48).
@@ -265,6 +275,9 @@ struct a6xx_sim {
 	u32 vis_override;
 	ktime_t wait_since;
 	u64 wait_ns;
+	bool secure;
+	bool secure_access;
+	unsigned long secure_faults;
 
 	u32 sctlr;
 	u32 tcr;
@@ -439,6 +452,12 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		return SMMU_FSR_TF;
 	}
+	if (a->secure_access) {
+		/* Refused beyond the bank the kernel sees: an external fault. */
+		a->secure_faults++;
+		fault = SMMU_FSR_EF;
+		goto report;
+	}
 	if (a->bypass) {
 		/* The stream bypasses the bank: a bus address. */
 		spin_unlock_irqrestore(&sdev->lock, flags);
@@ -488,6 +507,7 @@ static int a6xx_translate(struct sim_device *sdev, unsigned int space, u64 va,
 		spin_unlock_irqrestore(&sdev->lock, flags);
 		return fault;
 	}
+report:
 	if (a->fsr & SMMU_FSR_FAULT) {
 		a->fsr |= SMMU_FSR_MULTI;
 	} else {
@@ -1537,6 +1557,7 @@ static bool a6xx_cp_step(struct a6xx_sim *a)
 	enum a6xx_exec ex;
 	unsigned int level;
 	unsigned long flags;
+	bool secure;
 	int ret;
 
 	spin_lock_irqsave(&sdev->lock, flags);
@@ -1560,6 +1581,7 @@ static bool a6xx_cp_step(struct a6xx_sim *a)
 	}
 	gen = a->gen;
 	a->exec_gen = gen;
+	secure = a->secure;
 	level = a->depth;
 	if (level) {
 		fetch = a->ib[level - 1].base;
@@ -1570,6 +1592,8 @@ static bool a6xx_cp_step(struct a6xx_sim *a)
 		rptr = a->rptr;
 		fetch = rb_base + rptr * 4;
 	}
+	/* An indirect buffer is a command's fetch; the ring the CP's own. */
+	a->secure_access = secure && level;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	if (level)
@@ -1604,6 +1628,7 @@ static bool a6xx_cp_step(struct a6xx_sim *a)
 		}
 	}
 
+	WRITE_ONCE(a->secure_access, secure);
 	if (h >> PM4_TYPE_SHIFT == PM4_TYPE4) {
 		ex = a6xx_cp_reg_write(a, PM4_PKT4_REG(h), &a->pkt[1], cnt,
 				       &st) ? A6XX_EXEC_NEXT : A6XX_EXEC_ERROR;
@@ -1616,6 +1641,7 @@ static bool a6xx_cp_step(struct a6xx_sim *a)
 
 commit:
 	spin_lock_irqsave(&sdev->lock, flags);
+	a->secure_access = false;
 	if (gen != a->gen || a->state != A6XX_CP_RUNNING) {
 		/* Reset or halted meanwhile: the packet never happened. */
 		spin_unlock_irqrestore(&sdev->lock, flags);
@@ -1736,6 +1762,7 @@ static void a6xx_reset(struct a6xx_sim *a)
 	a->mode = 0;
 	a->vis_override = 0;
 	a->wait_ns = 0;
+	a->secure = true;
 	/* A reset loses what the caches held, dirty lines included. */
 	sim_cache_invalidate(&a->uche);
 	sim_cache_invalidate(&a->ccu_color);
@@ -1959,6 +1986,9 @@ static void a6xx_reg_write(struct sim_device *sdev, unsigned int reg, u32 val)
 	case A6XX_CP_INTERRUPT_STATUS:
 		a->cp_int &= ~val;
 		return;
+	case A6XX_RBBM_SECVID_TRUST_CNTL:
+		a->secure = val;
+		break;
 	default:
 		break;
 	}
@@ -2012,6 +2042,7 @@ static int a6xx_state_show(struct seq_file *sf, void *unused)
 		   s.marker, s.mode, s.vis_override);
 	seq_printf(sf, "smmu: sctlr 0x%x ttbr0 0x%llx fsr 0x%x far 0x%llx fsynr0 0x%x faults %lu\n",
 		   s.sctlr, s.ttbr0, s.fsr, s.far, s.fsynr0, s.faults);
+	seq_printf(sf, "secure: %d refused %lu\n", s.secure, s.secure_faults);
 	a6xx_cache_show(sf, "uche", &uche);
 	a6xx_cache_show(sf, "ccu color", &ccu_color);
 	a6xx_cache_show(sf, "ccu depth", &ccu_depth);

@@ -29,6 +29,17 @@
 #define   A6XX_RBBM_STATUS_GPU_BUSY	BIT(23)	/* GPU_BUSY_IGN_AHB */
 #define A6XX_RBBM_STATUS3		0x0213
 #define   A6XX_RBBM_STATUS3_SMMU_STALLED BIT(24)
+/*
+ * Secure mode. The GPU leaves every reset in secure mode. Without a zap
+ * shader the kernel leaves it by writing 0 to TRUST_CNTL; with one (the
+ * register then belongs to the secure world) by CP_SET_SECURE_MODE. The
+ * trusted range of the TSB is left empty: no secure rendering.
+ */
+#define A6XX_RBBM_SECVID_TRUST_CNTL	0xf400
+#define A6XX_RBBM_SECVID_TSB_TRUSTED_BASE 0xf800
+#define A6XX_RBBM_SECVID_TSB_TRUSTED_BASE_HI 0xf801
+#define A6XX_RBBM_SECVID_TSB_TRUSTED_SIZE 0xf802
+#define A6XX_RBBM_SECVID_TSB_CNTL	0xf803
 
 /* GBIF: the GPU's bus interface; halting it drains its memory traffic. */
 #define A6XX_GBIF_HALT			0x3c45
