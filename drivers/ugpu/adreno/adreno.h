@@ -257,6 +257,25 @@ struct adreno_fault {
 };
 
 /**
+ * struct adreno_zap - the zap shader, on boards whose secure world owns
+ * the GPU's secure mode.
+ * @needed: the board's node has a zap-shader child: each CP start leaves
+ *	secure mode with CP_SET_SECURE_MODE, not by the register.
+ * @loaded: the secure world has it (at probe; it keeps it across the
+ *	GPU's power cycles).
+ * @fw_name: its file, the node's firmware-name or the chip's default.
+ * @mem: the reserved memory region it is loaded into.
+ *
+ * Set at probe, read-only afterwards.
+ */
+struct adreno_zap {
+	bool needed;
+	bool loaded;
+	char fw_name[64];
+	struct resource mem;
+};
+
+/**
  * struct adreno_device - an Adreno a6xx GPU.
  * @udev: the ugpu device.
  * @info: the chip's description.
@@ -274,6 +293,7 @@ struct adreno_fault {
  * @irq_gpu: the RBBM interrupt.
  * @core_clk: the GPU's core clock, on boards without a GMU; or NULL.
  * @gmu: the GMU that powers the GPU, or NULL on boards without one.
+ * @zap: the zap shader, where the board has one.
  * @df: frequency scaling, or NULL; set before any command runs.
  * @kpgt: kernel page table, what the CP uses between clients.
  * @kernel_ttbr: TTBR0 value of @kpgt.
@@ -329,6 +349,7 @@ struct adreno_device {
 	int irq_gpu;
 	struct clk *core_clk;
 	struct adreno_gmu *gmu;
+	struct adreno_zap zap;
 	struct ugpu_devfreq *df;
 
 	struct ugpu_pgtable *kpgt;
@@ -392,6 +413,8 @@ void adreno_debugfs_init(struct adreno_device *adev);
 
 /* adreno_fw.c */
 int adreno_sqe_load(struct adreno_device *adev);
+int adreno_zap_probe(struct adreno_device *adev);
+int adreno_zap_load(struct adreno_device *adev);
 
 /* adreno_mmu.c */
 int adreno_mmu_init(struct adreno_device *adev);

@@ -192,30 +192,6 @@ static const struct adreno_info adreno_infos[] = {
 };
 
 /*
- * A board whose GPU comes up in secure mode names a zap shader: only the
- * secure world can load it, and without it the GPU cannot leave secure
- * mode. Such boards are refused, naming the file they would need.
- */
-static int adreno_check_zap(struct adreno_device *adev)
-{
-	struct device *dev = adev->udev.dev;
-	struct fwnode_handle *zap;
-	const char *name;
-	int ret;
-
-	zap = device_get_named_child_node(dev, "zap-shader");
-	if (!zap)
-		return 0;
-	name = adev->info->zap_fw;
-	fwnode_property_read_string(zap, "firmware-name", &name);
-	ret = dev_err_probe(dev, -ENODEV,
-			    "zap shader %s needed to leave secure mode: loading it through the secure world is not supported\n",
-			    name ?: "(not named)");
-	fwnode_handle_put(zap);
-	return ret;
-}
-
-/*
  * The speed bin of the part, from the value fused in the node's
  * "speed_bin" nvmem cell. A board without the cell has parts of bin 0,
  * and so does a fuse value the table does not list, as the lowest bin
@@ -286,7 +262,7 @@ static int adreno_identify(struct adreno_device *adev)
 			ret = adreno_read_speed_bin(adev, info);
 			if (ret)
 				return ret;
-			return adreno_check_zap(adev);
+			return adreno_zap_probe(adev);
 		}
 	}
 	return dev_err_probe(dev, -ENODEV,
@@ -403,6 +379,9 @@ static int adreno_hw_start(struct adreno_device *adev)
 
 	adreno_set_stopped(adev, false);
 	ret = adreno_gmu_gpu_hold(adev->gmu);
+	/* At probe only: a reset may not call the secure world. */
+	if (!ret && !adev->hw_ready)
+		ret = adreno_zap_load(adev);
 	if (!ret)
 		ret = adreno_cp_hw_init(adev);
 	adreno_gmu_gpu_release(adev->gmu);

@@ -720,6 +720,28 @@ static void adreno_protect_init(struct adreno_device *adev)
 		     info->protect[i]);
 }
 
+/*
+ * CP_SET_SECURE_MODE first on the empty ring: every command comes after
+ * it. No command is kicked meanwhile: probe has none, a runtime resume
+ * runs before the jobs that wait for it, and a reset runs with the
+ * queues stopped.
+ */
+static void adreno_ring_leave_secure(struct adreno_device *adev)
+{
+	struct adreno_ring *ring = &adev->ring;
+	unsigned long flags;
+
+	spin_lock_irqsave(&adev->lock, flags);
+	WARN_ON_ONCE(ring->wptr);
+	ring_emit(ring, a6xx_pkt7(CP_SET_SECURE_MODE, 1));
+	ring_emit(ring, 0);
+	/* The ring is in coherent memory: visible before WPTR moves. */
+	wmb();
+	ring->hw_wptr = ring->wptr;
+	adreno_write(adev, A6XX_CP_RB_WPTR, ring->hw_wptr);
+	spin_unlock_irqrestore(&adev->lock, flags);
+}
+
 /**
  * adreno_cp_hw_init() - reset the GPU and start the CP on the empty ring.
  * @adev: the device; no job on the ring.
@@ -780,10 +802,13 @@ int adreno_cp_hw_init(struct adreno_device *adev)
 		     A6XX_INT_CP_CACHE_FLUSH_TS | A6XX_INT_CP_HW_ERROR);
 	/*
 	 * The reset left the GPU in secure mode, where what commands access
-	 * goes to the secure world's context bank and faults. The boards
-	 * bound (no zap shader, adreno_check_zap()) let the kernel leave it.
+	 * goes to the secure world's context bank and faults. Without a zap
+	 * shader the register is the kernel's; with one, the CP leaves it.
 	 */
-	adreno_write(adev, A6XX_RBBM_SECVID_TRUST_CNTL, 0);
+	if (!adev->zap.needed)
+		adreno_write(adev, A6XX_RBBM_SECVID_TRUST_CNTL, 0);
 	adreno_write(adev, A6XX_CP_SQE_CNTL, A6XX_CP_SQE_CNTL_ENABLE);
+	if (adev->zap.needed)
+		adreno_ring_leave_secure(adev);
 	return 0;
 }

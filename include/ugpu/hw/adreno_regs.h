@@ -320,6 +320,7 @@ static inline unsigned int a6xx_pkt7(unsigned int opcode, unsigned int cnt)
 #define CP_SET_MODE			0x63
 #define CP_SET_VISIBILITY_OVERRIDE	0x64
 #define CP_SET_MARKER			0x65
+#define CP_SET_SECURE_MODE		0x66
 
 /* CP_INDIRECT_BUFFER: address lo, hi, size in dwords [19:0]. */
 #define CP_IB_SIZE_MASK			0xfffff
