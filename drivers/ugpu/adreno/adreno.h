@@ -65,6 +65,8 @@ struct iommu_domain;
 #define ADRENO_SQE_MAX_SIZE	SZ_1M
 /* How long the GBIF may take to drain the memory traffic under way. */
 #define ADRENO_GBIF_HALT_TIMEOUT_US	100000
+/* How long the CP may take to leave secure mode with CP_SET_SECURE_MODE. */
+#define ADRENO_SECURE_TIMEOUT_US	100000
 /* What clients' BOs get. */
 #define ADRENO_VA_START		0x100000000ULL
 #define ADRENO_VA_SIZE		0xf00000000ULL
@@ -127,9 +129,9 @@ enum adreno_gmu_family {
  * @sqe_fw: file of the SQE microcode, under qcom/ as linux-firmware has it.
  * @gmu_fw: file of the GMU firmware, which boards with a GMU need.
  * @gmu_family: the generation of the chip's GMU, for boards that have one.
- * @zap_fw: file of the zap shader, under qcom/ with the SoC's directory,
- *	unless the board's zap-shader node names it; NULL when the chip
- *	has no default one.
+ * @zap_fw: file of the zap shader, under qcom/, unless the board's
+ *	zap-shader node names it (with its SoC's and board's directories);
+ *	NULL when the chip has no default one.
  * @protect: CP_PROTECT values: the register spans a command may not touch.
  * @protect_count: entries in @protect; the last one reaches to the end of
  *	the register space.
@@ -261,8 +263,6 @@ struct adreno_fault {
  * the GPU's secure mode.
  * @needed: the board's node has a zap-shader child: each CP start leaves
  *	secure mode with CP_SET_SECURE_MODE, not by the register.
- * @loaded: the secure world has it (at probe; it keeps it across the
- *	GPU's power cycles).
  * @fw_name: its file, the node's firmware-name or the chip's default.
  * @mem: the reserved memory region it is loaded into.
  *
@@ -270,7 +270,6 @@ struct adreno_fault {
  */
 struct adreno_zap {
 	bool needed;
-	bool loaded;
 	char fw_name[64];
 	struct resource mem;
 };

@@ -724,22 +724,40 @@ static void adreno_protect_init(struct adreno_device *adev)
  * CP_SET_SECURE_MODE first on the empty ring: every command comes after
  * it. No command is kicked meanwhile: probe has none, a runtime resume
  * runs before the jobs that wait for it, and a reset runs with the
- * queues stopped.
+ * queues stopped. The CP must have read past it before this returns: a
+ * secure world that refuses it leaves the GPU secure, and every command
+ * would fault.
  */
-static void adreno_ring_leave_secure(struct adreno_device *adev)
+static int adreno_ring_leave_secure(struct adreno_device *adev)
 {
 	struct adreno_ring *ring = &adev->ring;
 	unsigned long flags;
+	u32 end, rptr;
+	int ret;
 
 	spin_lock_irqsave(&adev->lock, flags);
-	WARN_ON_ONCE(ring->wptr);
+	if (WARN_ON_ONCE(ring->wptr)) {
+		spin_unlock_irqrestore(&adev->lock, flags);
+		return -EBUSY;
+	}
 	ring_emit(ring, a6xx_pkt7(CP_SET_SECURE_MODE, 1));
 	ring_emit(ring, 0);
+	end = ring->wptr;
 	/* The ring is in coherent memory: visible before WPTR moves. */
 	wmb();
-	ring->hw_wptr = ring->wptr;
-	adreno_write(adev, A6XX_CP_RB_WPTR, ring->hw_wptr);
+	ring->hw_wptr = end;
+	adreno_write(adev, A6XX_CP_RB_WPTR, end);
 	spin_unlock_irqrestore(&adev->lock, flags);
+
+	ret = regmap_read_poll_timeout(adev->udev.regs,
+				       A6XX_MMIO(A6XX_CP_RB_RPTR), rptr,
+				       rptr == end, 10,
+				       ADRENO_SECURE_TIMEOUT_US);
+	if (ret)
+		dev_err(adev->udev.dev,
+			"the CP does not leave secure mode (rptr %u): %d\n",
+			rptr, ret);
+	return ret;
 }
 
 /**
@@ -748,8 +766,9 @@ static void adreno_ring_leave_secure(struct adreno_device *adev)
  *
  * Context: process; sleeps.
  *
- * Return: 0, or -ENODEV when the SMMU refuses the kernel table (the CP
- * is left stopped).
+ * Return: 0, -ENODEV when the SMMU refuses the kernel table (the CP is
+ * left stopped), or an error when the CP does not leave secure mode
+ * through the zap shader.
  */
 int adreno_cp_hw_init(struct adreno_device *adev)
 {
@@ -809,6 +828,6 @@ int adreno_cp_hw_init(struct adreno_device *adev)
 		adreno_write(adev, A6XX_RBBM_SECVID_TRUST_CNTL, 0);
 	adreno_write(adev, A6XX_CP_SQE_CNTL, A6XX_CP_SQE_CNTL_ENABLE);
 	if (adev->zap.needed)
-		adreno_ring_leave_secure(adev);
+		return adreno_ring_leave_secure(adev);
 	return 0;
 }

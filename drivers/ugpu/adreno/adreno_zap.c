@@ -9,8 +9,10 @@
  * chip's default under qcom/), loaded into the node's reserved memory
  * region with the MDT loader and authenticated by an SCM call for the
  * GPU's peripheral id. The secure world keeps it across the GPU's power
- * cycles, so it is loaded once, at probe. After that, each CP start
- * leaves secure mode with CP_SET_SECURE_MODE on the ring.
+ * cycles, and owns its region from then on: it is loaded once per module
+ * load (a later probe, after a deferral or an unbind, does not write the
+ * region again). After that, each CP start leaves secure mode with
+ * CP_SET_SECURE_MODE on the ring.
  *
  * Boards without the node (the Chromebooks) leave secure mode through the
  * register; kernels without SCM or the MDT loader refuse boards with it.
@@ -35,6 +37,10 @@
 /* The GPU's peripheral id in the secure world's authentication calls. */
 #define ADRENO_ZAP_PAS_ID	13
 
+/* The secure world has the zap shader: one GPU per SoC. */
+static DEFINE_MUTEX(adreno_zap_lock);
+static bool adreno_zap_loaded;	/* under adreno_zap_lock */
+
 /**
  * adreno_zap_probe() - find whether the board needs a zap shader.
  * @adev: the device, identified.
@@ -57,17 +63,26 @@ int adreno_zap_probe(struct adreno_device *adev)
 		return 0;
 	}
 	of_property_read_string(np, "firmware-name", &name);
+	ret = -ENOENT;
 	if (name)
-		strscpy(zap->fw_name, name, sizeof(zap->fw_name));
+		ret = strscpy(zap->fw_name, name, sizeof(zap->fw_name));
 	else if (adev->info->zap_fw)
-		snprintf(zap->fw_name, sizeof(zap->fw_name), "qcom/%s",
-			 adev->info->zap_fw);
+		ret = snprintf(zap->fw_name, sizeof(zap->fw_name), "qcom/%s",
+			       adev->info->zap_fw);
+	if (ret >= (int)sizeof(zap->fw_name))
+		ret = -E2BIG;
 	mem_np = of_parse_phandle(np, "memory-region", 0);
 	of_node_put(np);
-	if (!zap->fw_name[0]) {
+	if (ret < 0) {
 		of_node_put(mem_np);
 		return dev_err_probe(dev, -EINVAL,
-				     "zap-shader node names no firmware and the chip has no default\n");
+				     "zap-shader node: no firmware named, or a name too long\n");
+	}
+	if (!ADRENO_HAVE_SECURE_WORLD) {
+		of_node_put(mem_np);
+		return dev_err_probe(dev, -ENODEV,
+				     "zap shader %s needed to leave secure mode: this kernel has no SCM or MDT loader\n",
+				     zap->fw_name);
 	}
 	if (!mem_np)
 		return dev_err_probe(dev, -EINVAL,
@@ -77,10 +92,6 @@ int adreno_zap_probe(struct adreno_device *adev)
 	if (ret)
 		return dev_err_probe(dev, ret,
 				     "zap shader's memory region has no address\n");
-	if (!ADRENO_HAVE_SECURE_WORLD)
-		return dev_err_probe(dev, -ENODEV,
-				     "zap shader %s needed to leave secure mode: this kernel has no SCM or MDT loader\n",
-				     zap->fw_name);
 #if ADRENO_HAVE_SECURE_WORLD
 	if (!qcom_scm_is_available())
 		return dev_err_probe(dev, -EPROBE_DEFER,
@@ -128,7 +139,8 @@ static int adreno_zap_secure_load(struct adreno_device *adev)
 	const struct firmware *fw;
 	int ret;
 
-	ret = request_firmware(&fw, zap->fw_name, adev->udev.dev);
+	/* A signed, board-specific file: no user-space fallback. */
+	ret = request_firmware_direct(&fw, zap->fw_name, adev->udev.dev);
 	if (ret)
 		return ret;
 	ret = adreno_zap_hand_over(adev, fw);
@@ -160,21 +172,23 @@ int adreno_zap_load(struct adreno_device *adev)
 {
 	struct adreno_zap *zap = &adev->zap;
 	struct device *dev = adev->udev.dev;
-	int ret;
+	int ret = 0;
 
-	if (!zap->needed || zap->loaded)
+	if (!zap->needed)
 		return 0;
-	ret = adreno_zap_secure_load(adev);
+	mutex_lock(&adreno_zap_lock);
+	if (!adreno_zap_loaded)
+		ret = adreno_zap_secure_load(adev);
 	if (ret == -EOPNOTSUPP) {
 		dev_warn(dev, "the secure world has no zap shader service: leaving secure mode by the register\n");
 		zap->needed = false;
-		return 0;
-	}
-	if (ret) {
+		ret = 0;
+	} else if (ret) {
 		dev_err(dev, "zap shader %s not loaded: %d; the GPU cannot leave secure mode\n",
 			zap->fw_name, ret);
-		return ret;
+	} else {
+		adreno_zap_loaded = true;
 	}
-	zap->loaded = true;
-	return 0;
+	mutex_unlock(&adreno_zap_lock);
+	return ret;
 }

@@ -930,26 +930,35 @@ static struct notifier_block sim_bus_nb = {
 };
 
 /*
+ * Set while sim_destroy_all() releases the devices, every one of them off
+ * the bus by then. Under sim_devices_lock.
+ */
+static bool sim_bus_empty;
+
+/*
  * The board's supplies go, as when a PMIC's driver unbinds. The regulator
  * core deletes each regulator's device under regulator_list_mutex, and
- * device_del() takes the PM QoS sysfs mutex; devfreq takes devfreq->lock
- * under the PM QoS notifier lock (min_freq/max_freq writes) and a GPU's
- * devfreq sets its supply's voltage under devfreq->lock, which takes
- * regulator_list_mutex. Lockdep gives every devfreq's lock one class, so
- * it joins those chains into a cycle even when no devfreq left scales a
- * supply. Here none does: every simulated device has left the bus (its
- * devfreq removed) before its supplies go, sim_destroy_all() sees to it.
- * The removal is kept out of lockdep's graph for that reason only; the
- * locks it takes are the regulator and driver cores' own.
+ * device_del() takes the PM QoS mutexes under it; a min_freq or max_freq
+ * write takes devfreq->lock under those, and a GPU's devfreq that sets
+ * its supply's voltage takes regulator_list_mutex under devfreq->lock.
+ * That is a real ordering hazard of the kernel cores: removing a
+ * regulator while such a devfreq takes a limit can deadlock. It cannot
+ * once every simulated device has left the bus (their devfreqs gone) and
+ * the test VM has no other devfreq; lockdep, which keeps every order it
+ * saw, reports the cycle anyway. Only then is the removal kept out of its
+ * graph; when a failed creation releases one board while others are
+ * bound, lockdep watches.
  */
 static void sim_supplies_unregister(struct sim_board_res *res)
 {
 	unsigned int i;
 
 	for (i = 0; i < res->num_supplies; i++) {
-		lockdep_off();
+		if (sim_bus_empty)
+			lockdep_off();
 		regulator_unregister(res->supplies[i].rdev);
-		lockdep_on();
+		if (sim_bus_empty)
+			lockdep_on();
 	}
 }
 
@@ -1966,8 +1975,10 @@ static void sim_destroy_all(void)
 	mutex_lock(&sim_devices_lock);
 	for (i = sim_num_devices; i--; )
 		sim_device_unplug(sim_devices[i]);
+	sim_bus_empty = true;
 	while (sim_num_devices)
 		sim_device_release(sim_devices[--sim_num_devices]);
+	sim_bus_empty = false;
 	mutex_unlock(&sim_devices_lock);
 }
 
