@@ -1148,6 +1148,16 @@ ktime_t sim_now(struct sim_device *sdev)
 }
 
 /**
+ * sim_realtime() - whether modelled durations are waited out in real time.
+ *
+ * Return: the module parameter ``realtime``.
+ */
+bool sim_realtime(void)
+{
+	return READ_ONCE(realtime);
+}
+
+/**
  * sim_ticks() - a counter of the device running at @hz from time 0.
  * @sdev: the device.
  * @hz: its rate.
@@ -1260,7 +1270,7 @@ static int sim_thread_fn(void *data)
 				cond_resched();
 				continue;
 			}
-			if (!READ_ONCE(realtime)) {
+			if (!sim_realtime()) {
 				/* Nothing to compute until then: the GPU's time jumps. */
 				atomic64_add(ktime_to_ns(ktime_sub(next, now)),
 					     &sdev->skew_ns);
