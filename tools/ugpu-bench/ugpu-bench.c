@@ -164,6 +164,8 @@ struct bench {
 	int64_t untimed_cpu_ns;
 	/* The last batch's CPU time of the calling thread per operation. */
 	double cpu_ns;
+	/* ... and of the ugpu threads (the simulator's), NAN without. */
+	double sim_ns;
 	/* BO size of do_bo_size() and do_vgem_size(). */
 	uint64_t size;
 };
@@ -572,15 +574,21 @@ static double median(double *v, unsigned int n)
 	return v[n / 2];
 }
 
+static unsigned int ugpu_threads(unsigned long long *ns,
+				 unsigned long long *slices);
+
 /*
  * Runs one batch of @op; puts the mean time of an operation in *@ns. One
  * untimed call comes first: the operations before may have left the GPU
  * idle long enough to suspend, and what a command costs from idle is the
  * separate "after 20 ms / 300 ms idle" figure, not part of every batch.
+ * The CPU time the ugpu threads took meanwhile (in the VM the simulated
+ * GPUs') is per operation in b->sim_ns, waits included.
  */
 static int run_batch(struct bench *b, const struct op *op, double *ns)
 {
-	unsigned int i;
+	unsigned long long s0, s1, slices;
+	unsigned int i, nthreads;
 	int64_t t0, c0;
 	int ret;
 
@@ -590,6 +598,8 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 		return ret;
 	b->untimed_ns = 0;
 	b->untimed_cpu_ns = 0;
+	/* Outside the timed part: reading /proc takes a while. */
+	nthreads = ugpu_threads(&s0, &slices);
 	c0 = thread_cpu_ns();
 	t0 = ugpu_now_ns();
 	for (i = 0; i < op->calls; i++) {
@@ -601,6 +611,9 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	      (op->calls * op->ops_per_call);
 	b->cpu_ns = (double)(thread_cpu_ns() - c0 - b->untimed_cpu_ns) /
 		    (op->calls * op->ops_per_call);
+	b->sim_ns = NAN;
+	if (nthreads && ugpu_threads(&s1, &slices))
+		b->sim_ns = (double)(s1 - s0) / (op->calls * op->ops_per_call);
 	return 0;
 }
 
@@ -897,17 +910,45 @@ static int idle_latency(struct bench *b, unsigned int ms, double *us)
 	return 0;
 }
 
+/* The ugpu threads found by the last scan of /proc. */
+#define MAX_THREADS	64
+static int thread_pids[MAX_THREADS];
+static unsigned int nthread_pids;
+
+/* Adds a thread's schedstat to the sums; false if it is gone. */
+static bool thread_stat(int pid, unsigned long long *ns,
+			unsigned long long *slices)
+{
+	unsigned long long run, wait, n_in;
+	char path[64];
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fscanf(f, "%llu %llu %llu", &run, &wait, &n_in) == 3;
+	if (ok) {
+		*ns += run;
+		*slices += n_in;
+	}
+	fclose(f);
+	return ok;
+}
+
 /*
  * Time on a CPU (ns) and times scheduled in of the threads whose name
  * starts with "ugpu" (the simulator's ugpu-sim/N, any the driver has),
- * summed; returns how many there are.
+ * summed; returns how many there are. The threads of the last scan are
+ * read again without a scan, which is too slow between two batches (the
+ * GPU could suspend meanwhile); a thread gone makes it scan again.
  */
 static unsigned int ugpu_threads(unsigned long long *ns,
 				 unsigned long long *slices)
 {
-	unsigned long long run, wait, n_in;
 	char path[300], buf[64];
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	int self = getpid();
 	struct dirent *de;
 	FILE *f;
@@ -915,6 +956,14 @@ static unsigned int ugpu_threads(unsigned long long *ns,
 
 	*ns = 0;
 	*slices = 0;
+	for (i = 0; i < nthread_pids; i++)
+		if (!thread_stat(thread_pids[i], ns, slices))
+			break;
+	if (nthread_pids && i == nthread_pids)
+		return nthread_pids;
+	*ns = 0;
+	*slices = 0;
+	nthread_pids = 0;
 	d = opendir("/proc");
 	if (!d)
 		return 0;
@@ -932,18 +981,12 @@ static unsigned int ugpu_threads(unsigned long long *ns,
 			continue;
 		}
 		fclose(f);
-		snprintf(path, sizeof(path), "/proc/%s/schedstat", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%llu %llu %llu", &run, &wait, &n_in) == 3) {
-			*ns += run;
-			*slices += n_in;
-			n++;
-		}
-		fclose(f);
+		if (thread_stat(atoi(de->d_name), ns, slices) &&
+		    n < MAX_THREADS)
+			thread_pids[n++] = atoi(de->d_name);
 	}
 	closedir(d);
+	nthread_pids = n;
 	return n;
 }
 
@@ -1659,8 +1702,9 @@ static int bench_node(int fd, const char *node, void *arg)
 		[OP_VIV] = { "viv-256k", "SUBMIT only: 256 KiB stream, 512 BOs",
 			     2, 1, do_viv_stream },
 	};
-	static double ns[NOPS][ROUNDS], cpu[NOPS][ROUNDS], fig[NFIGS][ROUNDS];
-	double c[NOPS];
+	static double ns[NOPS][ROUNDS], cpu[NOPS][ROUNDS], sim[NOPS][ROUNDS];
+	static double fig[NFIGS][ROUNDS];
+	double c[NOPS], g[NOPS];
 	struct result *res = &results[nresults];
 	char after[160];
 	unsigned int i, f, round;
@@ -1699,6 +1743,7 @@ static int bench_node(int fd, const char *node, void *arg)
 				continue;
 			ret = run_batch(&b, &ops[i], &t[i]);
 			c[i] = b.cpu_ns;
+			g[i] = b.sim_ns;
 			if (ret) {
 				fprintf(stderr, "ugpu-bench: %s: %s: %s\n",
 					res->device, ops[i].name,
@@ -1712,6 +1757,7 @@ static int bench_node(int fd, const char *node, void *arg)
 		for (i = 0; i < NOPS; i++) {
 			ns[i][round - 1] = t[i];
 			cpu[i][round - 1] = c[i];
+			sim[i][round - 1] = g[i];
 		}
 		for (f = 0; f < NFIGS; f++)
 			fig[f][round - 1] = rf[f];
@@ -1744,8 +1790,8 @@ static int bench_node(int fd, const char *node, void *arg)
 
 	printf("%s (%s, %s): %u rounds, medians\n", res->device, res->family,
 	       node, rounds);
-	printf("  %-10s %-40s %7s %10s %8s %10s\n", "operation", "what", "ops",
-	       "ns/op", "/ioctl", "cpu ns/op");
+	printf("  %-10s %-40s %7s %10s %8s %10s %10s\n", "operation", "what",
+	       "ops", "ns/op", "/ioctl", "cpu ns/op", "sim ns/op");
 	if (json)
 		fprintf(json,
 			"%s  {\"device\": \"%s\", \"family\": \"%s\",\n"
@@ -1757,16 +1803,19 @@ static int bench_node(int fd, const char *node, void *arg)
 		if (ops[i].off)
 			continue;
 		m = median(ns[i], rounds);
-		printf("  %-10s %-40s %7u %10.0f %8.2f %10.0f\n", ops[i].name,
-		       ops[i].what, rounds * ops[i].calls * ops[i].ops_per_call,
+		printf("  %-10s %-40s %7u %10.0f %8.2f %10.0f %10.0f\n",
+		       ops[i].name, ops[i].what,
+		       rounds * ops[i].calls * ops[i].ops_per_call,
 		       m, m / median(ns[OP_BARE], rounds),
-		       median(cpu[i], rounds));
+		       median(cpu[i], rounds), median(sim[i], rounds));
 		if (json) {
 			fprintf(json, "%s\n    \"%s\": ", i ? "," : "",
 				ops[i].name);
 			json_num(m);
 			fprintf(json, ",\n    \"%s-cpu\": ", ops[i].name);
 			json_num(median(cpu[i], rounds));
+			fprintf(json, ",\n    \"%s-sim\": ", ops[i].name);
+			json_num(median(sim[i], rounds));
 		}
 	}
 	printf("  hw after 20 ms idle: %.0f us, after 300 ms idle: %.0f us\n%s\n",
