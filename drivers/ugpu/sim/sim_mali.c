@@ -60,8 +60,11 @@
 #define MALI_CLEAN_DELAY_NS	(10 * NSEC_PER_USEC)
 #define MALI_START_DELAY_NS	(1 * NSEC_PER_USEC)
 #define MALI_JOB_NS		(2 * NSEC_PER_USEC)
-/* Jobs of a chain one step runs back to back when time is modelled. */
-#define MALI_CHAIN_BATCH	32
+/*
+ * The modelled time of a chain's jobs one pass of the model runs back to
+ * back: 32 NULL jobs, one job of any real work.
+ */
+#define MALI_CHAIN_BATCH_NS	(64 * NSEC_PER_USEC)
 #define MALI_TILE_NS		100
 
 enum mali_irq_line {
@@ -1391,9 +1394,8 @@ static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
 	struct mali_step st;
 	unsigned long flags;
 	u32 gen, code, inject;
-	unsigned int batch = 0;
 	bool fresh;
-	ktime_t now = sim_now(m->sdev);
+	ktime_t now = sim_now(m->sdev), first = now;
 
 	spin_lock_irqsave(&sdev->lock, flags);
 next_job:
@@ -1492,7 +1494,8 @@ next_job:
 	 * Nothing waits in real time for a chain's next job: run it now, at
 	 * its modelled start, as the thread would after skipping to it.
 	 */
-	if (!s->final && !sim_realtime() && ++batch < MALI_CHAIN_BATCH) {
+	if (!s->final && !sim_realtime() &&
+	    ktime_to_ns(ktime_sub(s->ready_at, first)) < MALI_CHAIN_BATCH_NS) {
 		now = s->ready_at;
 		goto next_job;
 	}
