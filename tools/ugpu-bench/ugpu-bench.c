@@ -43,12 +43,16 @@
  * closes the output. Only the ratios of one run compare: the absolute
  * times depend on the machine (in the test VM, on QEMU's emulation).
  *
- * Usage: ugpu-bench [-q] [-s SCALE] [-i IDLE] [-j JSON] [render node...]
+ * Usage: ugpu-bench [-q] [-s SCALE] [-i IDLE] [-j JSON] [-o OPS]
+ *                   [render node...]
  *   -q  quick: 5 rounds, small batches and curves, for CI (under 90 s
  *       for the test VM's eight simulated devices)
  *   -s  multiply the number of operations by SCALE (default 1)
  *   -i  seconds of each idle CPU measurement, 0: none (default 5)
  *   -j  write the raw figures (medians in ns, figures, curves) as JSON
+ *   -o  only the operations named (comma-separated, as in the table),
+ *       without the clients, the validator and the curves: to profile
+ *       one operation, its figures n/a
  * Exit status: 0 measured, 77 no ugpu device, 1 failure, 2 usage.
  */
 #include <ctype.h>
@@ -199,6 +203,25 @@ static unsigned int idle_seconds = 5;
 static unsigned int rounds = ROUNDS;
 static bool quick;
 static FILE *json;
+/* -o: the operations to run, NULL for all. */
+static const char *only_ops;
+
+/* Whether -o leaves operation @name in. */
+static bool op_wanted(const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = only_ops;
+
+	if (!p)
+		return true;
+	while ((p = strstr(p, name))) {
+		if ((p == only_ops || p[-1] == ',') &&
+		    (p[len] == ',' || !p[len]))
+			return true;
+		p += len;
+	}
+	return false;
+}
 
 /* ---- the anchors */
 
@@ -1728,6 +1751,7 @@ static int bench_node(int fd, const char *node, void *arg)
 	ops[OP_MALI_CHAIN].off = b.family != DRM_UGPU_FAMILY_MALI;
 	ops[OP_VIV].off = !b.viv_ok;
 	for (i = 0; i < NOPS; i++) {
+		ops[i].off |= !op_wanted(ops[i].name);
 		ops[i].calls = quick ? (ops[i].calls + 3) / 4 : ops[i].calls * scale;
 		if (!ops[i].ops_per_call)
 			ops[i].ops_per_call = b.chain;
@@ -1780,8 +1804,10 @@ static int bench_node(int fd, const char *node, void *arg)
 		goto out;
 	for (f = 0; f < NFIGS; f++)
 		res->fig[f] = isnan(fig[f][0]) ? NAN : median(fig[f], rounds);
-	ret = clients_figure(&b, node, quick ? 3 : 10 * scale,
-			     quick ? 1 : 5, &res->fig[FIG_CLIENTS]);
+	res->fig[FIG_CLIENTS] = NAN;
+	if (!only_ops)
+		ret = clients_figure(&b, node, quick ? 3 : 10 * scale,
+				     quick ? 1 : 5, &res->fig[FIG_CLIENTS]);
 	if (ret) {
 		fprintf(stderr, "ugpu-bench: %s: %u clients: %s\n",
 			res->device, CLIENTS, strerror(-ret));
@@ -1836,13 +1862,14 @@ static int bench_node(int fd, const char *node, void *arg)
 		}
 		fprintf(json, "\n   }");
 	}
-	if (b.family == DRM_UGPU_FAMILY_VIVANTE) {
+	if (b.family == DRM_UGPU_FAMILY_VIVANTE && !only_ops) {
 		ret = bench_validator(&b, res->device);
 		if (ret)
 			fprintf(stderr, "ugpu-bench: %s: validator: %s\n",
 				res->device, strerror(-ret));
 	}
-	bench_curves(&b, res->device);
+	if (!only_ops)
+		bench_curves(&b, res->device);
 	if (json)
 		fprintf(json, "}");
 	nresults++;
@@ -1888,7 +1915,7 @@ static void print_goals(double idle)
 
 static void print_usage(FILE *f, const char *prog)
 {
-	fprintf(f, "usage: %s [-q] [-s SCALE] [-i IDLE] [-j JSON] [render node...]\n",
+	fprintf(f, "usage: %s [-q] [-s SCALE] [-i IDLE] [-j JSON] [-o OPS] [render node...]\n",
 		prog);
 }
 
@@ -1899,7 +1926,7 @@ int main(int argc, char **argv)
 	double idle_before, idle_after;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "qs:i:j:h")) != -1) {
+	while ((opt = getopt(argc, argv, "qs:i:j:o:h")) != -1) {
 		switch (opt) {
 		case 'q':
 			quick = true;
@@ -1922,6 +1949,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json_path = optarg;
+			break;
+		case 'o':
+			only_ops = optarg;
 			break;
 		case 'h':
 			print_usage(stdout, argv[0]);
