@@ -1158,6 +1158,24 @@ bool sim_realtime(void)
 }
 
 /**
+ * sim_skip_to() - let the device's time jump ahead to a time.
+ * @sdev: the device.
+ * @when: device time (sim_now()).
+ *
+ * What the device thread does when nothing is due before @when, for a
+ * model that runs several events of its own in one pass of process(),
+ * each at its modelled time. Nothing happens when time is paced in real
+ * time or @when has passed. Device thread only, from process().
+ */
+void sim_skip_to(struct sim_device *sdev, ktime_t when)
+{
+	s64 ahead = ktime_to_ns(ktime_sub(when, sim_now(sdev)));
+
+	if (ahead > 0 && !sim_realtime())
+		atomic64_add(ahead, &sdev->skew_ns);
+}
+
+/**
  * sim_ticks() - a counter of the device running at @hz from time 0.
  * @sdev: the device.
  * @hz: its rate.

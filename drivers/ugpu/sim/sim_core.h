@@ -437,6 +437,7 @@ void sim_irq_set_level(struct sim_device *sdev, unsigned int line, bool level);
 void sim_kick(struct sim_device *sdev);
 ktime_t sim_now(struct sim_device *sdev);
 bool sim_realtime(void);
+void sim_skip_to(struct sim_device *sdev, ktime_t when);
 u64 sim_ticks(struct sim_device *sdev, u32 hz);
 void sim_poll_at(struct sim_device *sdev, ktime_t when);
 u64 sim_poll_interval(struct sim_device *sdev, ktime_t since, u64 base_ns);

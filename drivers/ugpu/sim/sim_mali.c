@@ -60,11 +60,8 @@
 #define MALI_CLEAN_DELAY_NS	(10 * NSEC_PER_USEC)
 #define MALI_START_DELAY_NS	(1 * NSEC_PER_USEC)
 #define MALI_JOB_NS		(2 * NSEC_PER_USEC)
-/*
- * The modelled time of a chain's jobs one pass of the model runs back to
- * back: 32 NULL jobs, one job of any real work.
- */
-#define MALI_CHAIN_BATCH_NS	(64 * NSEC_PER_USEC)
+/* At most the jobs of a chain one pass of the model runs back to back. */
+#define MALI_CHAIN_BATCH	32
 #define MALI_TILE_NS		100
 
 enum mali_irq_line {
@@ -1386,16 +1383,32 @@ static u32 mali_write_status(struct mali_gpu *m, struct mali_step *st,
 			  &val, sizeof(val));
 }
 
-/* One step of slot @js on the device thread; returns its next event. */
-static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js)
+/* When slot @js has something to do next; called with the lock held. */
+static ktime_t mali_slot_due(struct mali_gpu *m, unsigned int js)
+{
+	struct mali_slot *s = &m->js[js];
+
+	/* A stalled slot waits for the kick that ends the stall. */
+	return s->active && !s->hang && !s->stalled ? s->ready_at : KTIME_MAX;
+}
+
+/*
+ * Steps of slot @js on the device thread; returns its next event. With
+ * time modelled, the jobs of a chain follow one another in this pass,
+ * the device's time jumping to each one's start, as long as nothing else
+ * of the GPU is due before (@until).
+ */
+static ktime_t mali_process_slot(struct mali_gpu *m, unsigned int js,
+				 ktime_t until)
 {
 	struct sim_device *sdev = m->sdev;
 	struct mali_slot *s = &m->js[js];
 	struct mali_step st;
 	unsigned long flags;
 	u32 gen, code, inject;
+	unsigned int batch = 0;
 	bool fresh;
-	ktime_t now = sim_now(m->sdev), first = now;
+	ktime_t now = sim_now(m->sdev);
 
 	spin_lock_irqsave(&sdev->lock, flags);
 next_job:
@@ -1490,24 +1503,19 @@ next_job:
 		s->final = MALI_EXC_DONE;
 	else
 		s->head = st.next;
-	/*
-	 * Nothing waits in real time for a chain's next job: run it now, at
-	 * its modelled start, as the thread would after skipping to it.
-	 */
-	if (!s->final && !sim_realtime() &&
-	    ktime_to_ns(ktime_sub(s->ready_at, first)) < MALI_CHAIN_BATCH_NS) {
-		now = s->ready_at;
+	/* What the thread would do next: skip to the chain's next job. */
+	if (!s->final && !sim_realtime() && ++batch < MALI_CHAIN_BATCH &&
+	    ktime_before(s->ready_at, until)) {
+		sim_skip_to(sdev, s->ready_at);
+		now = sim_now(sdev);
 		goto next_job;
 	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	return s->ready_at;
 
 idle:
-	/*
-	 * A finished chain may have started the next one. A stalled slot
-	 * waits for the kick that ends the stall.
-	 */
-	now = s->active && !s->hang && !s->stalled ? s->ready_at : KTIME_MAX;
+	/* A finished chain may have started the next one. */
+	now = mali_slot_due(m, js);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	return now;
 }
@@ -1584,16 +1592,27 @@ static ktime_t mali_process_gpu(struct mali_gpu *m, ktime_t now)
 static ktime_t mali_process(struct sim_device *sdev)
 {
 	struct mali_gpu *m = to_mali(sdev);
+	ktime_t gpu, next, until, due[MALI_NUM_JOB_SLOTS];
 	unsigned long flags;
-	ktime_t next;
-	unsigned int js;
+	unsigned int js, k;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	next = mali_process_gpu(m, sim_now(m->sdev));
+	gpu = mali_process_gpu(m, sim_now(m->sdev));
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
+		due[js] = mali_slot_due(m, js);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
+	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++) {
+		/* Events of the rest of the GPU end a slot's run of jobs. */
+		until = gpu;
+		for (k = 0; k < MALI_NUM_JOB_SLOTS; k++)
+			if (k != js)
+				until = min(until, due[k]);
+		due[js] = mali_process_slot(m, js, until);
+	}
+	next = gpu;
 	for (js = 0; js < MALI_NUM_JOB_SLOTS; js++)
-		next = min(next, mali_process_slot(m, js));
+		next = min(next, due[js]);
 	return next;
 }
 
