@@ -46,7 +46,7 @@
  * Usage: ugpu-bench [-q] [-s SCALE] [-i IDLE] [-j JSON] [-o OPS]
  *                   [render node...]
  *   -q  quick: 5 rounds, small batches and curves, for CI (under 90 s
- *       for the test VM's eight simulated devices)
+ *       for the test VM's nine simulated devices)
  *   -s  multiply the number of operations by SCALE (default 1)
  *   -i  seconds of each idle CPU measurement, 0: none (default 5)
  *   -j  write the raw figures (medians in ns, figures, curves) as JSON
@@ -205,6 +205,30 @@ static bool quick;
 static FILE *json;
 /* -o: the operations to run, NULL for all. */
 static const char *only_ops;
+
+/* Whether every name of -o is one of @ops; says which is not. */
+static bool only_ops_known(const struct op *ops, unsigned int n)
+{
+	const char *p = only_ops, *end;
+	unsigned int i;
+	size_t len;
+
+	while (p && *p) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; i < n; i++)
+			if (strlen(ops[i].name) == len &&
+			    !strncmp(ops[i].name, p, len))
+				break;
+		if (i == n) {
+			fprintf(stderr, "ugpu-bench: -o: no operation %.*s\n",
+				(int)len, p);
+			return false;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return true;
+}
 
 /* Whether -o leaves operation @name in. */
 static bool op_wanted(const char *name)
@@ -591,11 +615,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of the numbers of @v (reordered); NAN if there are none. */
 static double median(double *v, unsigned int n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	unsigned int i, k = 0;
+
+	/* NAN compares with nothing: out of the sort. */
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), cmp_double);
+	return v[k / 2];
 }
+
+/* The ugpu threads found by the last scan of /proc. */
+#define MAX_THREADS	64
+static int thread_pids[MAX_THREADS];
+static unsigned int nthread_pids;
+/* Scans of /proc so far: two sums compare only between two scans. */
+static unsigned int thread_scans;
 
 static unsigned int ugpu_threads(unsigned long long *ns,
 				 unsigned long long *slices);
@@ -611,7 +651,7 @@ static unsigned int ugpu_threads(unsigned long long *ns,
 static int run_batch(struct bench *b, const struct op *op, double *ns)
 {
 	unsigned long long s0, s1, slices;
-	unsigned int i, nthreads;
+	unsigned int i, nthreads, scans;
 	int64_t t0, c0;
 	int ret;
 
@@ -623,6 +663,7 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	b->untimed_cpu_ns = 0;
 	/* Outside the timed part: reading /proc takes a while. */
 	nthreads = ugpu_threads(&s0, &slices);
+	scans = thread_scans;
 	c0 = thread_cpu_ns();
 	t0 = ugpu_now_ns();
 	for (i = 0; i < op->calls; i++) {
@@ -635,7 +676,9 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	b->cpu_ns = (double)(thread_cpu_ns() - c0 - b->untimed_cpu_ns) /
 		    (op->calls * op->ops_per_call);
 	b->sim_ns = NAN;
-	if (nthreads && ugpu_threads(&s1, &slices))
+	/* A thread gone meanwhile: the two sums are of different threads. */
+	if (nthreads && ugpu_threads(&s1, &slices) && scans == thread_scans &&
+	    s1 >= s0)
 		b->sim_ns = (double)(s1 - s0) / (op->calls * op->ops_per_call);
 	return 0;
 }
@@ -878,9 +921,10 @@ static void teardown(struct bench *b)
 }
 
 /* What the commands left behind: the last value written, the job status. */
-static int check_results(const struct bench *b, const char *device)
+static int check_results(const struct bench *b, const char *device,
+			 bool chain_ran)
 {
-	uint32_t v, last;
+	uint32_t v, last = MALI_EXC_DONE;
 
 	memcpy(&v, b->data.map, sizeof(v));
 	if (v != b->write_count) {
@@ -891,9 +935,10 @@ static int check_results(const struct bench *b, const char *device)
 	if (b->family != DRM_UGPU_FAMILY_MALI)
 		return 0;
 	memcpy(&v, b->cmdbuf.map + MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(v));
-	memcpy(&last, b->cmdbuf.map + CHAIN_OFF +
-	       (CHAIN_JOBS - 1) * MALI_JOB_HDR_SIZE +
-	       MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(last));
+	if (chain_ran)
+		memcpy(&last, b->cmdbuf.map + CHAIN_OFF +
+		       (CHAIN_JOBS - 1) * MALI_JOB_HDR_SIZE +
+		       MALI_JOB_HDR_EXCEPTION_STATUS, sizeof(last));
 	if ((last & 0xff) != MALI_EXC_DONE)
 		v = last;
 	if ((v & 0xff) != MALI_EXC_DONE) {
@@ -932,11 +977,6 @@ static int idle_latency(struct bench *b, unsigned int ms, double *us)
 	*us = median(v, ARRAY_SIZE(v));
 	return 0;
 }
-
-/* The ugpu threads found by the last scan of /proc. */
-#define MAX_THREADS	64
-static int thread_pids[MAX_THREADS];
-static unsigned int nthread_pids;
 
 /* Adds a thread's schedstat to the sums; false if it is gone. */
 static bool thread_stat(int pid, unsigned long long *ns,
@@ -987,6 +1027,7 @@ static unsigned int ugpu_threads(unsigned long long *ns,
 	*ns = 0;
 	*slices = 0;
 	nthread_pids = 0;
+	thread_scans++;
 	d = opendir("/proc");
 	if (!d)
 		return 0;
@@ -1004,8 +1045,9 @@ static unsigned int ugpu_threads(unsigned long long *ns,
 			continue;
 		}
 		fclose(f);
-		if (thread_stat(atoi(de->d_name), ns, slices) &&
-		    n < MAX_THREADS)
+		/* The sums cover the threads the next reads find again. */
+		if (n < MAX_THREADS &&
+		    thread_stat(atoi(de->d_name), ns, slices))
 			thread_pids[n++] = atoi(de->d_name);
 	}
 	closedir(d);
@@ -1728,6 +1770,7 @@ static int bench_node(int fd, const char *node, void *arg)
 	static double ns[NOPS][ROUNDS], cpu[NOPS][ROUNDS], sim[NOPS][ROUNDS];
 	static double fig[NFIGS][ROUNDS];
 	double c[NOPS], g[NOPS];
+	const char *sep = "";
 	struct result *res = &results[nresults];
 	char after[160];
 	unsigned int i, f, round;
@@ -1735,6 +1778,8 @@ static int bench_node(int fd, const char *node, void *arg)
 	int ret;
 
 	(void)arg;
+	if (!only_ops_known(ops, NOPS))
+		return -EINVAL;
 	memset(res, 0, sizeof(*res));
 	ugpu_device_name(node, res->device, sizeof(res->device));
 	ret = setup(&b);
@@ -1756,6 +1801,8 @@ static int bench_node(int fd, const char *node, void *arg)
 		if (!ops[i].ops_per_call)
 			ops[i].ops_per_call = b.chain;
 		t[i] = NAN;
+		c[i] = NAN;
+		g[i] = NAN;
 	}
 	b.nbos = BO_LIST;
 	b.inflight = INFLIGHT;
@@ -1799,7 +1846,7 @@ static int bench_node(int fd, const char *node, void *arg)
 			res->device, strerror(-ret));
 		goto out;
 	}
-	ret = check_results(&b, res->device);
+	ret = check_results(&b, res->device, !ops[OP_MALI_CHAIN].off);
 	if (ret)
 		goto out;
 	for (f = 0; f < NFIGS; f++)
@@ -1835,8 +1882,8 @@ static int bench_node(int fd, const char *node, void *arg)
 		       m, m / median(ns[OP_BARE], rounds),
 		       median(cpu[i], rounds), median(sim[i], rounds));
 		if (json) {
-			fprintf(json, "%s\n    \"%s\": ", i ? "," : "",
-				ops[i].name);
+			fprintf(json, "%s\n    \"%s\": ", sep, ops[i].name);
+			sep = ",";
 			json_num(m);
 			fprintf(json, ",\n    \"%s-cpu\": ", ops[i].name);
 			json_num(median(cpu[i], rounds));
@@ -1847,7 +1894,7 @@ static int bench_node(int fd, const char *node, void *arg)
 	printf("  hw after 20 ms idle: %.0f us, after 300 ms idle: %.0f us\n%s\n",
 	       lat20, lat300, after);
 	if (json) {
-		fprintf(json, ",\n    \"hw-after-20ms-idle\": ");
+		fprintf(json, "%s\n    \"hw-after-20ms-idle\": ", sep);
 		json_num(lat20 * 1000);
 		fprintf(json, ",\n    \"hw-after-300ms-idle\": ");
 		json_num(lat300 * 1000);
@@ -1951,6 +1998,10 @@ int main(int argc, char **argv)
 			json_path = optarg;
 			break;
 		case 'o':
+			if (!*optarg) {
+				print_usage(stderr, argv[0]);
+				return 2;
+			}
 			only_ops = optarg;
 			break;
 		case 'h':
