@@ -655,15 +655,20 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	int64_t t0, c0;
 	int ret;
 
+	/*
+	 * Before the untimed call, which counts in the threads' time as one
+	 * more operation: between it and the timed ones, reading /proc
+	 * would leave the GPU idle a while, and the first timed command
+	 * would start from an idler GPU than the others.
+	 */
+	nthreads = ugpu_threads(&s0, &slices);
+	scans = thread_scans;
 	b->deadline = ugpu_deadline_ns(WAIT_NS);
 	ret = op->run(b);
 	if (ret)
 		return ret;
 	b->untimed_ns = 0;
 	b->untimed_cpu_ns = 0;
-	/* Outside the timed part: reading /proc takes a while. */
-	nthreads = ugpu_threads(&s0, &slices);
-	scans = thread_scans;
 	c0 = thread_cpu_ns();
 	t0 = ugpu_now_ns();
 	for (i = 0; i < op->calls; i++) {
@@ -679,7 +684,8 @@ static int run_batch(struct bench *b, const struct op *op, double *ns)
 	/* A thread gone meanwhile: the two sums are of different threads. */
 	if (nthreads && ugpu_threads(&s1, &slices) && scans == thread_scans &&
 	    s1 >= s0)
-		b->sim_ns = (double)(s1 - s0) / (op->calls * op->ops_per_call);
+		b->sim_ns = (double)(s1 - s0) /
+			    ((op->calls + 1) * op->ops_per_call);
 	return 0;
 }
 
