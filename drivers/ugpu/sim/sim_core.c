@@ -1162,10 +1162,10 @@ bool sim_realtime(void)
  * @sdev: the device.
  * @when: device time (sim_now()).
  *
- * What the device thread does when nothing is due before @when, for a
- * model that runs several events of its own in one pass of process(),
- * each at its modelled time. Nothing happens when time is paced in real
- * time or @when has passed. Device thread only, from process().
+ * The device thread's jump when nothing is due before @when; a model
+ * that runs several events of its own in one pass of process() makes it
+ * before each, at its modelled time. Nothing happens when time is paced
+ * in real time or @when has passed. Device thread only.
  */
 void sim_skip_to(struct sim_device *sdev, ktime_t when)
 {
@@ -1290,8 +1290,7 @@ static int sim_thread_fn(void *data)
 			}
 			if (!sim_realtime()) {
 				/* Nothing to compute until then: the GPU's time jumps. */
-				atomic64_add(ktime_to_ns(ktime_sub(next, now)),
-					     &sdev->skew_ns);
+				sim_skip_to(sdev, next);
 				cond_resched();
 				continue;
 			}
